@@ -1,0 +1,104 @@
+/**
+ * The one error type of the domain. Every service returns `Result<T, PanyaError>`;
+ * adapters map `code` to HTTP statuses / MCP errors in one place each.
+ */
+export type PanyaErrorCode = PanyaError['code'];
+
+export interface FieldIssue {
+  /** Dotted path into the input, e.g. `create[3].title`. */
+  path: string;
+  message: string;
+}
+
+/** A user-facing message in each supported locale. */
+export interface LocalizedText {
+  en: string;
+  th: string;
+}
+
+interface Base {
+  readonly [PANYA_ERROR]: true;
+  message: string;
+  localized?: LocalizedText;
+}
+
+export type PanyaError =
+  | (Base & { code: 'invalid_request'; issues: FieldIssue[] })
+  | (Base & { code: 'unauthorized' })
+  | (Base & { code: 'forbidden'; requiredScope?: string })
+  | (Base & { code: 'not_found'; resource: string; issues?: FieldIssue[] })
+  | (Base & { code: 'gone' })
+  | (Base & { code: 'conflict' })
+  | (Base & { code: 'plan_required'; plan: string })
+  | (Base & { code: 'quota_exceeded'; limit: number; plan?: string })
+  | (Base & { code: 'rate_limited'; limit: number; remaining: number; resetAt: Date; retryAfterSeconds: number })
+  | (Base & { code: 'hard_cap_reached'; cap: number })
+  | (Base & { code: 'payload_too_large'; maxBytes: number })
+  | (Base & { code: 'unsupported_media_type'; supported: string[] })
+  | (Base & { code: 'unavailable' })
+  | (Base & { code: 'internal' });
+
+/** Recognised by a registry symbol rather than `instanceof`, so copies of core in one process agree. */
+export const PANYA_ERROR = Symbol.for('panya.error');
+
+type Fields<C extends PanyaErrorCode> = Omit<Extract<PanyaError, { code: C }>, typeof PANYA_ERROR | 'code'>;
+
+export function panyaError<C extends PanyaErrorCode>(code: C, fields: Fields<C>): Extract<PanyaError, { code: C }> {
+  return { [PANYA_ERROR]: true, code, ...fields } as Extract<PanyaError, { code: C }>;
+}
+
+export function isPanyaError(value: unknown): value is PanyaError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PANYA_ERROR] === true;
+}
+
+export const errors = {
+  invalid: (message: string, issues: FieldIssue[] = []) => panyaError('invalid_request', { message, issues }),
+  unauthorized: (message = 'A valid API key is required.') => panyaError('unauthorized', { message }),
+  forbidden: (message: string, requiredScope?: string) =>
+    panyaError('forbidden', requiredScope ? { message, requiredScope } : { message }),
+  notFound: (resource: string) => panyaError('not_found', { message: `${resource} not found.`, resource }),
+  conflict: (message: string) => panyaError('conflict', { message }),
+  internal: (message = 'Internal error.') => panyaError('internal', { message }),
+};
+
+/**
+ * Thrown by stores when a unique constraint is violated; services turn it into `conflict`.
+ * Stores throw (ports are plain async interfaces); services return Results.
+ */
+export class StoreConflictError extends Error {
+  readonly storeConflict = true;
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreConflictError';
+  }
+}
+
+export function isStoreConflict(error: unknown): error is StoreConflictError {
+  return typeof error === 'object' && error !== null && (error as { storeConflict?: unknown }).storeConflict === true;
+}
+
+/**
+ * Thrown inside a transaction callback to roll it back and surface a domain error.
+ * `Store.transaction` rethrows it; `runInTransaction` turns it back into an `err` Result.
+ */
+export class AbortTransaction extends Error {
+  constructor(readonly error: PanyaError) {
+    super(error.message);
+    this.name = 'AbortTransaction';
+  }
+}
+
+/** The stored vectors come from another embedder than the configured one: they cannot be mixed. */
+export class EmbedderMismatchError extends Error {
+  constructor(
+    readonly stored: { embedderId: string; dimension: number },
+    readonly configured: { embedderId: string; dimension: number },
+  ) {
+    super(
+      `The search index holds vectors from embedder "${stored.embedderId}" (${stored.dimension} dimensions), ` +
+        `but the configured embedder is "${configured.embedderId}" (${configured.dimension} dimensions). ` +
+        'Configure the original embedder again, or re-index every document with the new one: `panya reindex --all`.',
+    );
+    this.name = 'EmbedderMismatchError';
+  }
+}

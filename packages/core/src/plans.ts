@@ -1,0 +1,192 @@
+/**
+ * The plan table: every number of the spec's Limits and Pricing sections, plus DESIGN's
+ * decisions for the cells the spec leaves "not shown". Prices are integer satang (1 THB = 100).
+ * `null` means "no limit" (Enterprise "custom" until a contract sets it in quotas_json).
+ */
+import { z } from 'zod';
+
+export const PLAN_IDS = ['free', 'team', 'business', 'growth', 'enterprise'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+
+export const PLAN_NAMES: Record<PlanId, string> = {
+  free: 'Free',
+  team: 'Team',
+  business: 'Business',
+  growth: 'Growth',
+  enterprise: 'Enterprise',
+};
+
+/** Chat hard cap = hardCapMultiplier × included resolutions (DESIGN: multiplier 2). */
+export const HARD_CAP_MULTIPLIER = 2;
+/** DESIGN: one included resolution covers 5 API queries (1 query = 0.2 resolution-equivalents). */
+export const API_QUERIES_PER_RESOLUTION = 5;
+/** Edge-provider account cap on custom hostnames (spec: Enterprise unlimited within 5,000). */
+export const EDGE_HOSTNAME_ACCOUNT_CAP = 5000;
+
+export interface PlanLimits {
+  queriesPerDay: number | null;
+  perKeyPerHour: number | null;
+  mcpToolsPerHour: number | null;
+  chatHardCap: number | null;
+  maxWorkspaces: number | null;
+  maxActiveHostnames: number;
+}
+
+export interface PlanPricing {
+  /** Monthly base price; null = no product (Free) or per contract (Enterprise). */
+  basePriceSatang: number | null;
+  resolutionOverageSatang: number | null;
+  apiQueryOverageSatang: number | null;
+}
+
+export interface SeatAddon {
+  pricePerSeatSatang: number;
+  /** Seats included in the base price; add-on seats are numbered from includedSeats + 1. */
+  includedSeats: number;
+  maxAddonSeats: number;
+}
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  limits: PlanLimits;
+  pricing: PlanPricing;
+  seatAddon: SeatAddon | null;
+  customHostnames: boolean;
+  apexHostnames: boolean;
+}
+
+const rate = (queriesPerDay: number | null, perHour: number | null) => ({
+  queriesPerDay,
+  perKeyPerHour: perHour,
+  mcpToolsPerHour: perHour,
+});
+
+export const PLANS: Record<PlanId, Plan> = {
+  free: {
+    id: 'free',
+    name: 'Free',
+    limits: { ...rate(100, 60), chatHardCap: 100, maxWorkspaces: 1, maxActiveHostnames: 0 },
+    pricing: { basePriceSatang: null, resolutionOverageSatang: null, apiQueryOverageSatang: null },
+    seatAddon: null,
+    customHostnames: false,
+    apexHostnames: false,
+  },
+  team: {
+    id: 'team',
+    name: 'Team',
+    limits: { ...rate(1_000, 60), chatHardCap: 2_000, maxWorkspaces: 1, maxActiveHostnames: 0 },
+    pricing: { basePriceSatang: 390_000, resolutionOverageSatang: 400, apiQueryOverageSatang: 80 },
+    seatAddon: { pricePerSeatSatang: 80_000, includedSeats: 5, maxAddonSeats: 5 },
+    customHostnames: false,
+    apexHostnames: false,
+  },
+  business: {
+    id: 'business',
+    name: 'Business',
+    limits: { ...rate(10_000, 60), chatHardCap: 10_000, maxWorkspaces: 5, maxActiveHostnames: 1 },
+    pricing: { basePriceSatang: 1_990_000, resolutionOverageSatang: 300, apiQueryOverageSatang: 60 },
+    seatAddon: null,
+    customHostnames: true,
+    apexHostnames: false,
+  },
+  growth: {
+    id: 'growth',
+    name: 'Growth',
+    limits: { ...rate(25_000, 60), chatHardCap: 20_000, maxWorkspaces: 20, maxActiveHostnames: 3 },
+    pricing: { basePriceSatang: 3_490_000, resolutionOverageSatang: 250, apiQueryOverageSatang: 50 },
+    seatAddon: null,
+    customHostnames: true,
+    apexHostnames: false,
+  },
+  enterprise: {
+    id: 'enterprise',
+    name: 'Enterprise',
+    limits: { ...rate(null, null), chatHardCap: 125_000, maxWorkspaces: null, maxActiveHostnames: EDGE_HOSTNAME_ACCOUNT_CAP },
+    pricing: { basePriceSatang: null, resolutionOverageSatang: 200, apiQueryOverageSatang: 40 },
+    seatAddon: null,
+    customHostnames: true,
+    apexHostnames: true,
+  },
+};
+
+/** Plans ordered by tier, for "at least Business" style rules. */
+export function planRank(plan: PlanId): number {
+  return PLAN_IDS.indexOf(plan);
+}
+
+const limitOverride = z.number().int().nonnegative().nullable().optional();
+
+/** Per-tenant overrides (`quotas_json`). Unknown keys are kept but ignored. */
+export const quotasSchema = z
+  .object({
+    queriesPerDay: limitOverride,
+    perKeyPerHour: limitOverride,
+    mcpToolsPerHour: limitOverride,
+    chatHardCap: limitOverride,
+    maxWorkspaces: limitOverride,
+    maxActiveHostnames: z.number().int().nonnegative().optional(),
+    legacyPlan: z.string().min(1).optional(),
+    grandfatheredUntil: z.iso.date().or(z.iso.datetime()).optional(),
+  })
+  .loose();
+export type Quotas = z.infer<typeof quotasSchema>;
+
+export interface EffectiveLimits extends PlanLimits {
+  plan: PlanId;
+  /** The plan whose rate limits apply: the legacy plan during a grandfathering window. */
+  ratePlan: PlanId;
+  grandfathered: boolean;
+  /** False while grandfathered: neither the chat hard cap nor overage applies. */
+  hardCapApplies: boolean;
+  overageApplies: boolean;
+  includedResolutions: number | null;
+}
+
+function isPlanId(value: unknown): value is PlanId {
+  return typeof value === 'string' && (PLAN_IDS as readonly string[]).includes(value.toLowerCase());
+}
+
+/** True while `grandfatheredUntil` (a date: valid through its whole UTC day) has not passed. */
+export function isGrandfathered(quotas: Quotas, now: Date): boolean {
+  if (!quotas.legacyPlan || !quotas.grandfatheredUntil) return false;
+  const until = quotas.grandfatheredUntil;
+  const end = until.length === 10 ? Date.parse(`${until}T23:59:59.999Z`) : Date.parse(until);
+  return Number.isFinite(end) && now.getTime() <= end;
+}
+
+/**
+ * The single place that decides which limits bind a tenant: plan row, then the legacy plan's
+ * rate limits during a grandfathering window, then explicit `quotas_json` overrides.
+ */
+export function resolveLimits(tenant: { plan: PlanId; quotas: Quotas }, now: Date): EffectiveLimits {
+  const grandfathered = isGrandfathered(tenant.quotas, now);
+  const legacy = tenant.quotas.legacyPlan?.toLowerCase();
+  const ratePlan: PlanId = grandfathered && isPlanId(legacy) ? (legacy as PlanId) : tenant.plan;
+  const base = PLANS[tenant.plan].limits;
+  const rates = PLANS[ratePlan].limits;
+  const q = tenant.quotas;
+  const pick = <K extends keyof PlanLimits>(key: K, fallback: PlanLimits[K]): PlanLimits[K] =>
+    q[key] !== undefined ? (q[key] as PlanLimits[K]) : fallback;
+  const chatHardCap = pick('chatHardCap', base.chatHardCap);
+  return {
+    plan: tenant.plan,
+    ratePlan,
+    queriesPerDay: pick('queriesPerDay', rates.queriesPerDay),
+    perKeyPerHour: pick('perKeyPerHour', rates.perKeyPerHour),
+    mcpToolsPerHour: pick('mcpToolsPerHour', rates.mcpToolsPerHour),
+    chatHardCap,
+    maxWorkspaces: pick('maxWorkspaces', base.maxWorkspaces),
+    maxActiveHostnames: pick('maxActiveHostnames', base.maxActiveHostnames),
+    grandfathered,
+    hardCapApplies: !grandfathered && chatHardCap !== null,
+    overageApplies: !grandfathered,
+    includedResolutions: chatHardCap === null ? null : Math.floor(chatHardCap / HARD_CAP_MULTIPLIER),
+  };
+}
+
+/** Parses a user-supplied plan name (`Business`, `business`). */
+export function parsePlanId(value: string): PlanId | undefined {
+  const lower = value.trim().toLowerCase();
+  return isPlanId(lower) ? (lower as PlanId) : undefined;
+}

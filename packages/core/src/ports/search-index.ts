@@ -1,0 +1,67 @@
+/**
+ * Lexical + vector retrieval over chunks, living inside each store (FTS5 + sqlite-vec;
+ * tsvector + pgvector). Every query is confined to one tenant and workspace. Chunks written
+ * before workspaces existed carry `workspaceId: null` ("legacy") and match every workspace
+ * of their own tenant until re-indexed.
+ */
+import type { Scope } from './store.js';
+
+export interface ChunkInput {
+  id: string;
+  documentId: string;
+  /** Position within the document, from 0. */
+  ordinal: number;
+  title: string;
+  headingPath: string[];
+  text: string;
+  /** Core-tokenized index terms of the title (+ heading path) and the body, space-joined. */
+  lexicalTitle: string;
+  lexicalBody: string;
+  vector: Float32Array;
+}
+
+export interface ChunkRecord {
+  id: string;
+  tenantId: string;
+  workspaceId: string | null;
+  documentId: string;
+  ordinal: number;
+  title: string;
+  headingPath: string[];
+  text: string;
+}
+
+export interface RankedHit {
+  chunkId: string;
+  score: number;
+}
+
+export interface LexicalQuery {
+  /** Core-tokenized query terms (already stemmed and folded). */
+  terms: string[];
+  /** Raw folded fragments for the trigram fallback (terms the segmenter could not split well). */
+  fragments: string[];
+}
+
+export interface IndexInfo {
+  embedderId: string;
+  dimension: number;
+}
+
+export interface SearchIndex {
+  /** The embedder the stored vectors came from; null until the first vector is written. */
+  getIndexInfo(): Promise<IndexInfo | null>;
+  /** Records the embedder; refuses (throws) when vectors of another embedder are stored. */
+  setIndexInfo(info: IndexInfo): Promise<void>;
+  /** Replaces every chunk of a document in one transaction (never half-indexed). */
+  replaceDocumentChunks(scope: Scope, documentId: string, chunks: ChunkInput[]): Promise<void>;
+  removeDocumentChunks(scope: Scope, documentId: string): Promise<void>;
+  /** BM25 over the core-tokenized terms; higher scores are better. */
+  lexical(scope: Scope, query: LexicalQuery, limit: number): Promise<RankedHit[]>;
+  /** Substring (trigram) matches for fragments of at least 3 characters. */
+  trigram(scope: Scope, fragments: string[], limit: number): Promise<RankedHit[]>;
+  /** Nearest chunks by cosine similarity (score = 1 − distance). */
+  semantic(scope: Scope, vector: Float32Array, limit: number): Promise<RankedHit[]>;
+  getChunks(scope: Scope, ids: readonly string[]): Promise<ChunkRecord[]>;
+  countChunks(scope: Scope): Promise<number>;
+}

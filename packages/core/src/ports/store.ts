@@ -1,0 +1,164 @@
+/**
+ * Persistence ports, split by aggregate. Every method is async so that synchronous
+ * (better-sqlite3) and networked (pg) backends fit the same shape. Methods throw on
+ * infrastructure failure and `StoreConflictError` on a unique-constraint violation.
+ *
+ * Isolation is structural: every method that touches tenant data takes the tenant (and,
+ * for workspace data, the workspace) and filters by it in the query itself.
+ */
+import type { PlanId, Quotas } from '../plans.js';
+import type { SearchIndex } from './search-index.js';
+
+/** The tenant + workspace every data call is confined to. */
+export interface Scope {
+  tenantId: string;
+  workspaceId: string;
+}
+
+export interface TenantRecord {
+  id: string;
+  slug: string;
+  plan: PlanId;
+  quotas: Quotas;
+  paymentCustomerId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  tenantId: string;
+  slug: string;
+  name: string;
+  brandAccent: string | null;
+  isDefault: boolean;
+  deletedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const API_KEY_SCOPES = ['read', 'write', 'mcp', 'admin'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export interface ApiKeyRecord {
+  id: string;
+  tenantId: string;
+  /** Null: the key serves every workspace of its tenant. */
+  workspaceId: string | null;
+  name: string;
+  /** Display prefix, e.g. `svc_live_Ab3d`; never enough to authenticate. */
+  prefix: string;
+  /** Hex SHA-256 of the full key. */
+  secretHash: string;
+  scopes: ApiKeyScope[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export const DOCUMENT_STATUSES = ['pending', 'indexing', 'indexed', 'failed'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+export const PUBLIC_SURFACES = ['help_center'] as const;
+export type PublicSurface = (typeof PUBLIC_SURFACES)[number];
+
+export interface DocumentRecord {
+  id: string;
+  tenantId: string;
+  workspaceId: string;
+  title: string;
+  contentMd: string;
+  url: string | null;
+  publicSurfaces: PublicSurface[];
+  status: DocumentStatus;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque; pass back to get the next page. Null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface ListOptions {
+  /** The id after which to continue (newest first). */
+  after?: string;
+  limit: number;
+}
+
+export interface TenantStore {
+  insert(tenant: TenantRecord): Promise<void>;
+  get(id: string): Promise<TenantRecord | null>;
+  getBySlug(slug: string): Promise<TenantRecord | null>;
+  update(id: string, patch: Partial<Pick<TenantRecord, 'plan' | 'quotas' | 'paymentCustomerId' | 'updatedAt'>>): Promise<void>;
+}
+
+export interface WorkspaceStore {
+  insert(workspace: WorkspaceRecord): Promise<void>;
+  get(tenantId: string, id: string): Promise<WorkspaceRecord | null>;
+  getBySlug(tenantId: string, slug: string): Promise<WorkspaceRecord | null>;
+  getDefault(tenantId: string): Promise<WorkspaceRecord | null>;
+  /** Live workspaces, default first. */
+  list(tenantId: string): Promise<WorkspaceRecord[]>;
+}
+
+export interface ApiKeyStore {
+  insert(key: ApiKeyRecord): Promise<void>;
+  /** Looks a key up by the hash of its secret (an index probe; the service re-checks in constant time). */
+  findByHash(secretHash: string): Promise<ApiKeyRecord | null>;
+  list(tenantId: string): Promise<ApiKeyRecord[]>;
+  revoke(tenantId: string, id: string, at: string): Promise<boolean>;
+}
+
+export interface DocumentPatch {
+  title?: string;
+  contentMd?: string;
+  url?: string | null;
+  publicSurfaces?: PublicSurface[];
+  status?: DocumentStatus;
+  error?: string | null;
+  updatedAt: string;
+}
+
+export interface DocumentStore {
+  insert(doc: DocumentRecord): Promise<void>;
+  get(scope: Scope, id: string): Promise<DocumentRecord | null>;
+  getMany(scope: Scope, ids: readonly string[]): Promise<DocumentRecord[]>;
+  list(scope: Scope, options: ListOptions): Promise<Page<DocumentRecord>>;
+  /** Returns the updated record, or null when no such document exists in scope. */
+  update(scope: Scope, id: string, patch: DocumentPatch): Promise<DocumentRecord | null>;
+  delete(scope: Scope, id: string): Promise<boolean>;
+  countByStatus(scope: Scope): Promise<Record<DocumentStatus, number>>;
+}
+
+export interface AuditEvent {
+  id: string;
+  tenantId: string;
+  workspaceId: string | null;
+  /** e.g. `doc.reindex`, `flow.completed`. Audit events are never updated. */
+  type: string;
+  actor: string;
+  subjectId: string | null;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface AuditStore {
+  append(event: AuditEvent): Promise<void>;
+  list(tenantId: string, options?: { type?: string; subjectId?: string }): Promise<AuditEvent[]>;
+}
+
+export interface Store {
+  readonly tenants: TenantStore;
+  readonly workspaces: WorkspaceStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly documents: DocumentStore;
+  readonly audit: AuditStore;
+  readonly search: SearchIndex;
+  /**
+   * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
+   * `tx` it is given; other callers wait until the transaction ends.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { PUBLIC_SURFACES } from '../ports/store.js';
+
+/** Markdown bodies above this are refused (the HTTP body limit is 1 MB; uploads convert below 10 MB). */
+export const MAX_CONTENT_CHARS = 2_000_000;
+export const MAX_BULK_ITEMS = 1_000;
+
+const title = z.string().trim().min(1).max(300);
+const contentMd = z.string().max(MAX_CONTENT_CHARS);
+const url = z.url({ protocol: /^https?$/ }).max(2000);
+const publicSurfaces = z.array(z.enum(PUBLIC_SURFACES)).transform((s) => [...new Set(s)]);
+export const documentIdSchema = z.string().regex(/^doc_[0-9A-Za-z]{22}$/, 'not a document id');
+
+export const createDocumentSchema = z.strictObject({
+  title,
+  contentMd,
+  url: url.nullable().default(null),
+  publicSurfaces: publicSurfaces.default([]),
+});
+export type CreateDocumentInput = z.input<typeof createDocumentSchema>;
+
+export const updateDocumentSchema = z
+  .strictObject({
+    title: title.optional(),
+    contentMd: contentMd.optional(),
+    url: url.nullable().optional(),
+    publicSurfaces: publicSurfaces.optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), 'at least one field to change is required');
+export type UpdateDocumentInput = z.input<typeof updateDocumentSchema>;
+
+export const bulkDocumentsSchema = z
+  .strictObject({
+    create: z.array(createDocumentSchema).optional(),
+    update: z.array(z.strictObject({ id: documentIdSchema, title: title.optional(), contentMd: contentMd.optional(), url: url.nullable().optional(), publicSurfaces: publicSurfaces.optional() })).optional(),
+    delete: z.array(documentIdSchema).optional(),
+  })
+  .refine((v) => (v.create?.length ?? 0) + (v.update?.length ?? 0) + (v.delete?.length ?? 0) > 0, 'at least one operation is required')
+  .refine((v) => (v.create?.length ?? 0) + (v.update?.length ?? 0) + (v.delete?.length ?? 0) <= MAX_BULK_ITEMS, `at most ${MAX_BULK_ITEMS} operations per request`);
+export type BulkDocumentsInput = z.input<typeof bulkDocumentsSchema>;
+
+export const listDocumentsSchema = z.strictObject({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type ListDocumentsInput = z.input<typeof listDocumentsSchema>;

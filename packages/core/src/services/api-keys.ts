@@ -1,0 +1,85 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { err, ok, type Result } from 'neverthrow';
+import { errors, type PanyaError } from '../errors.js';
+import type { ApiKeyRecord } from '../ports/store.js';
+import { createApiKeySchema, type CreateApiKeyInput } from '../schemas/tenancy.js';
+import { parseInput } from '../schemas/validate.js';
+import { randomBase62 } from '../system.js';
+import type { Principal, ServiceDeps } from './context.js';
+
+export const API_KEY_PREFIX = 'svc_live_';
+const SECRET_LENGTH = 32;
+const KEY_PATTERN = /^svc_live_[0-9A-Za-z]{32}$/;
+/** Characters of the secret kept for display, so users can tell keys apart. */
+const DISPLAY_CHARS = 4;
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export interface CreatedApiKey {
+  /** The full key: shown once, never stored. */
+  key: string;
+  record: Omit<ApiKeyRecord, 'secretHash'>;
+}
+
+export function publicKeyRecord(record: ApiKeyRecord): Omit<ApiKeyRecord, 'secretHash'> {
+  const { secretHash: _hidden, ...rest } = record;
+  return rest;
+}
+
+export function createApiKeyService(deps: ServiceDeps) {
+  const { store, clock, ids } = deps;
+
+  return {
+    async create(tenantId: string, input: CreateApiKeyInput | unknown): Promise<Result<CreatedApiKey, PanyaError>> {
+      const parsed = parseInput(createApiKeySchema, input);
+      if (parsed.isErr()) return err(parsed.error);
+      let workspaceId: string | null = null;
+      if (parsed.value.workspaceSlug) {
+        const ws = await store.workspaces.getBySlug(tenantId, parsed.value.workspaceSlug);
+        if (!ws || ws.deletedAt) return err(errors.notFound('Workspace'));
+        workspaceId = ws.id;
+      }
+      const key = API_KEY_PREFIX + randomBase62(SECRET_LENGTH);
+      const record: ApiKeyRecord = {
+        id: ids.next('key'),
+        tenantId,
+        workspaceId,
+        name: parsed.value.name,
+        prefix: key.slice(0, API_KEY_PREFIX.length + DISPLAY_CHARS),
+        secretHash: hashApiKey(key),
+        scopes: parsed.value.scopes,
+        createdAt: clock.now().toISOString(),
+        revokedAt: null,
+      };
+      await store.apiKeys.insert(record);
+      return ok({ key, record: publicKeyRecord(record) });
+    },
+
+    /**
+     * Verifies a presented key. The lookup is by hash (an index probe reveals nothing about
+     * the secret); the stored hash is then compared in constant time.
+     */
+    async authenticate(presented: string | undefined): Promise<Result<Principal, PanyaError>> {
+      if (!presented || !KEY_PATTERN.test(presented)) return err(errors.unauthorized());
+      const hash = hashApiKey(presented);
+      const record = await store.apiKeys.findByHash(hash);
+      if (!record || record.revokedAt) return err(errors.unauthorized());
+      const same = timingSafeEqual(Buffer.from(record.secretHash, 'hex'), Buffer.from(hash, 'hex'));
+      if (!same) return err(errors.unauthorized());
+      return ok({ kind: 'api_key', id: record.id, tenantId: record.tenantId, workspaceId: record.workspaceId, scopes: record.scopes });
+    },
+
+    async list(tenantId: string) {
+      return (await store.apiKeys.list(tenantId)).map(publicKeyRecord);
+    },
+
+    async revoke(tenantId: string, id: string): Promise<Result<void, PanyaError>> {
+      const done = await store.apiKeys.revoke(tenantId, id, clock.now().toISOString());
+      return done ? ok(undefined) : err(errors.notFound('API key'));
+    },
+  };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

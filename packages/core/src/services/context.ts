@@ -1,0 +1,58 @@
+import { err, ok, type Result } from 'neverthrow';
+import { AbortTransaction, errors, isStoreConflict, type PanyaError } from '../errors.js';
+import type { Clock, Ids, Logger } from '../ports/system.js';
+import type { ApiKeyScope, Scope, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
+
+/** What every service gets: the store and the system ports. */
+export interface ServiceDeps {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  logger: Logger;
+}
+
+/** Who is calling. API keys now; signed-in users join with sessions. */
+export interface Principal {
+  kind: 'api_key';
+  id: string;
+  tenantId: string;
+  /** The workspace an API key is bound to, if any. */
+  workspaceId: string | null;
+  scopes: ApiKeyScope[];
+}
+
+/** A resolved request: the tenant and workspace it is confined to, and its caller. */
+export interface RequestContext {
+  tenant: TenantRecord;
+  workspace: WorkspaceRecord;
+  principal: Principal;
+  scope: Scope;
+}
+
+/**
+ * Runs `fn` in a store transaction; an `err` result rolls everything back.
+ * A unique-constraint violation becomes a `conflict` error.
+ */
+export async function runInTransaction<T>(
+  store: Store,
+  fn: (tx: Store) => Promise<Result<T, PanyaError>>,
+): Promise<Result<T, PanyaError>> {
+  try {
+    const value = await store.transaction(async (tx) => {
+      const result = await fn(tx);
+      if (result.isErr()) throw new AbortTransaction(result.error);
+      return result.value;
+    });
+    return ok(value);
+  } catch (error) {
+    if (error instanceof AbortTransaction) return err(error.error);
+    if (isStoreConflict(error)) return err(errors.conflict(error.message));
+    throw error;
+  }
+}
+
+export function requireScope(ctx: RequestContext, scope: ApiKeyScope): Result<void, PanyaError> {
+  return ctx.principal.scopes.includes(scope)
+    ? ok(undefined)
+    : err(errors.forbidden(`This API key lacks the "${scope}" scope.`, scope));
+}

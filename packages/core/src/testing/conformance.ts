@@ -1,0 +1,193 @@
+/**
+ * The store conformance suite: one behaviour, tested once, passed by every backend.
+ * A backend's whole test file is `describeStoreConformance('sqlite', factory)`.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isStoreConflict } from '../errors.js';
+import type { Store } from '../ports/store.js';
+import { createIds } from '../system.js';
+import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtures.js';
+
+export interface StoreHandle {
+  store: Store;
+  /** Releases the backend (drop schema, delete file…). */
+  cleanup(): Promise<void>;
+}
+
+export type StoreFactory = () => Promise<StoreHandle>;
+
+export function describeStoreConformance(name: string, factory: StoreFactory): void {
+  describe(`store conformance: ${name}`, () => {
+    let handle: StoreHandle;
+    let store: Store;
+    beforeEach(async () => {
+      handle = await factory();
+      store = handle.store;
+    });
+    afterEach(async () => {
+      await handle.cleanup();
+    });
+
+    describe('tenants and workspaces', () => {
+      it('round-trips a tenant by id and by slug', async () => {
+        const t = makeTenant('acme', { plan: 'team', quotas: { legacyPlan: 'business', grandfatheredUntil: '2027-01-31' }, paymentCustomerId: 'cus_1' });
+        await store.tenants.insert(t);
+        expect(await store.tenants.get(t.id)).toEqual(t);
+        expect(await store.tenants.getBySlug('acme')).toEqual(t);
+        expect(await store.tenants.getBySlug('nope')).toBeNull();
+      });
+
+      it('refuses a second tenant with the same slug as a conflict', async () => {
+        await store.tenants.insert(makeTenant('acme'));
+        const error = await store.tenants.insert(makeTenant('acme')).catch((e: unknown) => e);
+        expect(isStoreConflict(error)).toBe(true);
+      });
+
+      it('updates plan, quotas and payment customer', async () => {
+        const t = makeTenant('acme');
+        await store.tenants.insert(t);
+        await store.tenants.update(t.id, { plan: 'growth', quotas: { queriesPerDay: 5 }, paymentCustomerId: 'cus_9', updatedAt: '2030-01-01T00:00:00.000Z' });
+        expect(await store.tenants.get(t.id)).toMatchObject({ plan: 'growth', quotas: { queriesPerDay: 5 }, paymentCustomerId: 'cus_9', updatedAt: '2030-01-01T00:00:00.000Z' });
+      });
+
+      it('finds workspaces by slug and the default one, per tenant only', async () => {
+        const s = await seedTwoTenants(store);
+        expect(await store.workspaces.getDefault(s.a.id)).toEqual(s.aDefault);
+        expect(await store.workspaces.getBySlug(s.a.id, 'second')).toEqual(s.aSecond);
+        expect(await store.workspaces.getBySlug(s.b.id, 'second')).toBeNull();
+        expect(await store.workspaces.get(s.b.id, s.aSecond.id)).toBeNull();
+        expect((await store.workspaces.list(s.a.id)).map((w) => w.slug)).toEqual(['default', 'second']);
+      });
+
+      it('allows one default workspace per tenant and unique slugs within a tenant', async () => {
+        const s = await seedTwoTenants(store);
+        const dupDefault = await store.workspaces.insert(makeWorkspace(s.a.id, 'other', { isDefault: true })).catch((e: unknown) => e);
+        expect(isStoreConflict(dupDefault)).toBe(true);
+        const dupSlug = await store.workspaces.insert(makeWorkspace(s.a.id, 'second')).catch((e: unknown) => e);
+        expect(isStoreConflict(dupSlug)).toBe(true);
+        await expect(store.workspaces.insert(makeWorkspace(s.b.id, 'second'))).resolves.toBeUndefined();
+      });
+    });
+
+    describe('api keys', () => {
+      it('finds a key by hash, lists per tenant and revokes only within its tenant', async () => {
+        const s = await seedTwoTenants(store);
+        const ids = createIds();
+        const key = { id: ids.next('key'), tenantId: s.a.id, workspaceId: s.aSecond.id, name: 'k', prefix: 'svc_live_abcd', secretHash: 'f'.repeat(64), scopes: ['read', 'mcp'] as ('read' | 'mcp')[], createdAt: new Date().toISOString(), revokedAt: null };
+        await store.apiKeys.insert(key);
+        expect(await store.apiKeys.findByHash('f'.repeat(64))).toEqual(key);
+        expect(await store.apiKeys.findByHash('e'.repeat(64))).toBeNull();
+        expect(await store.apiKeys.list(s.b.id)).toEqual([]);
+        expect(await store.apiKeys.revoke(s.b.id, key.id, new Date().toISOString())).toBe(false);
+        expect((await store.apiKeys.findByHash('f'.repeat(64)))?.revokedAt).toBeNull();
+        expect(await store.apiKeys.revoke(s.a.id, key.id, '2030-01-01T00:00:00.000Z')).toBe(true);
+        expect((await store.apiKeys.findByHash('f'.repeat(64)))?.revokedAt).toBe('2030-01-01T00:00:00.000Z');
+      });
+    });
+
+    describe('documents', () => {
+      it('round-trips a document with every field', async () => {
+        const s = await seedTwoTenants(store);
+        const d = makeDocument(s.a.id, s.aDefault.id, { title: 'ภาษาไทย', contentMd: '# ก\n\nข', url: 'https://x.test/a', publicSurfaces: ['help_center'], status: 'failed', error: 'boom' });
+        await store.documents.insert(d);
+        expect(await store.documents.get(s.scopeA, d.id)).toEqual(d);
+      });
+
+      it('never returns another tenant’s or another workspace’s document', async () => {
+        const s = await seedTwoTenants(store);
+        const d = makeDocument(s.a.id, s.aDefault.id);
+        await store.documents.insert(d);
+        expect(await store.documents.get(s.scopeB, d.id)).toBeNull();
+        expect(await store.documents.get(s.scopeA2, d.id)).toBeNull();
+        expect(await store.documents.get({ tenantId: s.b.id, workspaceId: s.aDefault.id }, d.id)).toBeNull();
+        expect(await store.documents.getMany(s.scopeB, [d.id])).toEqual([]);
+        expect((await store.documents.list(s.scopeB, { limit: 10 })).items).toEqual([]);
+        expect((await store.documents.list(s.scopeA2, { limit: 10 })).items).toEqual([]);
+        expect(await store.documents.update(s.scopeB, d.id, { title: 'x', updatedAt: d.updatedAt })).toBeNull();
+        expect(await store.documents.delete(s.scopeB, d.id)).toBe(false);
+        expect(await store.documents.delete(s.scopeA2, d.id)).toBe(false);
+        expect(await store.documents.get(s.scopeA, d.id)).toEqual(d);
+      });
+
+      it('lists newest first with a cursor until the last page', async () => {
+        const s = await seedTwoTenants(store);
+        const docs = [];
+        for (let i = 0; i < 5; i++) {
+          const d = makeDocument(s.a.id, s.aDefault.id, { title: `d${i}` });
+          docs.push(d);
+          await store.documents.insert(d);
+        }
+        await store.documents.insert(makeDocument(s.b.id, s.bDefault.id));
+        const first = await store.documents.list(s.scopeA, { limit: 2 });
+        expect(first.items.map((d) => d.title)).toEqual(['d4', 'd3']);
+        expect(first.nextCursor).toBe(first.items[1]?.id);
+        const second = await store.documents.list(s.scopeA, { limit: 2, after: first.nextCursor! });
+        expect(second.items.map((d) => d.title)).toEqual(['d2', 'd1']);
+        const last = await store.documents.list(s.scopeA, { limit: 2, after: second.nextCursor! });
+        expect(last.items.map((d) => d.title)).toEqual(['d0']);
+        expect(last.nextCursor).toBeNull();
+      });
+
+      it('updates only the given fields and counts by status', async () => {
+        const s = await seedTwoTenants(store);
+        const d = makeDocument(s.a.id, s.aDefault.id);
+        await store.documents.insert(d);
+        const updated = await store.documents.update(s.scopeA, d.id, { status: 'indexed', publicSurfaces: ['help_center'], updatedAt: '2030-01-01T00:00:00.000Z' });
+        expect(updated).toEqual({ ...d, status: 'indexed', publicSurfaces: ['help_center'], updatedAt: '2030-01-01T00:00:00.000Z' });
+        expect(await store.documents.countByStatus(s.scopeA)).toEqual({ pending: 0, indexing: 0, indexed: 1, failed: 0 });
+      });
+    });
+
+    describe('audit', () => {
+      it('appends and lists events per tenant', async () => {
+        const s = await seedTwoTenants(store);
+        const ids = createIds();
+        const event = { id: ids.next('evt'), tenantId: s.a.id, workspaceId: s.aDefault.id, type: 'doc.reindex', actor: 'key_1', subjectId: 'doc_1', data: { reason: 'retry' }, createdAt: new Date().toISOString() };
+        await store.audit.append(event);
+        expect(await store.audit.list(s.a.id, { type: 'doc.reindex' })).toEqual([event]);
+        expect(await store.audit.list(s.b.id)).toEqual([]);
+      });
+    });
+
+    describe('transactions', () => {
+      it('commits all writes together', async () => {
+        const t = makeTenant('acme');
+        await store.transaction(async (tx) => {
+          await tx.tenants.insert(t);
+          await tx.workspaces.insert(makeWorkspace(t.id, 'default'));
+        });
+        expect(await store.workspaces.getDefault(t.id)).not.toBeNull();
+      });
+
+      it('rolls every write back when the callback throws', async () => {
+        const t = makeTenant('acme');
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.tenants.insert(t);
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+        expect(await store.tenants.get(t.id)).toBeNull();
+      });
+
+      it('keeps a concurrent write outside the transaction when the transaction rolls back', async () => {
+        const inTx = makeTenant('in-tx');
+        const outside = makeTenant('outside');
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        const tx = store
+          .transaction(async (t) => {
+            await t.tenants.insert(inTx);
+            await gate;
+            throw new Error('rollback');
+          })
+          .catch(() => undefined);
+        const write = store.tenants.insert(outside);
+        release();
+        await Promise.all([tx, write]);
+        expect(await store.tenants.get(inTx.id)).toBeNull();
+        expect(await store.tenants.get(outside.id)).not.toBeNull();
+      });
+    });
+  });
+}

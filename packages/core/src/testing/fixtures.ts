@@ -1,0 +1,62 @@
+import type { DocumentRecord, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
+import { createIds } from '../system.js';
+
+const ids = createIds();
+const stamp = () => new Date().toISOString();
+
+export function makeTenant(slug: string, overrides: Partial<TenantRecord> = {}): TenantRecord {
+  return { id: ids.next('ten'), slug, plan: 'business', quotas: {}, paymentCustomerId: null, createdAt: stamp(), updatedAt: stamp(), ...overrides };
+}
+
+export function makeWorkspace(tenantId: string, slug: string, overrides: Partial<WorkspaceRecord> = {}): WorkspaceRecord {
+  return {
+    id: ids.next('ws'),
+    tenantId,
+    slug,
+    name: slug,
+    brandAccent: null,
+    isDefault: slug === 'default',
+    deletedAt: null,
+    createdAt: stamp(),
+    updatedAt: stamp(),
+    ...overrides,
+  };
+}
+
+export function makeDocument(tenantId: string, workspaceId: string, overrides: Partial<DocumentRecord> = {}): DocumentRecord {
+  return {
+    id: ids.next('doc'),
+    tenantId,
+    workspaceId,
+    title: 'Title',
+    contentMd: '# Title\n\nBody',
+    url: null,
+    publicSurfaces: [],
+    status: 'pending',
+    error: null,
+    createdAt: stamp(),
+    updatedAt: stamp(),
+    ...overrides,
+  };
+}
+
+/** Two tenants, each with a default and a second workspace: the isolation fixture. */
+export async function seedTwoTenants(store: Store) {
+  const a = makeTenant('tenant-a');
+  const b = makeTenant('tenant-b');
+  const aDefault = makeWorkspace(a.id, 'default');
+  const aSecond = makeWorkspace(a.id, 'second');
+  const bDefault = makeWorkspace(b.id, 'default');
+  for (const t of [a, b]) await store.tenants.insert(t);
+  for (const w of [aDefault, aSecond, bDefault]) await store.workspaces.insert(w);
+  return {
+    a,
+    b,
+    aDefault,
+    aSecond,
+    bDefault,
+    scopeA: { tenantId: a.id, workspaceId: aDefault.id },
+    scopeA2: { tenantId: a.id, workspaceId: aSecond.id },
+    scopeB: { tenantId: b.id, workspaceId: bDefault.id },
+  };
+}

@@ -1,0 +1,2 @@
+export { describeStoreConformance, type StoreFactory, type StoreHandle } from './conformance.js';
+export * from './fixtures.js';

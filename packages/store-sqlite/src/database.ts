@@ -1,0 +1,54 @@
+import Database from 'better-sqlite3';
+import { StoreConflictError } from '@panya/core';
+import * as sqliteVec from 'sqlite-vec';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** A file path, or `:memory:`. */
+  path: string;
+  /** How long a writer waits for another process's write lock, in ms. */
+  busyTimeoutMs?: number;
+}
+
+/** Opens SQLite the way Panya needs it: WAL (readers never block the writer), FKs on, sqlite-vec loaded. */
+export function openDatabase({ path, busyTimeoutMs = 5000 }: OpenOptions): Db {
+  const db = new Database(path);
+  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  sqliteVec.load(db);
+  return db;
+}
+
+/** Prepared statements are cached per SQL text: preparing is costly on hot paths. */
+export class Statements {
+  private readonly cache = new Map<string, Database.Statement>();
+  constructor(readonly db: Db) {}
+
+  get(sql: string): Database.Statement {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+/** Rethrows unique/primary-key violations as the port's conflict error. */
+export function translateError(error: unknown): never {
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    throw new StoreConflictError((error as Error).message);
+  }
+  throw error;
+}
+
+/**
+ * Runs a statement on the store's connection. The root store first waits for any open
+ * transaction (whose callback may be awaiting) so foreign writes never join or vanish with it;
+ * the transaction's own view runs at once.
+ */
+export type Runner = <T>(fn: () => T) => Promise<T>;

@@ -1,0 +1,101 @@
+import { DOCUMENT_STATUSES, type DocumentPatch, type DocumentRecord, type DocumentStatus, type DocumentStore, type ListOptions, type Scope } from '@panya/core';
+import { translateError, type Runner, type Statements } from './database.js';
+
+type Row = Record<string, unknown>;
+
+const toDocument = (r: Row): DocumentRecord => ({
+  id: r.id as string,
+  tenantId: r.tenant_id as string,
+  workspaceId: r.workspace_id as string,
+  title: r.title as string,
+  contentMd: r.content_md as string,
+  url: (r.url as string | null) ?? null,
+  publicSurfaces: JSON.parse(r.public_surfaces as string),
+  status: r.status as DocumentStatus,
+  error: (r.error as string | null) ?? null,
+  createdAt: r.created_at as string,
+  updatedAt: r.updated_at as string,
+});
+
+const PATCH_COLUMNS: [keyof DocumentPatch, string, (v: unknown) => unknown][] = [
+  ['title', 'title', (v) => v],
+  ['contentMd', 'content_md', (v) => v],
+  ['url', 'url', (v) => v],
+  ['publicSurfaces', 'public_surfaces', (v) => JSON.stringify(v)],
+  ['status', 'status', (v) => v],
+  ['error', 'error', (v) => v],
+  ['updatedAt', 'updated_at', (v) => v],
+];
+
+export class SqliteDocuments implements DocumentStore {
+  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+
+  insert(d: DocumentRecord) {
+    return this.run(() => {
+      try {
+        this.sql
+          .get('INSERT INTO documents (id, tenant_id, workspace_id, title, content_md, url, public_surfaces, status, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(d.id, d.tenantId, d.workspaceId, d.title, d.contentMd, d.url, JSON.stringify(d.publicSurfaces), d.status, d.error, d.createdAt, d.updatedAt);
+      } catch (error) {
+        translateError(error);
+      }
+    });
+  }
+
+  get(scope: Scope, id: string) {
+    return this.run(() => {
+      const row = this.sql.get('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id = ?').get(scope.tenantId, scope.workspaceId, id) as Row | undefined;
+      return row ? toDocument(row) : null;
+    });
+  }
+
+  getMany(scope: Scope, ids: readonly string[]) {
+    return this.run(() => {
+      if (ids.length === 0) return [];
+      const rows = this.sql
+        .get('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id IN (SELECT value FROM json_each(?))')
+        .all(scope.tenantId, scope.workspaceId, JSON.stringify(ids)) as Row[];
+      return rows.map(toDocument);
+    });
+  }
+
+  list(scope: Scope, { after, limit }: ListOptions) {
+    return this.run(() => {
+      const rows = this.sql
+        .get('SELECT * FROM documents WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after) ORDER BY id DESC LIMIT @limit')
+        .all({ ...scope, after: after ?? null, limit: limit + 1 }) as Row[];
+      const items = rows.slice(0, limit).map(toDocument);
+      return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
+    });
+  }
+
+  update(scope: Scope, id: string, patch: DocumentPatch) {
+    return this.run(() => {
+      const sets: string[] = [];
+      const values: unknown[] = [];
+      for (const [key, column, encode] of PATCH_COLUMNS) {
+        if (patch[key] !== undefined) {
+          sets.push(`${column} = ?`);
+          values.push(encode(patch[key]));
+        }
+      }
+      const row = this.sql
+        .get(`UPDATE documents SET ${sets.join(', ')} WHERE tenant_id = ? AND workspace_id = ? AND id = ? RETURNING *`)
+        .get(...values, scope.tenantId, scope.workspaceId, id) as Row | undefined;
+      return row ? toDocument(row) : null;
+    });
+  }
+
+  delete(scope: Scope, id: string) {
+    return this.run(() => this.sql.get('DELETE FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id = ?').run(scope.tenantId, scope.workspaceId, id).changes > 0);
+  }
+
+  countByStatus(scope: Scope) {
+    return this.run(() => {
+      const counts = Object.fromEntries(DOCUMENT_STATUSES.map((s) => [s, 0])) as Record<DocumentStatus, number>;
+      const rows = this.sql.get('SELECT status, COUNT(*) AS n FROM documents WHERE tenant_id = ? AND workspace_id = ? GROUP BY status').all(scope.tenantId, scope.workspaceId) as Row[];
+      for (const r of rows) counts[r.status as DocumentStatus] = r.n as number;
+      return counts;
+    });
+  }
+}

@@ -1,0 +1,120 @@
+import type { Db } from './database.js';
+
+/**
+ * Versioned migrations, applied in order inside one transaction each; `PRAGMA user_version`
+ * records the last one applied. Never edit a released migration: append a new one.
+ */
+export const migrations: { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'tenancy and documents',
+    sql: `
+      CREATE TABLE tenants (
+        id TEXT PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,
+        plan TEXT NOT NULL,
+        quotas_json TEXT NOT NULL DEFAULT '{}',
+        payment_customer_id TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE workspaces (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        slug TEXT NOT NULL,
+        name TEXT NOT NULL,
+        brand_accent TEXT,
+        is_default INTEGER NOT NULL DEFAULT 0,
+        deleted_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (tenant_id, slug)
+      );
+      CREATE UNIQUE INDEX workspaces_one_default ON workspaces(tenant_id) WHERE is_default = 1;
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT REFERENCES workspaces(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        secret_hash TEXT NOT NULL UNIQUE,
+        scopes TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE INDEX api_keys_tenant ON api_keys(tenant_id);
+      CREATE TABLE documents (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        title TEXT NOT NULL,
+        content_md TEXT NOT NULL,
+        url TEXT,
+        public_surfaces TEXT NOT NULL DEFAULT '[]',
+        status TEXT NOT NULL,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX documents_scope ON documents(tenant_id, workspace_id, id);
+      CREATE INDEX documents_status ON documents(status) WHERE status IN ('pending', 'indexing');
+      CREATE TABLE audit_events (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        workspace_id TEXT,
+        type TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        subject_id TEXT,
+        data TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX audit_events_tenant ON audit_events(tenant_id, type, id);
+    `,
+  },
+  {
+    version: 2,
+    name: 'search index',
+    // chunks_fts holds core-tokenized text (already segmented, folded and stemmed), so
+    // unicode61 only splits on spaces; the scope column carries one token per tenant+workspace
+    // that confines a MATCH to it. The vector table is created once the embedder's dimension is known.
+    sql: `
+      CREATE TABLE chunks (
+        rowid INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT,
+        document_id TEXT NOT NULL,
+        ordinal INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        heading_path TEXT NOT NULL,
+        text TEXT NOT NULL
+      );
+      CREATE INDEX chunks_document ON chunks(tenant_id, document_id);
+      CREATE INDEX chunks_workspace ON chunks(tenant_id, workspace_id);
+      CREATE VIRTUAL TABLE chunks_fts USING fts5(
+        scope, title, body,
+        content = '', contentless_delete = 1,
+        tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'"
+      );
+      CREATE VIRTUAL TABLE chunks_trigram USING fts5(
+        text, content = '', contentless_delete = 1, tokenize = 'trigram'
+      );
+      CREATE TABLE index_info (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        embedder_id TEXT NOT NULL,
+        dimension INTEGER NOT NULL
+      );
+    `,
+  },
+];
+
+export function migrate(db: Db): void {
+  for (const m of migrations) {
+    // Re-read the version inside the write lock: another process may have migrated meanwhile.
+    db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return;
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,104 @@
+import type { Store } from '@panya/core';
+import { openDatabase, Statements, type Db, type OpenOptions, type Runner } from './database.js';
+import { SqliteDocuments } from './documents.js';
+import { migrate } from './migrations.js';
+import { SqliteSearchIndex } from './search-index.js';
+import { SqliteApiKeys, SqliteAudit, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
+
+/** Serialises transactions on the single connection; root calls wait while one is open. */
+class Gate {
+  private tail: Promise<void> = Promise.resolve();
+  private open = 0;
+
+  get busy() {
+    return this.open > 0;
+  }
+
+  async idle(): Promise<void> {
+    while (this.open > 0) await this.tail;
+  }
+
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const previous = this.tail;
+    let release!: () => void;
+    this.tail = new Promise((r) => (release = r));
+    this.open++;
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      this.open--;
+      release();
+    }
+  }
+}
+
+function aggregates(db: Db, sql: Statements, run: Runner) {
+  return {
+    tenants: new SqliteTenants(sql, run),
+    workspaces: new SqliteWorkspaces(sql, run),
+    apiKeys: new SqliteApiKeys(sql, run),
+    documents: new SqliteDocuments(sql, run),
+    audit: new SqliteAudit(sql, run),
+    search: new SqliteSearchIndex(db, sql, run),
+  };
+}
+
+export class SqliteStore implements Store {
+  readonly tenants;
+  readonly workspaces;
+  readonly apiKeys;
+  readonly documents;
+  readonly audit;
+  readonly search;
+  private readonly gate = new Gate();
+  private readonly txView: Store;
+
+  constructor(readonly db: Db) {
+    const sql = new Statements(db);
+    const root = aggregates(db, sql, async (fn) => {
+      if (this.gate.busy) await this.gate.idle();
+      return fn();
+    });
+    this.tenants = root.tenants;
+    this.workspaces = root.workspaces;
+    this.apiKeys = root.apiKeys;
+    this.documents = root.documents;
+    this.audit = root.audit;
+    this.search = root.search;
+    const inTx = aggregates(db, sql, async (fn) => fn());
+    this.txView = {
+      ...inTx,
+      transaction: (fn) => fn(this.txView),
+      close: () => this.close(),
+    };
+  }
+
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    return this.gate.exclusive(async () => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.txView);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.gate.idle();
+    if (this.db.open) this.db.close();
+  }
+}
+
+export interface SqliteStoreOptions extends OpenOptions {}
+
+/** Opens (creating if needed) and migrates a SQLite store. `path: ':memory:'` for tests. */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const db = openDatabase(options);
+  migrate(db);
+  return new SqliteStore(db);
+}
