@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { Engine, Logger } from '@panya/core';
+import { errors, panyaError, silentLogger } from '@panya/core';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, Router } from 'express';
+import { authenticate, notFoundRoute } from './context.js';
+import { sendProblem } from './problem.js';
+import { docsRouter } from './routes/docs.js';
+
+export interface PanyaAppOptions {
+  logger?: Logger;
+  /** JSON body limit in bytes (default 1 MB). */
+  jsonLimitBytes?: number;
+  /** Express `trust proxy` setting, for deployments behind a load balancer. */
+  trustProxy?: boolean | number | string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const requestId: RequestHandler = (req, res, next) => {
+  const incoming = req.get('x-request-id');
+  res.setHeader('X-Request-Id', incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
+  next();
+};
+
+/** The routes every tenant API address serves. */
+function apiRouter(engine: Engine): Router {
+  const api = Router({ mergeParams: true });
+  api.use(authenticate(engine));
+  api.use('/docs', docsRouter(engine));
+  api.use(notFoundRoute);
+  return api;
+}
+
+/**
+ * The Panya REST API as an Express app. The same API answers at `/api`, at
+ * `/c/{tenantSlug}/api` (default workspace) and at `/c/{tenantSlug}/_w/{workspaceSlug}/api`.
+ */
+export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): Express {
+  const logger = options.logger ?? silentLogger;
+  const jsonLimit = options.jsonLimitBytes ?? 1024 * 1024;
+  const app = express();
+  app.disable('x-powered-by');
+  if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
+  app.use(requestId);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
+  const api = apiRouter(engine);
+  app.use('/api', api);
+  app.use('/c/:tenantSlug/_w/:workspaceSlug/api', api);
+  app.use('/c/:tenantSlug/api', api);
+  app.use(notFoundRoute);
+
+  const onError: ErrorRequestHandler = (error, req, res, _next) => {
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large') {
+      return sendProblem(req, res, panyaError('payload_too_large', { message: `Request body exceeds ${jsonLimit} bytes.`, maxBytes: jsonLimit }));
+    }
+    if (type === 'entity.parse.failed') {
+      return sendProblem(req, res, errors.invalid('Request body is not valid JSON.', [{ path: '', message: (error as Error).message }]));
+    }
+    logger.error('request failed', { method: req.method, path: req.originalUrl, error: error instanceof Error ? error.stack : String(error) });
+    if (res.headersSent) return res.end();
+    sendProblem(req, res, errors.internal());
+  };
+  app.use(onError);
+  return app;
+}

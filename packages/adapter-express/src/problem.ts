@@ -1,0 +1,118 @@
+import type { PanyaError, PanyaErrorCode } from '@panya/core';
+import type { Request, Response } from 'express';
+
+/** RFC 9457 problem details, as every error leaves the HTTP API. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  code: PanyaErrorCode | string;
+  detail: string;
+  instance?: string;
+  errors?: { path: string; message: string }[];
+  [extension: string]: unknown;
+}
+
+/** The one mapping from domain error codes to HTTP statuses. */
+const STATUS: Record<PanyaErrorCode, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  plan_required: 403,
+  quota_exceeded: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  hard_cap_reached: 402,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+const TITLE: Record<PanyaErrorCode, string> = {
+  invalid_request: 'Invalid request',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  plan_required: 'Plan upgrade required',
+  quota_exceeded: 'Quota exceeded',
+  not_found: 'Not found',
+  conflict: 'Conflict',
+  gone: 'Gone',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  hard_cap_reached: 'Usage cap reached',
+  rate_limited: 'Too many requests',
+  internal: 'Internal server error',
+  unavailable: 'Service unavailable',
+};
+
+export const problemType = (code: string) => `urn:panya:problem:${code}`;
+
+/** `th` when the client prefers Thai (explicit locale first, then Accept-Language). */
+export function requestLocale(req: Request, explicit?: unknown): 'th' | 'en' {
+  if (explicit === 'th' || explicit === 'en') return explicit;
+  return /^th\b/i.test(req.get('accept-language') ?? '') ? 'th' : 'en';
+}
+
+export function toProblem(error: PanyaError, locale: 'th' | 'en' = 'en'): { problem: Problem; headers: Record<string, string> } {
+  const status = STATUS[error.code];
+  const problem: Problem = {
+    type: problemType(error.code),
+    title: TITLE[error.code],
+    status,
+    code: error.code,
+    detail: error.localized ? error.localized[locale] : error.message,
+  };
+  const headers: Record<string, string> = {};
+  switch (error.code) {
+    case 'invalid_request':
+      problem.errors = error.issues;
+      break;
+    case 'not_found':
+      if (error.issues) problem.errors = error.issues;
+      break;
+    case 'unauthorized':
+      headers['WWW-Authenticate'] = 'Bearer realm="panya"';
+      break;
+    case 'forbidden':
+      if (error.requiredScope) problem.requiredScope = error.requiredScope;
+      break;
+    case 'plan_required':
+      problem.plan = error.plan;
+      break;
+    case 'quota_exceeded':
+      problem.limit = error.limit;
+      if (error.plan) problem.plan = error.plan;
+      break;
+    case 'rate_limited':
+      headers['Retry-After'] = String(error.retryAfterSeconds);
+      problem.limit = error.limit;
+      problem.retryAfter = error.retryAfterSeconds;
+      break;
+    case 'hard_cap_reached':
+      problem.cap = error.cap;
+      break;
+    case 'gone':
+      headers['Cache-Control'] = 'no-store';
+      break;
+    case 'payload_too_large':
+      problem.maxBytes = error.maxBytes;
+      break;
+    case 'unsupported_media_type':
+      problem.supported = error.supported;
+      break;
+    default:
+      break;
+  }
+  return { problem, headers };
+}
+
+export function sendProblem(req: Request, res: Response, error: PanyaError, locale?: 'th' | 'en'): void {
+  const { problem, headers } = toProblem(error, locale ?? requestLocale(req));
+  problem.instance = req.originalUrl;
+  const requestId = res.getHeader('X-Request-Id');
+  if (requestId) problem.requestId = String(requestId);
+  res.status(problem.status).set(headers).type('application/problem+json').send(JSON.stringify(problem));
+}
