@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type PanyaError } from '../errors.js';
-import type { WorkspaceRecord } from '../ports/store.js';
+import { API_KEY_SCOPES, type WorkspaceRecord } from '../ports/store.js';
 import type { Principal, RequestContext, ServiceDeps } from './context.js';
 
 /** How a request addressed its tenant and workspace (the spec's routing shape). */
@@ -39,6 +39,14 @@ export function createAccessService(deps: ServiceDeps) {
         return err(errors.forbidden('This API key is bound to another workspace.'));
       }
       return ok({ tenant, workspace, principal, scope: { tenantId: tenant.id, workspaceId: workspace.id } });
+    },
+
+    /** A context for the operator's own tools (CLI, scheduled jobs): every scope, one tenant. */
+    async system(tenantSlug: string, workspaceSlug?: string): Promise<Result<RequestContext, PanyaError>> {
+      const tenant = await store.tenants.getBySlug(tenantSlug);
+      if (!tenant) return err(errors.notFound(`Tenant "${tenantSlug}"`));
+      const principal: Principal = { kind: 'system', id: 'system', tenantId: tenant.id, workspaceId: null, scopes: [...API_KEY_SCOPES] };
+      return this.resolve(principal, { tenantSlug, ...(workspaceSlug ? { workspaceSlug } : {}) });
     },
   };
 }

@@ -11,9 +11,9 @@ export interface ServiceDeps {
   logger: Logger;
 }
 
-/** Who is calling. API keys now; signed-in users join with sessions. */
+/** Who is calling: an API key, or the operator's own tools (CLI, jobs) acting for a tenant. */
 export interface Principal {
-  kind: 'api_key';
+  kind: 'api_key' | 'system';
   id: string;
   tenantId: string;
   /** The workspace an API key is bound to, if any. */

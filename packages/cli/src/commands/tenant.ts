@@ -1,0 +1,40 @@
+import { API_KEY_SCOPES, type Engine, type PanyaError } from '@panya/core';
+import type { Io } from '../runtime.js';
+
+export class CommandError extends Error {
+  override name = 'CommandError';
+}
+
+/** Turns a domain error into a CLI failure with the field-level details. */
+export function fail(error: PanyaError): never {
+  const details = 'issues' in error && error.issues?.length ? `\n${error.issues.map((i) => `  ${i.path || '(input)'}: ${i.message}`).join('\n')}` : '';
+  throw new CommandError(`${error.message}${details}`);
+}
+
+export async function createTenantCommand(engine: Engine, io: Io, opts: { slug: string; plan: string; json?: boolean }) {
+  const created = await engine.tenancy.createTenant({ slug: opts.slug, plan: opts.plan });
+  if (created.isErr()) fail(created.error);
+  const { tenant, defaultWorkspace } = created.value;
+  const key = await engine.apiKeys.create(tenant.id, { name: 'owner', scopes: [...API_KEY_SCOPES] });
+  if (key.isErr()) fail(key.error);
+  if (opts.json) {
+    io.out(JSON.stringify({ tenant, workspace: defaultWorkspace, apiKey: { key: key.value.key, ...key.value.record } }, null, 2));
+    return;
+  }
+  io.out(`Tenant ${tenant.slug} (${tenant.id}) on plan ${tenant.plan}`);
+  io.out(`Default workspace: ${defaultWorkspace.slug} (${defaultWorkspace.id})`);
+  io.out(`API key (scopes ${key.value.record.scopes.join(',')}), shown once:\n  ${key.value.key}`);
+}
+
+export async function createKeyCommand(engine: Engine, io: Io, opts: { tenant: string; workspace?: string; scopes: string; name?: string; json?: boolean }) {
+  const tenant = await engine.tenancy.getTenantBySlug(opts.tenant);
+  if (tenant.isErr()) fail(tenant.error);
+  const scopes = opts.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+  const key = await engine.apiKeys.create(tenant.value.id, { scopes, ...(opts.name ? { name: opts.name } : {}), ...(opts.workspace ? { workspaceSlug: opts.workspace } : {}) });
+  if (key.isErr()) fail(key.error);
+  if (opts.json) {
+    io.out(JSON.stringify({ key: key.value.key, ...key.value.record }, null, 2));
+    return;
+  }
+  io.out(`API key ${key.value.record.id} (scopes ${key.value.record.scopes.join(',')}${opts.workspace ? `, workspace ${opts.workspace}` : ''}), shown once:\n  ${key.value.key}`);
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** Environment configuration, validated once; a bad value stops the CLI with a clear message. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PANYA_DB: z.string().min(1).default('./data/panya.db'),
+  PANYA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type EnvConfig = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(env[String(i.path[0])])})`);
+  throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,86 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { loadEnv } from './config.js';
+import { demoCommand } from './commands/demo.js';
+import { importDocsCommand } from './commands/docs.js';
+import { startServer } from './commands/serve.js';
+import { createKeyCommand, createTenantCommand } from './commands/tenant.js';
+import { createLogger, openEngine, processIo, type Io } from './runtime.js';
+
+const port = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('must be a port number (0-65535)');
+  return n;
+};
+
+/** The `panya` command line. `io` is injectable so commands run in-process in tests. */
+export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Command {
+  const config = () => loadEnv(env);
+  const dbOption = (cmd: Command) => cmd.option('--db <path>', 'SQLite database file (env PANYA_DB, default ./data/panya.db)');
+  const withEngine = async <T>(db: string | undefined, fn: (engine: Awaited<ReturnType<typeof openEngine>>) => Promise<T>) => {
+    const engine = await openEngine({ db: db ?? config().PANYA_DB });
+    try {
+      return await fn(engine);
+    } finally {
+      await engine.close();
+    }
+  };
+
+  const program = new Command('panya').description('Panya knowledge-base engine').showHelpAfterError().exitOverride();
+  program.configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+
+  dbOption(program.command('serve').description('start the HTTP API'))
+    .option('--port <port>', 'port to listen on (env PORT, default 3000)', port)
+    .option('--host <host>', 'interface to bind (env HOST, default 127.0.0.1)')
+    .option('--demo', 'create or refresh the demo tenant first and print its API key')
+    .action(async (opts: { db?: string; port?: number; host?: string; demo?: boolean }) => {
+      const env = config();
+      const logger = createLogger(env.PANYA_LOG_LEVEL);
+      const engine = await openEngine({ db: opts.db ?? env.PANYA_DB, logger });
+      const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }) : null;
+      const running = await startServer(engine, { port: opts.port ?? env.PORT ?? 3000, host: opts.host ?? env.HOST, logger });
+      io.out(`Panya listening on ${running.url}`);
+      if (demo) {
+        io.out(`Demo tenant "${demo.tenant}" with ${demo.articles} articles. API key:\n  ${demo.apiKey}`);
+        io.out(`Try: curl -s ${running.url}/api/docs -H "Authorization: Bearer ${demo.apiKey}"`);
+      }
+      const stop = async () => {
+        await running.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  const tenant = program.command('tenant').description('manage tenants');
+  dbOption(tenant.command('create').description('create a tenant, its default workspace and an owner API key'))
+    .requiredOption('--slug <slug>', 'URL identifier, e.g. acme')
+    .option('--plan <plan>', 'free | team | business | growth | enterprise', 'free')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => createTenantCommand(engine, io, opts)));
+
+  const key = program.command('key').description('manage API keys');
+  dbOption(key.command('create').description('create an API key'))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .option('--workspace <slug>', 'bind the key to one workspace')
+    .requiredOption('--scopes <list>', 'comma-separated: read,write,mcp,admin')
+    .option('--name <name>', 'a label for the key')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => createKeyCommand(engine, io, opts)));
+
+  const docs = program.command('docs').description('manage documents');
+  dbOption(docs.command('import').description('import every markdown file under a directory'))
+    .argument('<dir>', 'directory of .md files')
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .option('--workspace <slug>', 'workspace slug (default: the default workspace)')
+    .action(async (dir: string, opts) => {
+      await withEngine(opts.db, (engine) => importDocsCommand(engine, io, dir, { ...opts, progress: Boolean(process.stderr.isTTY) }));
+    });
+
+  dbOption(program.command('demo').description('create or refresh the demo tenant with sample articles; prints its API key'))
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      await withEngine(opts.db, (engine) => demoCommand(engine, io, opts));
+    });
+
+  return program;
+}

@@ -1,0 +1,4 @@
+/**
+ * Placeholder: this package is reserved and ships no API yet.
+ */
+export {};
