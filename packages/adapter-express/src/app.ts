@@ -5,6 +5,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler, R
 import { authenticate, notFoundRoute } from './context.js';
 import { sendProblem } from './problem.js';
 import { docsRouter } from './routes/docs.js';
+import { searchRouter } from './routes/search.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -27,6 +28,7 @@ function apiRouter(engine: Engine): Router {
   const api = Router({ mergeParams: true });
   api.use(authenticate(engine));
   api.use('/docs', docsRouter(engine));
+  api.use('/search', searchRouter(engine));
   api.use(notFoundRoute);
   return api;
 }

@@ -121,7 +121,7 @@ describe('panya serve (built binary)', () => {
       expect(health.status).toBe(200);
       const docs = await fetch(`${url}/api/docs?limit=100`, { headers: { Authorization: `Bearer ${key}` } });
       expect(docs.status).toBe(200);
-      expect((await docs.json()).data).toHaveLength(demoArticles.length);
+      expect(((await docs.json()) as { data: unknown[] }).data).toHaveLength(demoArticles.length);
 
       // A CLI command writing to the same database while the server runs.
       await run(['tenant', 'create', '--slug', 'second', '--db', db]);

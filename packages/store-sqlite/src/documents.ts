@@ -1,4 +1,4 @@
-import { DOCUMENT_STATUSES, type DocumentPatch, type DocumentRecord, type DocumentStatus, type DocumentStore, type ListOptions, type Scope } from '@panya/core';
+import { DOCUMENT_STATUSES, type ClaimOptions, type IndexingOutcome, type DocumentPatch, type DocumentRecord, type DocumentStatus, type DocumentStore, type ListOptions, type Scope } from '@panya/core';
 import { translateError, type Runner, type Statements } from './database.js';
 
 type Row = Record<string, unknown>;
@@ -71,7 +71,8 @@ export class SqliteDocuments implements DocumentStore {
 
   update(scope: Scope, id: string, patch: DocumentPatch) {
     return this.run(() => {
-      const sets: string[] = [];
+      const requeue = patch.title !== undefined || patch.contentMd !== undefined || patch.status === 'pending';
+      const sets: string[] = requeue ? ['revision = revision + 1', 'lease_until = NULL'] : [];
       const values: unknown[] = [];
       for (const [key, column, encode] of PATCH_COLUMNS) {
         if (patch[key] !== undefined) {
@@ -88,6 +89,35 @@ export class SqliteDocuments implements DocumentStore {
 
   delete(scope: Scope, id: string) {
     return this.run(() => this.sql.get('DELETE FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id = ?').run(scope.tenantId, scope.workspaceId, id).changes > 0);
+  }
+
+  claimForIndexing({ now, leaseUntil, limit, ids }: ClaimOptions) {
+    return this.run(() => {
+      const rows = this.sql
+        .get(
+          `UPDATE documents SET status = 'indexing', lease_until = @leaseUntil
+           WHERE id IN (
+             SELECT id FROM documents
+             WHERE (status = 'pending' OR (status = 'indexing' AND lease_until < @now))
+               AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
+             ORDER BY updated_at LIMIT @limit)
+           RETURNING *`,
+        )
+        .all({ now, leaseUntil, limit, ids: ids ? JSON.stringify(ids) : null }) as Row[];
+      return rows.map((r) => ({ doc: toDocument(r), revision: r.revision as number }));
+    });
+  }
+
+  completeIndexing(scope: Scope, id: string, revision: number, outcome: IndexingOutcome, at: string) {
+    return this.run(
+      () =>
+        this.sql
+          .get(
+            `UPDATE documents SET status = @status, error = @error, lease_until = NULL, updated_at = @at
+             WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND id = @id AND revision = @revision AND status = 'indexing'`,
+          )
+          .run({ ...scope, id, revision, at, status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null }).changes > 0,
+    );
   }
 
   countByStatus(scope: Scope) {

@@ -106,6 +106,16 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'ingest queue',
+    sql: `
+      ALTER TABLE documents ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE documents ADD COLUMN lease_until TEXT;
+      DROP INDEX documents_status;
+      CREATE INDEX documents_queue ON documents(status, updated_at) WHERE status IN ('pending', 'indexing');
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

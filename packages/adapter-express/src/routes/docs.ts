@@ -1,15 +1,16 @@
-import type { DocumentRecord, Engine } from '@panya/core';
-import { Router } from 'express';
+import type { Engine } from '@panya/core';
+import { Router, type Request } from 'express';
 import { ctxOf } from '../context.js';
 import { sendProblem } from '../problem.js';
+import { documentJson } from './json.js';
+import { uploadRouter } from './upload.js';
 
-/** The public shape of a document: no internal tenant id. */
-export function documentJson({ tenantId: _tenant, ...doc }: DocumentRecord) {
-  return doc;
-}
+/** `?wait=true` answers once the document is indexed (or failed) instead of at once. */
+const waitOption = (req: Request) => ({ wait: req.query.wait === 'true' || req.query.wait === '1' });
 
 export function docsRouter(engine: Engine): Router {
   const router = Router({ mergeParams: true });
+  router.use('/upload', uploadRouter(engine));
 
   router.get('/', async (req, res) => {
     const page = await engine.documents.list(ctxOf(res), req.query);
@@ -18,7 +19,7 @@ export function docsRouter(engine: Engine): Router {
   });
 
   router.post('/', async (req, res) => {
-    const doc = await engine.documents.create(ctxOf(res), req.body);
+    const doc = await engine.documents.create(ctxOf(res), req.body, waitOption(req));
     if (doc.isErr()) return sendProblem(req, res, doc.error);
     res.status(201).location(`${req.baseUrl}/${doc.value.id}`).json(documentJson(doc.value));
   });
@@ -36,9 +37,15 @@ export function docsRouter(engine: Engine): Router {
   });
 
   router.patch('/:id', async (req, res) => {
-    const doc = await engine.documents.update(ctxOf(res), req.params.id, req.body);
+    const doc = await engine.documents.update(ctxOf(res), req.params.id, req.body, waitOption(req));
     if (doc.isErr()) return sendProblem(req, res, doc.error);
     res.json(documentJson(doc.value));
+  });
+
+  router.post('/:id/reindex', async (req, res) => {
+    const doc = await engine.documents.reindex(ctxOf(res), req.params.id, waitOption(req));
+    if (doc.isErr()) return sendProblem(req, res, doc.error);
+    res.status(waitOption(req).wait ? 200 : 202).json(documentJson(doc.value));
   });
 
   router.delete('/:id', async (req, res) => {

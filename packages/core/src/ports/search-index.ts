@@ -63,5 +63,10 @@ export interface SearchIndex {
   /** Nearest chunks by cosine similarity (score = 1 − distance). */
   semantic(scope: Scope, vector: Float32Array, limit: number): Promise<RankedHit[]>;
   getChunks(scope: Scope, ids: readonly string[]): Promise<ChunkRecord[]>;
+  /**
+   * Writes a chunk without workspace metadata, as releases before workspaces did (imports of
+   * old indexes, tests). It matches every workspace of its tenant until re-indexed.
+   */
+  insertLegacyChunk(tenantId: string, documentId: string, chunk: ChunkInput): Promise<void>;
   countChunks(scope: Scope): Promise<number>;
 }

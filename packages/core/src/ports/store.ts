@@ -120,15 +120,45 @@ export interface DocumentPatch {
   updatedAt: string;
 }
 
+/** A document taken from the ingest queue: its content `revision` at the moment it was claimed. */
+export interface IndexingClaim {
+  doc: DocumentRecord;
+  revision: number;
+}
+
+export interface ClaimOptions {
+  now: string;
+  /** Until when the claimer holds the documents; an expired lease returns them to the queue. */
+  leaseUntil: string;
+  limit: number;
+  /** Claim only these documents (e.g. a request that waits for its own document). */
+  ids?: readonly string[];
+}
+
+export type IndexingOutcome = { status: 'indexed' } | { status: 'failed'; error: string };
+
 export interface DocumentStore {
   insert(doc: DocumentRecord): Promise<void>;
   get(scope: Scope, id: string): Promise<DocumentRecord | null>;
   getMany(scope: Scope, ids: readonly string[]): Promise<DocumentRecord[]>;
   list(scope: Scope, options: ListOptions): Promise<Page<DocumentRecord>>;
-  /** Returns the updated record, or null when no such document exists in scope. */
+  /**
+   * Returns the updated record, or null when no such document exists in scope. A title or
+   * content change, or `status: 'pending'`, bumps the revision (voiding in-flight ingest claims).
+   */
   update(scope: Scope, id: string, patch: DocumentPatch): Promise<DocumentRecord | null>;
   delete(scope: Scope, id: string): Promise<boolean>;
   countByStatus(scope: Scope): Promise<Record<DocumentStatus, number>>;
+  /**
+   * The ingest queue (across tenants: the worker serves them all). Moves up to `limit` documents
+   * that are `pending`, or `indexing` with an expired lease, to `indexing` under a new lease.
+   */
+  claimForIndexing(options: ClaimOptions): Promise<IndexingClaim[]>;
+  /**
+   * Records the ingest outcome only if the document is still at `revision` and `indexing`
+   * (an edit during indexing wins: the document stays queued). Returns whether it was recorded.
+   */
+  completeIndexing(scope: Scope, id: string, revision: number, outcome: IndexingOutcome, at: string): Promise<boolean>;
 }
 
 export interface AuditEvent {

@@ -13,6 +13,8 @@ import {
 } from '../schemas/documents.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
+import type { IngestService } from './ingest.js';
+import type { IngestWorker } from './ingest-worker.js';
 
 export type BulkItemResult =
   | { op: 'create'; index: number; id: string; status: 'created' }
@@ -32,8 +34,28 @@ function needsReindex(patch: { title?: string | undefined; contentMd?: string | 
   return patch.title !== undefined || patch.contentMd !== undefined;
 }
 
-export function createDocumentService(deps: ServiceDeps & { indexing?: IndexingNotifier }) {
+export interface WriteOptions {
+  /** Index before answering (the returned document is `indexed` or `failed`). */
+  wait?: boolean;
+}
+
+export interface DocumentServiceDeps extends ServiceDeps {
+  indexing?: IndexingNotifier;
+  ingest?: Pick<IngestService, 'processBatch'>;
+  worker?: Pick<IngestWorker, 'waitFor'>;
+}
+
+export function createDocumentService(deps: DocumentServiceDeps) {
   const { store, clock, ids } = deps;
+
+  /** Indexes the document now (or waits for the worker that holds it) and returns its final state. */
+  async function settle(scope: Scope, doc: DocumentRecord): Promise<DocumentRecord> {
+    if (!deps.ingest) return doc;
+    await deps.ingest.processBatch([doc.id]);
+    const current = await store.documents.get(scope, doc.id);
+    if (current && (current.status === 'pending' || current.status === 'indexing')) await deps.worker?.waitFor(scope, doc.id);
+    return (await store.documents.get(scope, doc.id)) ?? doc;
+  }
   const notify = (scope: Scope, changed: string[]) => {
     if (changed.length > 0) deps.indexing?.documentsChanged(scope, changed);
   };
@@ -70,13 +92,14 @@ export function createDocumentService(deps: ServiceDeps & { indexing?: IndexingN
   }
 
   return {
-    async create(ctx: RequestContext, input: CreateDocumentInput | unknown): Promise<Result<DocumentRecord, PanyaError>> {
+    async create(ctx: RequestContext, input: CreateDocumentInput | unknown, options: WriteOptions = {}): Promise<Result<DocumentRecord, PanyaError>> {
       const allowed = requireScope(ctx, 'write');
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(createDocumentSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const doc = newDocument(ctx, parsed.value, clock.now().toISOString());
       await store.documents.insert(doc);
+      if (options.wait) return ok(await settle(ctx.scope, doc));
       notify(ctx.scope, [doc.id]);
       return ok(doc);
     },
@@ -99,15 +122,47 @@ export function createDocumentService(deps: ServiceDeps & { indexing?: IndexingN
       return ok({ items: page.items, nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null });
     },
 
-    async update(ctx: RequestContext, id: string, input: UpdateDocumentInput | unknown): Promise<Result<DocumentRecord, PanyaError>> {
+    async update(ctx: RequestContext, id: string, input: UpdateDocumentInput | unknown, options: WriteOptions = {}): Promise<Result<DocumentRecord, PanyaError>> {
       const allowed = requireScope(ctx, 'write');
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(updateDocumentSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const updated = await store.documents.update(ctx.scope, id, toPatch(parsed.value, clock.now().toISOString()));
       if (!updated) return err(errors.notFound('Document'));
-      if (needsReindex(parsed.value)) notify(ctx.scope, [id]);
+      if (!needsReindex(parsed.value)) return ok(updated);
+      if (options.wait) return ok(await settle(ctx.scope, updated));
+      notify(ctx.scope, [id]);
       return ok(updated);
+    },
+
+    /**
+     * Sends a document back through ingest from its stored `contentMd` (e.g. to retry a failed
+     * ingest) and records the audit event `doc.reindex`.
+     */
+    async reindex(ctx: RequestContext, id: string, options: WriteOptions = {}): Promise<Result<DocumentRecord, PanyaError>> {
+      const allowed = requireScope(ctx, 'write');
+      if (allowed.isErr()) return err(allowed.error);
+      const now = clock.now().toISOString();
+      const queued = await runInTransaction(store, async (tx) => {
+        const before = await tx.documents.get(ctx.scope, id);
+        if (!before) return err(errors.notFound('Document'));
+        const doc = await tx.documents.update(ctx.scope, id, { status: 'pending', error: null, updatedAt: now });
+        await tx.audit.append({
+          id: ids.next('evt'),
+          tenantId: ctx.scope.tenantId,
+          workspaceId: ctx.scope.workspaceId,
+          type: 'doc.reindex',
+          actor: ctx.principal.id,
+          subjectId: id,
+          data: { previousStatus: before.status, ...(before.error ? { previousError: before.error } : {}) },
+          createdAt: now,
+        });
+        return ok(doc!);
+      });
+      if (queued.isErr()) return queued;
+      if (options.wait) return ok(await settle(ctx.scope, queued.value));
+      notify(ctx.scope, [id]);
+      return queued;
     },
 
     async delete(ctx: RequestContext, id: string): Promise<Result<void, PanyaError>> {

@@ -7,6 +7,7 @@ import { isStoreConflict } from '../errors.js';
 import type { Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtures.js';
+import { searchIndexSuite } from './search-conformance.js';
 
 export interface StoreHandle {
   store: Store;
@@ -148,6 +149,8 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(await store.audit.list(s.b.id)).toEqual([]);
       });
     });
+
+    searchIndexSuite(() => store);
 
     describe('transactions', () => {
       it('commits all writes together', async () => {

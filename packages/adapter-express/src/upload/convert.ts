@@ -1,0 +1,158 @@
+import TurndownService from 'turndown';
+
+export interface UploadedFile {
+  filename: string;
+  mimeType?: string;
+  bytes: Uint8Array;
+}
+
+export interface ConvertedUpload {
+  title: string;
+  contentMd: string;
+}
+
+type Kind = 'markdown' | 'text' | 'html' | 'pdf';
+
+const BY_EXTENSION: Readonly<Record<string, Kind>> = {
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.txt': 'text',
+  '.html': 'html',
+  '.htm': 'html',
+  '.pdf': 'pdf',
+};
+
+const BY_MIME: Readonly<Record<string, Kind>> = {
+  'text/markdown': 'markdown',
+  'text/x-markdown': 'markdown',
+  'text/plain': 'text',
+  'text/html': 'html',
+  'application/xhtml+xml': 'html',
+  'application/pdf': 'pdf',
+};
+
+export const SUPPORTED_UPLOAD_EXTENSIONS: readonly string[] = Object.keys(BY_EXTENSION);
+
+export class UnsupportedMediaTypeError extends Error {
+  override readonly name = 'UnsupportedMediaTypeError';
+  readonly supportedExtensions: readonly string[] = SUPPORTED_UPLOAD_EXTENSIONS;
+
+  constructor(
+    readonly filename: string,
+    readonly mimeType?: string,
+  ) {
+    super(
+      `Unsupported file type: "${filename}"${mimeType ? ` (${mimeType})` : ''}. ` +
+        `Supported: ${SUPPORTED_UPLOAD_EXTENSIONS.join(', ')}`,
+    );
+  }
+}
+
+/** Turns an uploaded file into a title and Markdown content. The extension decides; the MIME type is the fallback. */
+export async function convertUpload(file: UploadedFile): Promise<ConvertedUpload> {
+  const kind = detectKind(file.filename, file.mimeType);
+  const fallbackTitle = baseName(file.filename);
+  switch (kind) {
+    case 'markdown': {
+      const md = decodeText(file.bytes);
+      return { title: firstH1(md) ?? fallbackTitle, contentMd: md };
+    }
+    case 'text':
+      return { title: fallbackTitle, contentMd: decodeText(file.bytes) };
+    case 'html':
+      return htmlToMarkdown(decodeText(file.bytes), fallbackTitle);
+    case 'pdf':
+      return pdfToText(file.bytes, file.filename, fallbackTitle);
+  }
+}
+
+function detectKind(filename: string, mimeType: string | undefined): Kind {
+  const name = fileName(filename).toLowerCase();
+  const dot = name.lastIndexOf('.');
+  const byExt = dot > 0 ? BY_EXTENSION[name.slice(dot)] : undefined;
+  if (byExt) return byExt;
+  const mime = mimeType?.split(';')[0]!.trim().toLowerCase();
+  const byMime = mime ? BY_MIME[mime] : undefined;
+  if (byMime) return byMime;
+  throw new UnsupportedMediaTypeError(filename, mimeType);
+}
+
+/** Browsers may send a path; only the last segment is the name. */
+function fileName(filename: string): string {
+  return filename.split(/[/\\]/).pop() ?? filename;
+}
+
+function baseName(filename: string): string {
+  const name = fileName(filename).trim();
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  return stem.trim() || 'Untitled';
+}
+
+function decodeText(bytes: Uint8Array): string {
+  // TextDecoder drops a UTF-8 BOM; invalid bytes become U+FFFD rather than failing the upload.
+  return new TextDecoder('utf-8').decode(bytes).replace(/\r\n?/g, '\n');
+}
+
+/** First ATX `# ` heading outside fenced code. */
+function firstH1(md: string): string | undefined {
+  let fence: string | undefined;
+  for (const line of md.split('\n')) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker) {
+      if (!fence) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (fence) continue;
+    const heading = /^ {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line)?.[1]?.trim();
+    if (heading) return heading;
+  }
+  return undefined;
+}
+
+function htmlToMarkdown(html: string, fallbackTitle: string): ConvertedUpload {
+  let title: string | undefined;
+  const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  td.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed']);
+  td.addRule('title', {
+    filter: 'title',
+    replacement: (_content, node) => {
+      title ??= (node.textContent ?? '').replace(/\s+/g, ' ').trim() || undefined;
+      return '';
+    },
+  });
+  const contentMd = td.turndown(html).trim();
+  return { title: title ?? firstH1(contentMd) ?? fallbackTitle, contentMd };
+}
+
+async function pdfToText(bytes: Uint8Array, filename: string, fallbackTitle: string): Promise<ConvertedUpload> {
+  // Loaded on first use: pdf.js is large and most uploads are not PDFs.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  // pdf.js may detach the buffer it is given, so it gets a copy.
+  const task = getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false, disableFontFace: true });
+  try {
+    const doc = await task.promise;
+    const { info } = await doc.getMetadata();
+    const metaTitle = (info as { Title?: unknown } | undefined)?.Title;
+    const pages: string[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent();
+      let text = '';
+      for (const item of content.items) {
+        if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+      }
+      page.cleanup();
+      text = text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+      if (text) pages.push(text);
+    }
+    const title = typeof metaTitle === 'string' && metaTitle.trim() ? metaTitle.trim() : fallbackTitle;
+    return { title, contentMd: pages.join('\n\n') };
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new Error(`Cannot read PDF "${filename}": ${reason}`, { cause });
+  } finally {
+    await task.destroy();
+  }
+}

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+export const MAX_QUERY_CHARS = 2_000;
+const weight = z.number().min(0).max(10);
+
+export const searchSchema = z.strictObject({
+  query: z.string().trim().min(1, 'query must not be empty').max(MAX_QUERY_CHARS),
+  topK: z.number().int().min(1).max(50).default(8),
+  /** Per-request RRF weights; 0 switches a channel off. */
+  weights: z.strictObject({ lexical: weight.optional(), semantic: weight.optional(), trigram: weight.optional() }).optional(),
+});
+export type SearchInput = z.input<typeof searchSchema>;

@@ -1,0 +1,159 @@
+import type { Embedder } from '../ports/embedder.js';
+import type { ChunkInput } from '../ports/search-index.js';
+import type { IndexingClaim, Scope } from '../ports/store.js';
+import { chunkMarkdown } from '../ingest/chunker.js';
+import { tokenize } from '../text/tokenizer.js';
+import { EmbedderMismatchError } from '../errors.js';
+import type { ServiceDeps } from './context.js';
+
+export interface IngestOptions {
+  /** Documents claimed (and embedded together) per round. */
+  batchSize?: number;
+  /** How long a claim holds a document before another worker may take it over. */
+  leaseMs?: number;
+}
+
+/** The chunk text an embedder sees: where the passage sits, then the passage. */
+export function embeddingText(title: string, headingPath: string[], text: string): string {
+  const heading = headingPath.filter((h) => h !== title).join(' > ');
+  return [title, heading, text].filter(Boolean).join('\n');
+}
+
+interface PreparedDoc {
+  claim: IndexingClaim;
+  scope: Scope;
+  chunks: Omit<ChunkInput, 'vector'>[];
+}
+
+function readableError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.slice(0, 500) || 'Unknown ingest error.';
+}
+
+/**
+ * The ingest pipeline: claim queued documents, chunk (markdown-aware), tokenize once for the
+ * lexical index, embed, and replace the document's chunks and status in one transaction —
+ * so a document is never half-indexed, and a crash leaves it queued under an expiring lease.
+ */
+export function createIngestService(deps: ServiceDeps & { embedder: Embedder }, options: IngestOptions = {}) {
+  const { store, clock, ids, logger, embedder } = deps;
+  const batchSize = options.batchSize ?? 32;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  let indexChecked = false;
+
+  /** The index must hold vectors of this embedder only; an empty index adopts it. */
+  async function ensureIndexInfo(): Promise<void> {
+    if (indexChecked) return;
+    const info = await store.search.getIndexInfo();
+    const configured = { embedderId: embedder.id, dimension: embedder.dimension };
+    if (info && (info.embedderId !== configured.embedderId || info.dimension !== configured.dimension)) {
+      await store.search.setIndexInfo(configured).catch((error: unknown) => {
+        if (error instanceof EmbedderMismatchError) throw error;
+        throw new EmbedderMismatchError(info, configured);
+      });
+    } else if (!info) {
+      await store.search.setIndexInfo(configured);
+    }
+    indexChecked = true;
+  }
+
+  function prepare(claim: IndexingClaim): PreparedDoc {
+    const { doc } = claim;
+    const pieces = chunkMarkdown(doc.contentMd);
+    const chunks = (pieces.length > 0 ? pieces : [{ index: 0, headingPath: [], text: doc.title, tokenCount: 0 }]).map((piece) => ({
+      id: ids.next('chk'),
+      documentId: doc.id,
+      ordinal: piece.index,
+      title: doc.title,
+      headingPath: piece.headingPath,
+      text: piece.text,
+      lexicalTitle: tokenize([doc.title, ...piece.headingPath.filter((h) => h !== doc.title)].join('\n')).join(' '),
+      lexicalBody: tokenize(piece.text).join(' '),
+    }));
+    return { claim, scope: { tenantId: doc.tenantId, workspaceId: doc.workspaceId }, chunks };
+  }
+
+  async function embed(prepared: PreparedDoc[]): Promise<Float32Array[][]> {
+    const texts = prepared.flatMap((p) => p.chunks.map((c) => embeddingText(c.title, c.headingPath, c.text)));
+    const vectors = await embedder.embedDocuments(texts);
+    if (vectors.length !== texts.length) throw new Error(`Embedder returned ${vectors.length} vectors for ${texts.length} chunks.`);
+    let at = 0;
+    return prepared.map((p) => p.chunks.map(() => vectors[at++]!));
+  }
+
+  async function commit(doc: PreparedDoc, vectors: Float32Array[]): Promise<void> {
+    const at = clock.now().toISOString();
+    await store.transaction(async (tx) => {
+      const chunks = doc.chunks.map((c, i) => ({ ...c, vector: vectors[i]! }));
+      // Write chunks only while the claim is current; an edit meanwhile leaves the document queued.
+      const current = await tx.documents.completeIndexing(doc.scope, doc.claim.doc.id, doc.claim.revision, { status: 'indexed' }, at);
+      if (current) await tx.search.replaceDocumentChunks(doc.scope, doc.claim.doc.id, chunks);
+    });
+  }
+
+  async function fail(doc: PreparedDoc | IndexingClaim, error: unknown): Promise<void> {
+    const claim = 'claim' in doc ? doc.claim : doc;
+    const scope = { tenantId: claim.doc.tenantId, workspaceId: claim.doc.workspaceId };
+    const message = readableError(error);
+    logger.warn('ingest failed', { documentId: claim.doc.id, error: message });
+    await store.documents.completeIndexing(scope, claim.doc.id, claim.revision, { status: 'failed', error: message }, clock.now().toISOString());
+  }
+
+  /** Indexes claimed documents; a failing batch is retried document by document to isolate the bad one. */
+  async function indexClaims(claims: IndexingClaim[]): Promise<string[]> {
+    const prepared: PreparedDoc[] = [];
+    for (const claim of claims) {
+      try {
+        prepared.push(prepare(claim));
+      } catch (error) {
+        await fail(claim, error);
+      }
+    }
+    let vectors: Float32Array[][] | null = null;
+    try {
+      vectors = prepared.length > 0 ? await embed(prepared) : [];
+    } catch (error) {
+      if (prepared.length === 1) await fail(prepared[0]!, error);
+    }
+    if (vectors) {
+      for (const [i, doc] of prepared.entries()) await commit(doc, vectors[i]!);
+    } else if (prepared.length > 1) {
+      for (const doc of prepared) {
+        try {
+          const [own] = await embed([doc]);
+          await commit(doc, own!);
+        } catch (error) {
+          await fail(doc, error);
+        }
+      }
+    }
+    return claims.map((c) => c.doc.id);
+  }
+
+  return {
+    ensureIndexInfo,
+
+    /** Claims and indexes one batch of queued documents; returns their ids (empty when the queue is empty). */
+    async processBatch(only?: readonly string[]): Promise<string[]> {
+      await ensureIndexInfo();
+      const now = clock.now();
+      const claims = await store.documents.claimForIndexing({
+        now: now.toISOString(),
+        leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        limit: batchSize,
+        ...(only ? { ids: only } : {}),
+      });
+      if (claims.length === 0) return [];
+      return indexClaims(claims);
+    },
+
+    /** Drains the queue: used by the CLI, the evaluation harness and tests. */
+    async drain(): Promise<number> {
+      let total = 0;
+      for (let batch = await this.processBatch(); batch.length > 0; batch = await this.processBatch()) total += batch.length;
+      return total;
+    },
+  };
+}
+
+export type IngestService = ReturnType<typeof createIngestService>;

@@ -1,0 +1,107 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { PanyaError } from '../errors.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { RankedHit } from '../ports/search-index.js';
+import { searchSchema, type SearchInput } from '../schemas/search.js';
+import { parseInput } from '../schemas/validate.js';
+import { reciprocalRankFusion, RRF_K } from '../search/fusion.js';
+import { queryFragments, tokenize } from '../text/tokenizer.js';
+import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
+
+export interface SearchResult {
+  chunkId: string;
+  documentId: string;
+  title: string;
+  headingPath: string[];
+  text: string;
+  /** Fused RRF score (higher is better). */
+  score: number;
+  rank: number;
+  /** Rank in each channel, null when the channel did not return the chunk. */
+  lexicalRank: number | null;
+  semanticRank: number | null;
+  url: string | null;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  tookMs: number;
+}
+
+/** Re-orders fused candidates (e.g. a cross-encoder). Optional; runs after fusion, before the threshold. */
+export interface Reranker {
+  rerank(query: string, candidates: SearchResult[]): Promise<SearchResult[]>;
+}
+
+export interface SearchOptions {
+  /** Default channel weights for RRF. */
+  weights?: { lexical?: number; semantic?: number; trigram?: number };
+  /** Candidates taken from each channel before fusion. */
+  candidates?: number;
+  /** Fused results scoring below this are dropped (applied after fusion and rerank). */
+  minScore?: number;
+  reranker?: Reranker;
+}
+
+export const DEFAULT_SEARCH_WEIGHTS = { lexical: 1, semantic: 1, trigram: 0.5 };
+
+/**
+ * Hybrid retrieval: the lexical (BM25), trigram and vector channels run independently — lexical
+ * never filters semantic candidates — and are fused by reciprocal rank fusion.
+ */
+export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, options: SearchOptions = {}) {
+  const { store, embedder } = deps;
+  const defaults = { ...DEFAULT_SEARCH_WEIGHTS, ...options.weights };
+  const depth = options.candidates ?? 100;
+  const minScore = options.minScore ?? 0;
+  const none: Promise<RankedHit[]> = Promise.resolve([]);
+
+  return {
+    async search(ctx: RequestContext, input: SearchInput | unknown): Promise<Result<SearchResponse, PanyaError>> {
+      const started = performance.now();
+      const allowed = requireScope(ctx, 'read');
+      if (allowed.isErr()) return err(allowed.error);
+      const parsed = parseInput(searchSchema, input);
+      if (parsed.isErr()) return err(parsed.error);
+      const { query, topK } = parsed.value;
+      const weights = { ...defaults, ...parsed.value.weights };
+      const k = Math.max(depth, topK);
+
+      const terms = tokenize(query);
+      const fragments = queryFragments(query);
+      const [lexical, trigram, semantic] = await Promise.all([
+        weights.lexical > 0 && terms.length > 0 ? store.search.lexical(ctx.scope, { terms, fragments }, k) : none,
+        weights.trigram > 0 && fragments.length > 0 ? store.search.trigram(ctx.scope, fragments, k) : none,
+        weights.semantic > 0 ? embedder.embedQuery(query).then((v) => store.search.semantic(ctx.scope, v, k)) : none,
+      ]);
+      const fused = reciprocalRankFusion({ lexical, trigram, semantic }, weights, RRF_K);
+
+      const top = fused.slice(0, options.reranker ? k : topK);
+      const chunks = new Map((await store.search.getChunks(ctx.scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));
+      const docs = new Map((await store.documents.getMany(ctx.scope, [...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [d.id, d]));
+      let results: SearchResult[] = [];
+      for (const hit of top) {
+        const chunk = chunks.get(hit.chunkId);
+        if (!chunk) continue;
+        results.push({
+          chunkId: chunk.id,
+          documentId: chunk.documentId,
+          title: chunk.title,
+          headingPath: chunk.headingPath,
+          text: chunk.text,
+          score: hit.score,
+          rank: 0,
+          lexicalRank: hit.ranks.lexical ?? null,
+          semanticRank: hit.ranks.semantic ?? null,
+          url: docs.get(chunk.documentId)?.url ?? null,
+        });
+      }
+      if (options.reranker) results = await options.reranker.rerank(query, results);
+      results = results.filter((r) => r.score >= minScore).slice(0, topK);
+      results.forEach((r, i) => (r.rank = i + 1));
+      return ok({ results, tookMs: Math.round((performance.now() - started) * 100) / 100 });
+    },
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearchService>;

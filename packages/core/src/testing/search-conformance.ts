@@ -1,0 +1,192 @@
+/** Search-index and ingest-queue behaviour every store must share. */
+import { describe, expect, it } from 'vitest';
+import { EmbedderMismatchError } from '../errors.js';
+import type { ChunkInput } from '../ports/search-index.js';
+import type { Store } from '../ports/store.js';
+import { createIds } from '../system.js';
+import { tokenize } from '../text/tokenizer.js';
+import { makeDocument, seedTwoTenants } from './fixtures.js';
+
+const ids = createIds();
+const DIM = 4;
+
+function unit(...v: number[]): Float32Array {
+  const n = Math.hypot(...v);
+  return new Float32Array(v.map((x) => x / n));
+}
+
+export function chunk(documentId: string, text: string, vector = unit(1, 0, 0, 0), title = 'Title'): ChunkInput {
+  return {
+    id: ids.next('chk'),
+    documentId,
+    ordinal: 0,
+    title,
+    headingPath: [title],
+    text,
+    lexicalTitle: tokenize(title).join(' '),
+    lexicalBody: tokenize(text).join(' '),
+    vector,
+  };
+}
+
+const q = (text: string) => ({ terms: tokenize(text), fragments: [] });
+
+export function searchIndexSuite(getStore: () => Store): void {
+  describe('search index', () => {
+    it('records the embedder and refuses another one while vectors exist', async () => {
+      const store = getStore();
+      expect(await store.search.getIndexInfo()).toBeNull();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      expect(await store.search.getIndexInfo()).toEqual({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'hello')]);
+      const error = await store.search.setIndexInfo({ embedderId: 'e2', dimension: 8 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EmbedderMismatchError);
+      expect(String((error as Error).message)).toMatch(/reindex/);
+      expect(await store.search.getIndexInfo()).toEqual({ embedderId: 'e1', dimension: DIM });
+    });
+
+    it('lets an empty index switch embedders', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      await store.search.setIndexInfo({ embedderId: 'e2', dimension: 8 });
+      expect(await store.search.getIndexInfo()).toEqual({ embedderId: 'e2', dimension: 8 });
+    });
+
+    it('finds chunks lexically, by trigram and by vector, only within the tenant and workspace', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_a', [chunk('doc_a', 'Refunds arrive within seven business days', unit(1, 0, 0, 0))]);
+      await store.search.replaceDocumentChunks(s.scopeA2, 'doc_a2', [chunk('doc_a2', 'Refunds for the second brand', unit(0.9, 0.1, 0, 0))]);
+      await store.search.replaceDocumentChunks(s.scopeB, 'doc_b', [chunk('doc_b', 'Refunds of tenant B', unit(1, 0, 0, 0))]);
+
+      const docsOf = async (hits: Promise<{ chunkId: string }[]>, scope = s.scopeA) =>
+        (await store.search.getChunks(scope, (await hits).map((h) => h.chunkId))).map((c) => c.documentId).sort();
+      expect(await docsOf(store.search.lexical(s.scopeA, q('refund'), 10))).toEqual(['doc_a']);
+      expect(await docsOf(store.search.lexical(s.scopeA2, q('refund'), 10), s.scopeA2)).toEqual(['doc_a2']);
+      expect(await docsOf(store.search.lexical(s.scopeB, q('refund'), 10), s.scopeB)).toEqual(['doc_b']);
+      expect(await docsOf(store.search.trigram(s.scopeA, ['efund'], 10))).toEqual(['doc_a']);
+      expect(await docsOf(store.search.semantic(s.scopeA, unit(1, 0, 0, 0), 10))).toEqual(['doc_a']);
+      expect(await docsOf(store.search.semantic(s.scopeB, unit(1, 0, 0, 0), 10), s.scopeB)).toEqual(['doc_b']);
+      // getChunks itself is scoped: tenant B cannot read tenant A's chunk by id.
+      const [hitA] = await store.search.lexical(s.scopeA, q('refund'), 1);
+      expect(await store.search.getChunks(s.scopeB, [hitA!.chunkId])).toEqual([]);
+      expect(await store.search.getChunks(s.scopeA2, [hitA!.chunkId])).toEqual([]);
+      expect(await store.search.countChunks(s.scopeA)).toBe(1);
+    });
+
+    it('ranks by BM25 and by cosine similarity', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_weak', [chunk('doc_weak', 'shipping is fast; returns take long and returns are free', unit(0, 1, 0, 0))]);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_strong', [chunk('doc_strong', 'Tracking shipping: shipping updates for every shipping label', unit(1, 0.1, 0, 0))]);
+      const lexical = await store.search.lexical(s.scopeA, q('shipping'), 10);
+      const chunks = await store.search.getChunks(s.scopeA, lexical.map((h) => h.chunkId));
+      const byId = new Map(chunks.map((c) => [c.id, c.documentId]));
+      expect(lexical.map((h) => byId.get(h.chunkId))).toEqual(['doc_strong', 'doc_weak']);
+      expect(lexical[0]!.score).toBeGreaterThan(lexical[1]!.score);
+      const semantic = await store.search.semantic(s.scopeA, unit(1, 0, 0, 0), 10);
+      expect(semantic.map((h) => byId.get(h.chunkId))).toEqual(['doc_strong', 'doc_weak']);
+      expect(semantic[0]!.score).toBeCloseTo(0.995, 2);
+    });
+
+    it('never lets FTS syntax in a query break or widen the match', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeB, 'doc_b', [chunk('doc_b', 'secret of tenant b')]);
+      for (const nasty of ['"', 'scope:*', 'NOT', 'a OR b', '*', ')(', 'secret"']) {
+        await expect(store.search.lexical(s.scopeA, { terms: [nasty], fragments: [] }, 10)).resolves.toEqual([]);
+        await expect(store.search.trigram(s.scopeA, [nasty + 'xyz'], 10)).resolves.toEqual([]);
+      }
+    });
+
+    it('replaces a document’s chunks atomically and removes them', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_a', [chunk('doc_a', 'old words'), chunk('doc_a', 'more old words')]);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_a', [chunk('doc_a', 'new text')]);
+      expect(await store.search.lexical(s.scopeA, q('old'), 10)).toEqual([]);
+      expect(await store.search.lexical(s.scopeA, q('new'), 10)).toHaveLength(1);
+      expect(await store.search.countChunks(s.scopeA)).toBe(1);
+      const bad = { ...chunk('doc_a', 'wrong size'), vector: new Float32Array(3) };
+      await expect(store.search.replaceDocumentChunks(s.scopeA, 'doc_a', [chunk('doc_a', 'fine'), bad])).rejects.toThrow();
+      expect(await store.search.lexical(s.scopeA, q('new'), 10)).toHaveLength(1);
+      await store.search.removeDocumentChunks(s.scopeA, 'doc_a');
+      expect(await store.search.countChunks(s.scopeA)).toBe(0);
+      expect(await store.search.semantic(s.scopeA, unit(1, 0, 0, 0), 10)).toEqual([]);
+    });
+
+    it('treats legacy chunks (no workspace) as a match in every workspace of their own tenant only', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.insertLegacyChunk(s.a.id, 'doc_legacy', chunk('doc_legacy', 'legacy warranty terms', unit(0, 0, 1, 0)));
+      for (const scope of [s.scopeA, s.scopeA2]) {
+        expect(await store.search.lexical(scope, q('warranty'), 10)).toHaveLength(1);
+        expect(await store.search.semantic(scope, unit(0, 0, 1, 0), 10)).toHaveLength(1);
+        expect(await store.search.trigram(scope, ['warrant'], 10)).toHaveLength(1);
+      }
+      expect(await store.search.lexical(s.scopeB, q('warranty'), 10)).toEqual([]);
+      expect(await store.search.semantic(s.scopeB, unit(0, 0, 1, 0), 10)).toEqual([]);
+      expect(await store.search.trigram(s.scopeB, ['warrant'], 10)).toEqual([]);
+      // Re-indexing the document gives it workspace metadata: it leaves the other workspace.
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_legacy', [chunk('doc_legacy', 'legacy warranty terms', unit(0, 0, 1, 0))]);
+      expect(await store.search.lexical(s.scopeA, q('warranty'), 10)).toHaveLength(1);
+      expect(await store.search.lexical(s.scopeA2, q('warranty'), 10)).toEqual([]);
+    });
+  });
+
+  describe('ingest queue', () => {
+    const lease = (now: string, minutes: number) => new Date(Date.parse(now) + minutes * 60_000).toISOString();
+
+    it('claims pending documents once, under a lease that expires', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const a = makeDocument(s.a.id, s.aDefault.id);
+      const b = makeDocument(s.b.id, s.bDefault.id);
+      const done = makeDocument(s.a.id, s.aDefault.id, { status: 'indexed' });
+      for (const d of [a, b, done]) await store.documents.insert(d);
+      const now = '2030-01-01T00:00:00.000Z';
+      const first = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 10 });
+      expect(first.map((c) => c.doc.id).sort()).toEqual([a.id, b.id].sort());
+      expect(first.every((c) => c.doc.status === 'indexing')).toBe(true);
+      expect(await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 10 })).toEqual([]);
+      const later = lease(now, 6);
+      const reclaimed = await store.documents.claimForIndexing({ now: later, leaseUntil: lease(later, 5), limit: 1 });
+      expect(reclaimed).toHaveLength(1);
+    });
+
+    it('claims only the requested ids', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const a = makeDocument(s.a.id, s.aDefault.id);
+      const b = makeDocument(s.a.id, s.aDefault.id);
+      for (const d of [a, b]) await store.documents.insert(d);
+      const now = '2030-01-01T00:00:00.000Z';
+      const claims = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 10, ids: [b.id] });
+      expect(claims.map((c) => c.doc.id)).toEqual([b.id]);
+    });
+
+    it('records the outcome only while the claimed revision is current', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const a = makeDocument(s.a.id, s.aDefault.id);
+      await store.documents.insert(a);
+      const now = '2030-01-01T00:00:00.000Z';
+      const [claim] = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 10 });
+      // An edit while indexing: the stale outcome is refused and the document is queued again.
+      await store.documents.update(s.scopeA, a.id, { contentMd: 'edited', status: 'pending', updatedAt: now });
+      expect(await store.documents.completeIndexing(s.scopeA, a.id, claim!.revision, { status: 'indexed' }, now)).toBe(false);
+      expect((await store.documents.get(s.scopeA, a.id))?.status).toBe('pending');
+      const [again] = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 10 });
+      expect(again!.revision).toBeGreaterThan(claim!.revision);
+      expect(await store.documents.completeIndexing(s.scopeB, a.id, again!.revision, { status: 'indexed' }, now)).toBe(false);
+      expect(await store.documents.completeIndexing(s.scopeA, a.id, again!.revision, { status: 'failed', error: 'embedder down' }, now)).toBe(true);
+      expect(await store.documents.get(s.scopeA, a.id)).toMatchObject({ status: 'failed', error: 'embedder down' });
+    });
+  });
+}
