@@ -6,6 +6,16 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PANYA_DB: z.string().min(1).default('./data/panya.db'),
   PANYA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  PANYA_EMBEDDER: z.enum(['auto', 'hash', 'local', 'openai']).default('auto'),
+  /** `local`: model id or folder name, and where models live. */
+  PANYA_LOCAL_MODEL: z.string().min(1).optional(),
+  PANYA_LOCAL_MODEL_PATH: z.string().min(1).optional(),
+  PANYA_MODEL_CACHE: z.string().min(1).optional(),
+  /** `openai`: any OpenAI-compatible embeddings API. */
+  PANYA_OPENAI_BASE_URL: z.url().optional(),
+  PANYA_OPENAI_API_KEY: z.string().min(1).optional(),
+  PANYA_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  PANYA_EMBEDDING_DIMENSIONS: z.coerce.number().int().positive().optional(),
 });
 
 export type EnvConfig = z.infer<typeof envSchema>;

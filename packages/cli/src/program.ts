@@ -4,6 +4,12 @@ import { demoCommand } from './commands/demo.js';
 import { importDocsCommand } from './commands/docs.js';
 import { startServer } from './commands/serve.js';
 import { createKeyCommand, createTenantCommand } from './commands/tenant.js';
+import { basename, resolve } from 'node:path';
+import type { Engine } from '@panya/core';
+import type { EnvConfig } from './config.js';
+import { evalCommand } from './commands/eval.js';
+import { reindexCommand } from './commands/reindex.js';
+import { CommandError } from './commands/tenant.js';
 import { createLogger, openEngine, processIo, type Io } from './runtime.js';
 
 const port = (value: string) => {
@@ -16,8 +22,15 @@ const port = (value: string) => {
 export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Command {
   const config = () => loadEnv(env);
   const dbOption = (cmd: Command) => cmd.option('--db <path>', 'SQLite database file (env PANYA_DB, default ./data/panya.db)');
-  const withEngine = async <T>(db: string | undefined, fn: (engine: Awaited<ReturnType<typeof openEngine>>) => Promise<T>) => {
-    const engine = await openEngine({ db: db ?? config().PANYA_DB });
+  const embedderChoice = (value: string) => {
+    if (!['auto', 'hash', 'local', 'openai'].includes(value)) throw new InvalidArgumentError('must be auto, hash, local or openai');
+    return value as EnvConfig['PANYA_EMBEDDER'];
+  };
+  /** Opens the engine for one command; `embeds` loads the configured embedder (else the cheap built-in one). */
+  const withEngine = async <T>(db: string | undefined, fn: (engine: Engine) => Promise<T>, embeds?: { embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
+    const env = config();
+    const logger = createLogger(env.PANYA_LOG_LEVEL === 'info' ? 'warn' : env.PANYA_LOG_LEVEL);
+    const engine = await openEngine({ db: db ?? env.PANYA_DB, logger, ...(embeds ? { env, embedder: embeds.embedder ?? env.PANYA_EMBEDDER } : {}) });
     try {
       return await fn(engine);
     } finally {
@@ -32,11 +45,13 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--port <port>', 'port to listen on (env PORT, default 3000)', port)
     .option('--host <host>', 'interface to bind (env HOST, default 127.0.0.1)')
     .option('--demo', 'create or refresh the demo tenant first and print its API key')
-    .action(async (opts: { db?: string; port?: number; host?: string; demo?: boolean }) => {
+    .option('--embedder <name>', 'auto | hash | local | openai (env PANYA_EMBEDDER)', embedderChoice)
+    .action(async (opts: { db?: string; port?: number; host?: string; demo?: boolean; embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
       const env = config();
       const logger = createLogger(env.PANYA_LOG_LEVEL);
-      const engine = await openEngine({ db: opts.db ?? env.PANYA_DB, logger });
+      const engine = await openEngine({ db: opts.db ?? env.PANYA_DB, logger, env, embedder: opts.embedder ?? env.PANYA_EMBEDDER });
       const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }) : null;
+      await engine.start();
       const running = await startServer(engine, { port: opts.port ?? env.PORT ?? 3000, host: opts.host ?? env.HOST, logger });
       io.out(`Panya listening on ${running.url}`);
       if (demo) {
@@ -72,14 +87,44 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .argument('<dir>', 'directory of .md files')
     .requiredOption('--tenant <slug>', 'tenant slug')
     .option('--workspace <slug>', 'workspace slug (default: the default workspace)')
+    .option('--embedder <name>', 'auto | hash | local | openai (env PANYA_EMBEDDER)', embedderChoice)
     .action(async (dir: string, opts) => {
-      await withEngine(opts.db, (engine) => importDocsCommand(engine, io, dir, { ...opts, progress: Boolean(process.stderr.isTTY) }));
+      await withEngine(opts.db, (engine) => importDocsCommand(engine, io, dir, { ...opts, progress: Boolean(process.stderr.isTTY) }), opts);
     });
 
   dbOption(program.command('demo').description('create or refresh the demo tenant with sample articles; prints its API key'))
     .option('--json', 'print JSON')
+    .option('--embedder <name>', 'auto | hash | local | openai (env PANYA_EMBEDDER)', embedderChoice)
     .action(async (opts) => {
-      await withEngine(opts.db, (engine) => demoCommand(engine, io, opts));
+      await withEngine(
+        opts.db,
+        async (engine) => {
+          await demoCommand(engine, io, opts);
+          await engine.ingest.drain();
+        },
+        opts,
+      );
+    });
+
+  dbOption(program.command('reindex').description('re-index documents (e.g. after switching embedders)'))
+    .option('--all', 're-index every document of every tenant, emptying the index first')
+    .option('--tenant <slug>', 're-index one tenant')
+    .option('--embedder <name>', 'auto | hash | local | openai (env PANYA_EMBEDDER)', embedderChoice)
+    .action(async (opts: { db?: string; all?: boolean; tenant?: string; embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
+      if (!opts.all === !opts.tenant) throw new CommandError('Pass exactly one of --all or --tenant <slug>.');
+      await withEngine(opts.db, (engine) => reindexCommand(engine, io, opts), opts);
+    });
+
+  program
+    .command('eval')
+    .description('measure retrieval quality on a BEIR-format folder (corpus.jsonl, queries.jsonl, qrels.tsv)')
+    .argument('<dir>', 'dataset folder')
+    .option('--split <split>', 'test | train', 'test')
+    .option('--embedder <name>', 'auto | hash | local | openai (default hash)', embedderChoice)
+    .option('--json', 'print JSON')
+    .action(async (dir: string, opts: { split: string; embedder?: EnvConfig['PANYA_EMBEDDER']; json?: boolean }) => {
+      if (opts.split !== 'test' && opts.split !== 'train') throw new CommandError('--split must be test or train.');
+      await withEngine(':memory:', (engine) => evalCommand(engine, io, dir, { split: opts.split as 'test' | 'train', name: basename(resolve(dir)), ...(opts.json ? { json: true } : {}) }), { embedder: opts.embedder ?? 'hash' });
     });
 
   return program;

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createEngine, type Engine, type Logger } from '@panya/core';
+import { createEngine, silentLogger, type Engine, type Logger } from '@panya/core';
+import type { EnvConfig } from './config.js';
+import { selectEmbedder } from './embedder.js';
 import { openSqliteStore } from '@panya/store-sqlite';
 import pino from 'pino';
 
@@ -29,11 +31,16 @@ export function createLogger(level: string): Logger {
 export interface OpenEngineOptions {
   db: string;
   logger?: Logger;
+  /** Which embedder to load; commands that never embed leave it unset (the built-in hash). */
+  embedder?: EnvConfig['PANYA_EMBEDDER'];
+  env?: EnvConfig;
 }
 
 /** Opens the store behind `--db` and wires the engine. */
-export async function openEngine({ db, logger }: OpenEngineOptions): Promise<Engine> {
+export async function openEngine({ db, logger, embedder, env }: OpenEngineOptions): Promise<Engine> {
   if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true });
   const store = openSqliteStore({ path: db });
-  return createEngine({ store, ...(logger ? { logger } : {}) });
+  const log = logger ?? silentLogger;
+  const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
+  return createEngine({ store, logger: log, ...(chosen ? { embedder: chosen } : {}) });
 }

@@ -108,6 +108,15 @@ export class SqliteDocuments implements DocumentStore {
     });
   }
 
+  requeueAll(at: string, tenantId?: string) {
+    return this.run(
+      () =>
+        this.sql
+          .get(`UPDATE documents SET status = 'pending', error = NULL, revision = revision + 1, lease_until = NULL, updated_at = @at WHERE @tenantId IS NULL OR tenant_id = @tenantId`)
+          .run({ at, tenantId: tenantId ?? null }).changes,
+    );
+  }
+
   completeIndexing(scope: Scope, id: string, revision: number, outcome: IndexingOutcome, at: string) {
     return this.run(
       () =>

@@ -63,11 +63,24 @@ export class SqliteSearchIndex implements SearchIndex {
           if (vectors > 0) throw new EmbedderMismatchError(current, info);
           this.db.exec('DROP TABLE IF EXISTS chunk_vectors');
         }
-        if (!Number.isInteger(info.dimension) || info.dimension <= 0) throw new Error(`Invalid embedding dimension ${info.dimension}.`);
-        this.db.exec(`CREATE VIRTUAL TABLE chunk_vectors USING vec0(part TEXT PARTITION KEY, embedding float[${info.dimension}] distance_metric=cosine)`);
-        this.db.prepare('INSERT INTO index_info (id, embedder_id, dimension) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET embedder_id = excluded.embedder_id, dimension = excluded.dimension').run(info.embedderId, info.dimension);
+        this.createVectorTable(info);
       }).immediate(),
     );
+  }
+
+  reset(info: IndexInfo) {
+    return this.run(() =>
+      this.db.transaction(() => {
+        this.db.exec("DELETE FROM chunks; DELETE FROM chunks_fts; DELETE FROM chunks_trigram; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info;");
+        this.createVectorTable(info);
+      }).immediate(),
+    );
+  }
+
+  private createVectorTable(info: IndexInfo) {
+    if (!Number.isInteger(info.dimension) || info.dimension <= 0) throw new Error(`Invalid embedding dimension ${info.dimension}.`);
+    this.db.exec(`CREATE VIRTUAL TABLE chunk_vectors USING vec0(part TEXT PARTITION KEY, embedding float[${info.dimension}] distance_metric=cosine)`);
+    this.db.prepare('INSERT INTO index_info (id, embedder_id, dimension) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET embedder_id = excluded.embedder_id, dimension = excluded.dimension').run(info.embedderId, info.dimension);
   }
 
   replaceDocumentChunks(scope: Scope, documentId: string, chunks: ChunkInput[]) {

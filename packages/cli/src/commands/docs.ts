@@ -55,6 +55,8 @@ export async function importDocsCommand(engine: Engine, io: Io, dir: string, opt
     bar?.update(created);
   }
   bar?.stop();
-  io.out(`Imported ${created} document${created === 1 ? '' : 's'} into ${opts.tenant}/${opts.workspace ?? 'default'}.`);
+  const indexed = await engine.ingest.drain();
+  const counts = await engine.store.documents.countByStatus(ctx.value.scope);
+  io.out(`Imported ${created} document${created === 1 ? '' : 's'} into ${opts.tenant}/${opts.workspace ?? 'default'}; indexed ${indexed}${counts.failed ? `, ${counts.failed} failed (see GET /api/docs)` : ''}.`);
   return created;
 }

@@ -100,13 +100,13 @@ export class HashEmbedder implements Embedder {
       const h = hash32(key);
       // Sublinear tf: mass already includes the group weight; log damps repeated features.
       const value = Math.log1p(mass);
-      v[h % o.dimension] += (h & 0x80000000) !== 0 ? -value : value;
+      v[h % o.dimension]! += (h & 0x80000000) !== 0 ? -value : value;
     }
     let norm = 0;
-    for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
+    for (const x of v) norm += x * x;
     if (norm > 0) {
       const inv = 1 / Math.sqrt(norm);
-      for (let i = 0; i < v.length; i++) v[i] *= inv;
+      for (let i = 0; i < v.length; i++) v[i]! *= inv;
     }
     return v;
   }

@@ -53,6 +53,8 @@ export interface SearchIndex {
   getIndexInfo(): Promise<IndexInfo | null>;
   /** Records the embedder; refuses (throws) when vectors of another embedder are stored. */
   setIndexInfo(info: IndexInfo): Promise<void>;
+  /** Drops every chunk and vector of every tenant and adopts another embedder (full re-index). */
+  reset(info: IndexInfo): Promise<void>;
   /** Replaces every chunk of a document in one transaction (never half-indexed). */
   replaceDocumentChunks(scope: Scope, documentId: string, chunks: ChunkInput[]): Promise<void>;
   removeDocumentChunks(scope: Scope, documentId: string): Promise<void>;

@@ -154,6 +154,8 @@ export interface DocumentStore {
    * that are `pending`, or `indexing` with an expired lease, to `indexing` under a new lease.
    */
   claimForIndexing(options: ClaimOptions): Promise<IndexingClaim[]>;
+  /** Sends every document (of one tenant, or all) back to the ingest queue; returns how many. */
+  requeueAll(at: string, tenantId?: string): Promise<number>;
   /**
    * Records the ingest outcome only if the document is still at `revision` and `indexing`
    * (an edit during indexing wins: the document stays queued). Returns whether it was recorded.

@@ -11,7 +11,11 @@ export interface FusedHit {
   ranks: Record<string, number>;
 }
 
-export function reciprocalRankFusion(channels: Record<string, readonly { chunkId: string }[]>, weights: Record<string, number> = {}, k = RRF_K): FusedHit[] {
+export function reciprocalRankFusion(
+  channels: Record<string, readonly { chunkId: string }[]>,
+  weights: { readonly [channel: string]: number | undefined } = {},
+  k = RRF_K,
+): FusedHit[] {
   const fused = new Map<string, FusedHit>();
   for (const [name, hits] of Object.entries(channels)) {
     const weight = weights[name] ?? 1;

@@ -147,6 +147,24 @@ export function createIngestService(deps: ServiceDeps & { embedder: Embedder }, 
       return indexClaims(claims);
     },
 
+    /**
+     * Re-indexes every document (of one tenant, or of all). For all tenants the index is first
+     * emptied and handed to the configured embedder: the way to switch embedders.
+     */
+    async reindexAll(tenantId?: string): Promise<number> {
+      const at = clock.now().toISOString();
+      if (tenantId) {
+        await ensureIndexInfo();
+        return store.documents.requeueAll(at, tenantId);
+      }
+      const count = await store.transaction(async (tx) => {
+        await tx.search.reset({ embedderId: embedder.id, dimension: embedder.dimension });
+        return tx.documents.requeueAll(at);
+      });
+      indexChecked = true;
+      return count;
+    },
+
     /** Drains the queue: used by the CLI, the evaluation harness and tests. */
     async drain(): Promise<number> {
       let total = 0;

@@ -2,9 +2,10 @@ import { err, ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { RankedHit } from '../ports/search-index.js';
+import type { Scope } from '../ports/store.js';
 import { searchSchema, type SearchInput } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
-import { reciprocalRankFusion, RRF_K } from '../search/fusion.js';
+import { reciprocalRankFusion, RRF_K, type FusedHit } from '../search/fusion.js';
 import { queryFragments, tokenize } from '../text/tokenizer.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
 
@@ -43,7 +44,13 @@ export interface SearchOptions {
   reranker?: Reranker;
 }
 
-export const DEFAULT_SEARCH_WEIGHTS = { lexical: 1, semantic: 1, trigram: 0.5 };
+export type SearchWeights = {
+  lexical: number;
+  semantic: number;
+  trigram: number;
+};
+
+export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = { lexical: 1, semantic: 1, trigram: 0.5 };
 
 /**
  * Hybrid retrieval: the lexical (BM25), trigram and vector channels run independently — lexical
@@ -51,12 +58,27 @@ export const DEFAULT_SEARCH_WEIGHTS = { lexical: 1, semantic: 1, trigram: 0.5 };
  */
 export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, options: SearchOptions = {}) {
   const { store, embedder } = deps;
-  const defaults = { ...DEFAULT_SEARCH_WEIGHTS, ...options.weights };
+  const defaults: SearchWeights = { ...DEFAULT_SEARCH_WEIGHTS, ...options.weights };
   const depth = options.candidates ?? 100;
   const minScore = options.minScore ?? 0;
   const none: Promise<RankedHit[]> = Promise.resolve([]);
 
+  /** Runs the channels independently and fuses them: the retrieval core, without the API's caps. */
+  async function retrieve(scope: Scope, query: string, limit: number, weights: SearchWeights = defaults): Promise<FusedHit[]> {
+    const k = Math.max(depth, limit);
+    const terms = tokenize(query);
+    const fragments = queryFragments(query);
+    const [lexical, trigram, semantic] = await Promise.all([
+      weights.lexical > 0 && terms.length > 0 ? store.search.lexical(scope, { terms, fragments }, k) : none,
+      weights.trigram > 0 && fragments.length > 0 ? store.search.trigram(scope, fragments, k) : none,
+      weights.semantic > 0 ? embedder.embedQuery(query).then((v) => store.search.semantic(scope, v, k)) : none,
+    ]);
+    return reciprocalRankFusion({ lexical, trigram, semantic }, weights, RRF_K);
+  }
+
   return {
+    retrieve,
+
     async search(ctx: RequestContext, input: SearchInput | unknown): Promise<Result<SearchResponse, PanyaError>> {
       const started = performance.now();
       const allowed = requireScope(ctx, 'read');
@@ -64,17 +86,8 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, 
       const parsed = parseInput(searchSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const { query, topK } = parsed.value;
-      const weights = { ...defaults, ...parsed.value.weights };
+      const fused = await retrieve(ctx.scope, query, topK, { ...defaults, ...parsed.value.weights });
       const k = Math.max(depth, topK);
-
-      const terms = tokenize(query);
-      const fragments = queryFragments(query);
-      const [lexical, trigram, semantic] = await Promise.all([
-        weights.lexical > 0 && terms.length > 0 ? store.search.lexical(ctx.scope, { terms, fragments }, k) : none,
-        weights.trigram > 0 && fragments.length > 0 ? store.search.trigram(ctx.scope, fragments, k) : none,
-        weights.semantic > 0 ? embedder.embedQuery(query).then((v) => store.search.semantic(ctx.scope, v, k)) : none,
-      ]);
-      const fused = reciprocalRankFusion({ lexical, trigram, semantic }, weights, RRF_K);
 
       const top = fused.slice(0, options.reranker ? k : topK);
       const chunks = new Map((await store.search.getChunks(ctx.scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));

@@ -46,6 +46,17 @@ export function searchIndexSuite(getStore: () => Store): void {
       expect(await store.search.getIndexInfo()).toEqual({ embedderId: 'e1', dimension: DIM });
     });
 
+    it('resets to another embedder, dropping every chunk', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'hello')]);
+      await store.search.reset({ embedderId: 'e2', dimension: 8 });
+      expect(await store.search.getIndexInfo()).toEqual({ embedderId: 'e2', dimension: 8 });
+      expect(await store.search.countChunks(s.scopeA)).toBe(0);
+      expect(await store.search.lexical(s.scopeA, q('hello'), 10)).toEqual([]);
+    });
+
     it('lets an empty index switch embedders', async () => {
       const store = getStore();
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
@@ -158,6 +169,19 @@ export function searchIndexSuite(getStore: () => Store): void {
       const later = lease(now, 6);
       const reclaimed = await store.documents.claimForIndexing({ now: later, leaseUntil: lease(later, 5), limit: 1 });
       expect(reclaimed).toHaveLength(1);
+    });
+
+    it('requeues every document of a tenant, voiding claims in flight', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const a = makeDocument(s.a.id, s.aDefault.id, { status: 'indexed' });
+      const b = makeDocument(s.b.id, s.bDefault.id, { status: 'failed', error: 'x' });
+      for (const d of [a, b]) await store.documents.insert(d);
+      expect(await store.documents.requeueAll('2030-01-01T00:00:00.000Z', s.a.id)).toBe(1);
+      expect((await store.documents.get(s.scopeA, a.id))?.status).toBe('pending');
+      expect((await store.documents.get(s.scopeB, b.id))?.status).toBe('failed');
+      expect(await store.documents.requeueAll('2030-01-01T00:00:00.000Z')).toBe(2);
+      expect(await store.documents.get(s.scopeB, b.id)).toMatchObject({ status: 'pending', error: null });
     });
 
     it('claims only the requested ids', async () => {

@@ -1,0 +1,132 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { evaluateRun, type Engine, type Metrics, type Qrels, type Run, type SearchWeights } from '@panya/core';
+import type { Io } from '../runtime.js';
+import { CommandError, fail } from './tenant.js';
+
+const RUN_DEPTH = 100;
+const LOAD_BATCH = 500;
+
+export const EVAL_MODES: Record<string, SearchWeights | null> = {
+  lexical: { lexical: 1, trigram: 0, semantic: 0 },
+  semantic: { lexical: 0, trigram: 0, semantic: 1 },
+  hybrid: null, // the engine's defaults
+};
+
+async function* jsonLines(path: string): AsyncGenerator<Record<string, unknown>> {
+  for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
+    if (line.trim()) yield JSON.parse(line);
+  }
+}
+
+async function readQrels(path: string): Promise<Qrels> {
+  const qrels: Qrels = new Map();
+  for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
+    const [qid, docId, grade] = line.split('\t');
+    if (!qid || !docId || qid === 'query-id' || grade === undefined) continue;
+    if (!qrels.has(qid)) qrels.set(qid, new Map());
+    qrels.get(qid)!.set(docId, Number(grade));
+  }
+  return qrels;
+}
+
+export interface EvalReport {
+  dataset: string;
+  split: string;
+  embedder: string;
+  documents: number;
+  chunks: number;
+  indexSeconds: number;
+  modes: Record<string, Metrics & { medianQueryMs: number }>;
+}
+
+/**
+ * Loads a BEIR-format folder into the given (empty, temporary) engine, runs every judged query
+ * in lexical-only, semantic-only and hybrid mode, and scores documents by their best chunk.
+ */
+export async function runEval(engine: Engine, dir: string, split: 'test' | 'train', name: string): Promise<EvalReport> {
+  const files = {
+    corpus: join(dir, 'corpus.jsonl'),
+    queries: join(dir, split === 'train' ? 'queries_train.jsonl' : 'queries.jsonl'),
+    qrels: join(dir, split === 'train' ? 'qrels_train.tsv' : 'qrels.tsv'),
+  };
+  for (const path of Object.values(files)) if (!existsSync(path)) throw new CommandError(`Missing ${path} (expected the BEIR layout).`);
+
+  const created = await engine.tenancy.createTenant({ slug: 'eval', plan: 'enterprise' });
+  if (created.isErr()) fail(created.error);
+  const ctx = await engine.access.system('eval');
+  if (ctx.isErr()) fail(ctx.error);
+
+  const corpusIdOf = new Map<string, string>();
+  let batch: { id: string; title: string; contentMd: string }[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const result = await engine.documents.bulk(ctx.value, { create: batch.map(({ title, contentMd }) => ({ title, contentMd })) });
+    if (result.isErr()) fail(result.error);
+    result.value.forEach((r, i) => corpusIdOf.set(r.id, batch[i]!.id));
+    batch = [];
+  };
+  for await (const doc of jsonLines(files.corpus)) {
+    const text = String(doc.text ?? '');
+    batch.push({ id: String(doc._id), title: String(doc.title ?? '').trim() || text.slice(0, 80) || String(doc._id), contentMd: text });
+    if (batch.length >= LOAD_BATCH) await flush();
+  }
+  await flush();
+  const started = performance.now();
+  await engine.ingest.drain();
+  const indexSeconds = (performance.now() - started) / 1000;
+
+  const qrels = await readQrels(files.qrels);
+  const queries: { id: string; text: string }[] = [];
+  for await (const q of jsonLines(files.queries)) if (qrels.has(String(q._id))) queries.push({ id: String(q._id), text: String(q.text) });
+
+  const modes: EvalReport['modes'] = {};
+  const chunkDoc = new Map<string, string>();
+  for (const [mode, weights] of Object.entries(EVAL_MODES)) {
+    const run: Run = new Map();
+    const times: number[] = [];
+    for (const q of queries) {
+      const t0 = performance.now();
+      const hits = await engine.search.retrieve(ctx.value.scope, q.text, RUN_DEPTH, ...(weights ? [weights] : []));
+      times.push(performance.now() - t0);
+      const missing = hits.filter((h) => !chunkDoc.has(h.chunkId)).map((h) => h.chunkId);
+      for (const c of await engine.store.search.getChunks(ctx.value.scope, missing)) chunkDoc.set(c.id, c.documentId);
+      const ranked: string[] = [];
+      for (const h of hits) {
+        const doc = corpusIdOf.get(chunkDoc.get(h.chunkId) ?? '');
+        if (doc && !ranked.includes(doc)) ranked.push(doc);
+        if (ranked.length >= RUN_DEPTH) break;
+      }
+      run.set(q.id, ranked);
+    }
+    times.sort((a, b) => a - b);
+    modes[mode] = { ...evaluateRun(qrels, run), medianQueryMs: Math.round((times[Math.floor(times.length / 2)] ?? 0) * 100) / 100 };
+  }
+  return {
+    dataset: name,
+    split,
+    embedder: engine.embedder.id,
+    documents: corpusIdOf.size,
+    chunks: await engine.store.search.countChunks(ctx.value.scope),
+    indexSeconds: Math.round(indexSeconds * 10) / 10,
+    modes,
+  };
+}
+
+export function formatEval(report: EvalReport): string {
+  const f = (x: number) => x.toFixed(4);
+  const lines = [
+    `${report.dataset} (${report.split}) — ${report.documents} documents, ${report.chunks} chunks, embedder ${report.embedder}, indexed in ${report.indexSeconds}s`,
+    '| mode | nDCG@10 | Recall@100 | MRR@10 | Hit@1 | queries | median ms |',
+    '|---|---|---|---|---|---|---|',
+    ...Object.entries(report.modes).map(([mode, m]) => `| ${mode} | ${f(m.ndcgAt10)} | ${f(m.recallAt100)} | ${f(m.mrrAt10)} | ${f(m.hitAt1)} | ${m.queries} | ${m.medianQueryMs} |`),
+  ];
+  return lines.join('\n');
+}
+
+export async function evalCommand(engine: Engine, io: Io, dir: string, opts: { split: 'test' | 'train'; json?: boolean; name: string }) {
+  const report = await runEval(engine, dir, opts.split, opts.name);
+  io.out(opts.json ? JSON.stringify(report, null, 2) : formatEval(report));
+  return report;
+}
