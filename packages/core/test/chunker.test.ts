@@ -207,6 +207,19 @@ describe('chunkMarkdown', () => {
     expect(byChars.length).toBeGreaterThan(3);
   });
 
+  it('counts tokens in long texts exactly, including scripts without spaces', () => {
+    expect(countWordTokens('alpha beta, gamma. '.repeat(3000))).toBe(9000);
+    const sentence = 'ภาษาไทยเป็นภาษาที่ไม่มีการเว้นวรรคระหว่างคำ';
+    expect(countWordTokens(sentence.repeat(500))).toBe(countWordTokens(sentence) * 500);
+  });
+
+  it('splits a very long paragraph (segmented in windows) without losing or repeating text', () => {
+    const text = prose(6000, 8); // ~300 KB in one paragraph
+    const chunks = chunkMarkdown(text, { overlapTokens: 0 });
+    expect(chunks.length).toBeGreaterThan(100);
+    expect(chunks.map((c) => c.text).join(' ')).toBe(text);
+  });
+
   it('is deterministic', () => {
     const md = `# T\n\n${prose(25, 9)}\n\n${codeBlock(10)}\n\n## U\n\n${tableBlock(5)}\n\n${'ทดสอบภาษาไทย'.repeat(50)}`;
     const a = chunkMarkdown(md, { targetTokens: 40 });

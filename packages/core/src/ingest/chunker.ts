@@ -27,8 +27,39 @@ const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 export function countWordTokens(text: string): number {
   let n = 0;
-  for (const s of wordSegmenter.segment(text)) if (s.isWordLike) n++;
+  for (const s of segments(wordSegmenter, text)) if (s.isWordLike) n++;
   return n;
+}
+
+const WINDOW = 2048;
+const MARGIN = 128;
+
+/**
+ * `Intl.Segmenter` iteration costs time proportional to the whole input per segment in
+ * Node 20's V8 (quadratic overall), so long texts are segmented in windows. Segments
+ * ending near a window's edge may be cut short by it, so those are redone in the next window.
+ */
+function* segments(segmenter: Intl.Segmenter, text: string): Generator<{ segment: string; isWordLike?: boolean }> {
+  let pos = 0;
+  let size = WINDOW;
+  while (pos < text.length) {
+    if (pos + size >= text.length) {
+      yield* segmenter.segment(text.slice(pos));
+      return;
+    }
+    let kept = 0;
+    for (const s of segmenter.segment(text.slice(pos, pos + size))) {
+      if (s.index + s.segment.length > size - MARGIN) break;
+      yield s;
+      kept = s.index + s.segment.length;
+    }
+    if (kept === 0) {
+      size *= 2; // one segment spans the window (a long sentence): widen it
+    } else {
+      pos += kept;
+      size = WINDOW;
+    }
+  }
 }
 
 /**
@@ -94,7 +125,7 @@ function packSection(tokens: Token[], ctx: Ctx): string[] {
   const minFill = Math.ceil(target / 2);
   const units: Unit[] = [];
   for (const t of tokens) {
-    for (const u of blockUnits(t, ctx)) units.push(...presplit(u, target));
+    for (const u of blockUnits(t, ctx)) for (const piece of presplit(u, target)) units.push(piece);
   }
   // Pending units, next one last: taking and putting back are O(1) even for long Thai paragraphs cut into words.
   const pending = units.reverse();
@@ -104,9 +135,9 @@ function packSection(tokens: Token[], ctx: Ctx): string[] {
   let size = 0;
   let fresh = 0; // units in `current` not carried over from the previous chunk
 
-  const reset = (units: Unit[]) => {
-    current = units;
-    size = sum(units);
+  const reset = (carry: Unit[]) => {
+    current = carry;
+    size = sum(carry);
     fresh = 0;
     if (size === 0) current = [];
   };
@@ -229,7 +260,7 @@ function proseUnit(text: string, sep: string, ctx: Ctx): Unit {
 
 /** Sentences first; a sentence still too long (e.g. Thai, which has no sentence marks) goes by words. */
 function splitProse(text: string, sep: string, ctx: Ctx): Unit[] {
-  const sentences = [...sentenceSegmenter.segment(text)].map((s) => s.segment);
+  const sentences = [...segments(sentenceSegmenter, text)].map((s) => s.segment);
   if (sentences.length > 1) {
     return sentences.map((s, i) => ({
       text: s,
@@ -245,7 +276,7 @@ function splitProse(text: string, sep: string, ctx: Ctx): Unit[] {
 function splitWords(text: string, sep: string, ctx: Ctx): Unit[] {
   // Each word keeps the spaces and punctuation that follow it, so pieces rejoin losslessly.
   const words: string[] = [];
-  for (const s of wordSegmenter.segment(text)) {
+  for (const s of segments(wordSegmenter, text)) {
     if (s.isWordLike || words.length === 0) words.push(s.segment);
     else words[words.length - 1] += s.segment;
   }

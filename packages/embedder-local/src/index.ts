@@ -1,0 +1,1 @@
+export { LocalEmbedder, DEFAULT_LOCAL_MODEL, type LocalEmbedderOptions } from './embedder.js';

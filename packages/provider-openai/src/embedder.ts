@@ -1,0 +1,256 @@
+import type { Embedder, EmbedOptions } from '@panya/core';
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export interface OpenAIEmbedderOptions {
+  /** Sent as a bearer token; optional for local OpenAI-compatible servers that need none. */
+  apiKey?: string;
+  /** Default `https://api.openai.com/v1`. */
+  baseUrl?: string;
+  model: string;
+  /** Output width to request (`dimensions`); needed for models not listed in KNOWN_DIMENSIONS unless built with `create`. */
+  dimension?: number;
+  /** Inputs per request. Default 96. */
+  batchSize?: number;
+  /** Retries after a 429, a 5xx, a timeout or a network error. Default 3. */
+  maxRetries?: number;
+  /** Per-request timeout. Default 60 000 ms. */
+  timeoutMs?: number;
+}
+
+/** Native widths of OpenAI's embedding models, so they need no probe request. */
+export const KNOWN_DIMENSIONS: Readonly<Record<string, number>> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+};
+
+const BASE_DELAY_MS = 500;
+const MAX_DELAY_MS = 60_000;
+
+interface EmbeddingResponse {
+  data?: { index?: unknown; embedding?: unknown }[];
+}
+
+class RetryableError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+export class OpenAIEmbedder implements Embedder {
+  readonly id: string;
+  readonly dimension: number;
+  readonly model: string;
+  private readonly url: string;
+  private readonly apiKey: string | undefined;
+  private readonly requestDimensions: number | undefined;
+  private readonly batchSize: number;
+  private readonly maxRetries: number;
+  private readonly timeoutMs: number;
+
+  /**
+   * Throws when the dimension is unknown (neither given nor a known OpenAI model);
+   * use `OpenAIEmbedder.create` to measure it with one request instead.
+   */
+  constructor(options: OpenAIEmbedderOptions, measuredDimension?: number) {
+    const dimension = options.dimension ?? measuredDimension ?? KNOWN_DIMENSIONS[options.model];
+    if (dimension === undefined) {
+      throw new Error(
+        `Unknown embedding dimension for model "${options.model}": pass \`dimension\` or use OpenAIEmbedder.create()`,
+      );
+    }
+    for (const [name, value, min] of [
+      ['dimension', dimension, 1],
+      ['batchSize', options.batchSize ?? 96, 1],
+      ['maxRetries', options.maxRetries ?? 3, 0],
+      ['timeoutMs', options.timeoutMs ?? 60_000, 1],
+    ] as const) {
+      if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+    }
+    this.model = options.model;
+    this.dimension = dimension;
+    this.id = `openai:${options.model}:${dimension}`;
+    this.url = `${(options.baseUrl ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '')}/embeddings`;
+    this.apiKey = options.apiKey;
+    this.requestDimensions = options.dimension;
+    this.batchSize = options.batchSize ?? 96;
+    this.maxRetries = options.maxRetries ?? 3;
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+  }
+
+  /** Like the constructor, but measures the dimension with one request when it is not known. */
+  static async create(options: OpenAIEmbedderOptions, embedOptions?: EmbedOptions): Promise<OpenAIEmbedder> {
+    if (options.dimension !== undefined || KNOWN_DIMENSIONS[options.model] !== undefined) {
+      return new OpenAIEmbedder(options);
+    }
+    const probe = new OpenAIEmbedder(options, 1);
+    const [vector] = await probe.request(['dimension probe'], undefined, embedOptions?.signal);
+    return new OpenAIEmbedder(options, vector!.length);
+  }
+
+  async embedDocuments(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += this.batchSize) {
+      out.push(...(await this.request(texts.slice(start, start + this.batchSize), this.dimension, options?.signal)));
+    }
+    return out;
+  }
+
+  async embedQuery(text: string, options?: EmbedOptions): Promise<Float32Array> {
+    const [vector] = await this.request([text], this.dimension, options?.signal);
+    return vector!;
+  }
+
+  /** One batch, with retries. `expected` undefined skips the width check (dimension probe). */
+  private async request(input: string[], expected: number | undefined, signal?: AbortSignal): Promise<Float32Array[]> {
+    const body = JSON.stringify({
+      model: this.model,
+      // OpenAI rejects empty strings outright; a space embeds as "nothing" instead of failing the batch.
+      input: input.map((t) => (t === '' ? ' ' : t)),
+      encoding_format: 'float',
+      ...(this.requestDimensions !== undefined ? { dimensions: this.requestDimensions } : {}),
+    });
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      try {
+        return await this.attempt(body, headers, input.length, expected, signal);
+      } catch (err) {
+        if (!(err instanceof RetryableError)) throw err;
+        if (attempt >= this.maxRetries) {
+          throw new Error(`${err.message} (gave up after ${attempt + 1} attempts)`, { cause: err });
+        }
+        const backoff = BASE_DELAY_MS * 2 ** attempt * (1 + Math.random() * 0.25);
+        await sleep(Math.min(MAX_DELAY_MS, Math.max(backoff, err.retryAfterMs ?? 0)), signal);
+      }
+    }
+  }
+
+  private async attempt(
+    body: string,
+    headers: Record<string, string>,
+    count: number,
+    expected: number | undefined,
+    signal?: AbortSignal,
+  ): Promise<Float32Array[]> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    let res: Response;
+    try {
+      res = await fetch(this.url, {
+        method: 'POST',
+        headers,
+        body,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      if (timeout.aborted) throw new RetryableError(`Embeddings request to ${this.url} timed out after ${this.timeoutMs} ms`);
+      throw new RetryableError(`Embeddings request to ${this.url} failed: ${describeNetworkError(err)}`);
+    }
+
+    if (!res.ok) {
+      const message = `Embeddings request to ${this.url} failed: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${await apiErrorMessage(res)}`;
+      if (res.status === 429 || res.status >= 500) throw new RetryableError(message, retryAfterMs(res.headers));
+      throw new Error(message);
+    }
+
+    let json: EmbeddingResponse;
+    try {
+      json = (await res.json()) as EmbeddingResponse;
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      throw new RetryableError(`Embeddings response from ${this.url} was not valid JSON: ${describeNetworkError(err)}`);
+    }
+    return this.parse(json, count, expected);
+  }
+
+  private parse(json: EmbeddingResponse, count: number, expected: number | undefined): Float32Array[] {
+    const fail = (why: string) => new Error(`Invalid embeddings response from ${this.url}: ${why}`);
+    if (!Array.isArray(json.data)) throw fail('missing `data` array');
+    if (json.data.length !== count) throw fail(`expected ${count} embeddings, got ${json.data.length}`);
+    const out = new Array<Float32Array | undefined>(count);
+    for (const [position, item] of json.data.entries()) {
+      // Servers may omit `index`; the array order is then the input order.
+      const index = item.index ?? position;
+      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= count || out[index]) {
+        throw fail(`bad or duplicate index ${String(index)}`);
+      }
+      if (!Array.isArray(item.embedding) || !item.embedding.every((x) => typeof x === 'number')) {
+        throw fail(`embedding ${index} is not an array of numbers`);
+      }
+      const width = expected ?? out.find(Boolean)?.length ?? item.embedding.length;
+      if (item.embedding.length !== width) {
+        throw fail(`embedding ${index} has ${item.embedding.length} dimensions, expected ${width}`);
+      }
+      out[index] = normalise(Float32Array.from(item.embedding as number[]));
+    }
+    return out as Float32Array[];
+  }
+}
+
+function normalise(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i]! /= norm;
+  return v;
+}
+
+async function apiErrorMessage(res: Response): Promise<string> {
+  const text = await res.text().catch(() => '');
+  if (!text) return '';
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const message =
+      typeof parsed.error === 'string'
+        ? parsed.error
+        : typeof parsed.error?.message === 'string'
+          ? parsed.error.message
+          : typeof parsed.message === 'string'
+            ? parsed.message
+            : undefined;
+    if (message) return ` — ${message}`;
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return ` — ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+}
+
+/** `retry-after-ms` (OpenAI) or `Retry-After` in seconds or as an HTTP date. */
+function retryAfterMs(headers: Headers): number | undefined {
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  if (value.trim() !== '' && Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function describeNetworkError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${err.message}${cause}`;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

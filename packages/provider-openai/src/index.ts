@@ -1,0 +1,6 @@
+export {
+  OpenAIEmbedder,
+  DEFAULT_OPENAI_BASE_URL,
+  KNOWN_DIMENSIONS,
+  type OpenAIEmbedderOptions,
+} from './embedder.js';
