@@ -1,14 +1,25 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import cookieParser from 'cookie-parser';
 import type { Engine, Logger } from '@panya/core';
 import { errors, panyaError, silentLogger } from '@panya/core';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, Router } from 'express';
 import { authenticate, notFoundRoute } from './context.js';
 import { sendProblem } from './problem.js';
+import { authRouter } from './routes/auth.js';
+import { cronRouter } from './routes/cron.js';
 import { docsRouter } from './routes/docs.js';
 import { searchRouter } from './routes/search.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
+  /** `PANYA_CRON_SECRET`: bearer secret for `/api/cron/*`. */
+  cronSecret?: string;
+  /** Signs session cookies; set the same value on every node. Default: random per process. */
+  sessionSecret?: string;
+  /** Mark cookies `Secure` (default: true unless NODE_ENV is development or test). */
+  secureCookies?: boolean;
+  /** This node's name as a job-lease holder. */
+  nodeId?: string;
   /** JSON body limit in bytes (default 1 MB). */
   jsonLimitBytes?: number;
   /** Express `trust proxy` setting, for deployments behind a load balancer. */
@@ -50,6 +61,12 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   });
 
   app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
+  app.use(cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex')));
+  const cookie = { secure: options.secureCookies ?? !['development', 'test'].includes(process.env.NODE_ENV ?? '') };
+  const cron = cronRouter(engine, { ...(options.cronSecret ? { secret: options.cronSecret } : {}), nodeId: options.nodeId ?? `node-${randomUUID()}` });
+  app.use('/api/auth', authRouter(engine, cookie));
+  app.use('/api/cron', cron);
+  app.use('/c/:tenantSlug/api/cron', cron);
   const api = apiRouter(engine);
   app.use('/api', api);
   app.use('/c/:tenantSlug/_w/:workspaceSlug/api', api);

@@ -9,7 +9,13 @@ import { createDocumentService } from './services/documents.js';
 import { createIngestService, type IngestOptions } from './services/ingest.js';
 import { createIngestWorker } from './services/ingest-worker.js';
 import { createSearchService, type SearchOptions } from './services/search.js';
+import type { JobContext } from './jobs/index.js';
+import { createJobService } from './services/jobs.js';
+import { createLimitsService } from './services/limits.js';
+import { createQueryService } from './services/queries.js';
 import { createTenancyService } from './services/tenancy.js';
+import { createUsageService } from './services/usage.js';
+import { createUserService } from './services/users.js';
 import { createIds, silentLogger, systemClock } from './system.js';
 
 export interface EngineOptions {
@@ -21,6 +27,8 @@ export interface EngineOptions {
   logger?: Logger;
   search?: SearchOptions;
   ingest?: IngestOptions & { pollMs?: number };
+  /** Meter event names at the payment processor; the usage reporter idles until one is set. */
+  meterEventNames?: JobContext['meterEventNames'];
 }
 
 /**
@@ -33,6 +41,9 @@ export function createEngine(options: EngineOptions) {
   const embedder = options.embedder ?? new HashEmbedder();
   const deps: ServiceDeps = { store: options.store, clock, ids: options.ids ?? createIds(clock), logger };
   const ingest = createIngestService({ ...deps, embedder }, options.ingest);
+  const search = createSearchService({ ...deps, embedder }, options.search);
+  const limits = createLimitsService(deps);
+  const usage = createUsageService(deps);
   const worker = createIngestWorker(ingest, options.store, { logger, ...(options.ingest?.pollMs ? { pollMs: options.ingest.pollMs } : {}) });
   return {
     deps,
@@ -42,7 +53,12 @@ export function createEngine(options: EngineOptions) {
     apiKeys: createApiKeyService(deps),
     access: createAccessService(deps),
     documents: createDocumentService({ ...deps, indexing: worker, ingest, worker }),
-    search: createSearchService({ ...deps, embedder }, options.search),
+    search,
+    limits,
+    usage,
+    queries: createQueryService({ limits, usage, search }),
+    users: createUserService(deps),
+    jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}) }),
     ingest,
     worker,
     /** Checks the index against the embedder (a mismatch throws, pointing to reindex) and starts the worker. */

@@ -49,6 +49,13 @@ export class SqliteDocuments implements DocumentStore {
     });
   }
 
+  locate(tenantId: string, id: string) {
+    return this.run(() => {
+      const row = this.sql.get('SELECT * FROM documents WHERE tenant_id = ? AND id = ?').get(tenantId, id) as Row | undefined;
+      return row ? toDocument(row) : null;
+    });
+  }
+
   getMany(scope: Scope, ids: readonly string[]) {
     return this.run(() => {
       if (ids.length === 0) return [];

@@ -116,6 +116,74 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX documents_queue ON documents(status, updated_at) WHERE status IN ('pending', 'indexing');
     `,
   },
+  {
+    version: 4,
+    name: 'limits, usage, users, jobs',
+    sql: `
+      CREATE TABLE rate_counters (
+        key TEXT NOT NULL,
+        win TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        reset_at TEXT NOT NULL,
+        PRIMARY KEY (key, win)
+      ) WITHOUT ROWID;
+      CREATE INDEX rate_counters_reset ON rate_counters(reset_at);
+      CREATE TABLE api_query_events (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT NOT NULL,
+        key_id TEXT,
+        kind TEXT NOT NULL,
+        tool TEXT,
+        billing_period TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX api_query_events_period ON api_query_events(tenant_id, billing_period, kind);
+      CREATE TABLE usage_records (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT,
+        meter TEXT NOT NULL,
+        quantity REAL NOT NULL,
+        billing_period TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX usage_records_period ON usage_records(tenant_id, billing_period, meter);
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE memberships (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT REFERENCES workspaces(id) ON DELETE CASCADE,
+        role TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX memberships_unique ON memberships(user_id, tenant_id, COALESCE(workspace_id, ''));
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE TABLE job_leases (
+        job TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        until TEXT NOT NULL
+      );
+      CREATE TABLE job_state (
+        job TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -191,6 +191,46 @@ export class SqliteSearchIndex implements SearchIndex {
     );
   }
 
+  listLegacyChunks(after: number, limit: number) {
+    return this.run(() =>
+      (this.sql.get('SELECT rowid AS cursor, * FROM chunks WHERE workspace_id IS NULL AND rowid > ? ORDER BY rowid LIMIT ?').all(after, limit) as Row[]).map((r) => ({
+        ...toChunk(r),
+        cursor: r.cursor as number,
+      })),
+    );
+  }
+
+  adoptLegacyChunk(chunkId: string, workspaceId: string, index: Pick<ChunkInput, 'lexicalTitle' | 'lexicalBody' | 'vector'>) {
+    return this.run(() =>
+      this.db.transaction(() => {
+        const row = this.sql.get('SELECT rowid, tenant_id FROM chunks WHERE id = ? AND workspace_id IS NULL').get(chunkId) as Row | undefined;
+        if (!row) return false;
+        const id = BigInt(row.rowid as number);
+        const scope = { tenantId: row.tenant_id as string, workspaceId };
+        this.sql.get('DELETE FROM chunks_fts WHERE rowid = ?').run(id);
+        this.sql.get('INSERT INTO chunks_fts (rowid, scope, title, body) VALUES (?, ?, ?, ?)').run(id, workspaceToken(scope), index.lexicalTitle, index.lexicalBody);
+        this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
+        this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, workspacePartition(scope), index.vector);
+        this.sql.get('UPDATE chunks SET workspace_id = ? WHERE rowid = ?').run(workspaceId, id);
+        return true;
+      })(),
+    );
+  }
+
+  removeLegacyChunk(chunkId: string) {
+    return this.run(() =>
+      this.db.transaction(() => {
+        const row = this.sql.get('SELECT rowid FROM chunks WHERE id = ? AND workspace_id IS NULL').get(chunkId) as Row | undefined;
+        if (!row) return;
+        const id = BigInt(row.rowid as number);
+        this.sql.get('DELETE FROM chunks_fts WHERE rowid = ?').run(id);
+        this.sql.get('DELETE FROM chunks_trigram WHERE rowid = ?').run(id);
+        this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
+        this.sql.get('DELETE FROM chunks WHERE rowid = ?').run(id);
+      })(),
+    );
+  }
+
   /**
    * Writes a chunk the way releases before workspaces did: no workspace metadata. Such chunks
    * match every workspace of their tenant until re-indexed. Used by migrations and tests.

@@ -3,6 +3,7 @@ import { openDatabase, Statements, type Db, type OpenOptions, type Runner } from
 import { SqliteDocuments } from './documents.js';
 import { migrate } from './migrations.js';
 import { SqliteSearchIndex } from './search-index.js';
+import { SqliteJobs, SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
 import { SqliteApiKeys, SqliteAudit, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
 
 /** Serialises transactions on the single connection; root calls wait while one is open. */
@@ -41,6 +42,10 @@ function aggregates(db: Db, sql: Statements, run: Runner) {
     documents: new SqliteDocuments(sql, run),
     audit: new SqliteAudit(sql, run),
     search: new SqliteSearchIndex(db, sql, run),
+    rateLimits: new SqliteRateLimits(db, sql, run),
+    usage: new SqliteUsage(sql, run),
+    users: new SqliteUsers(sql, run),
+    jobs: new SqliteJobs(sql, run),
   };
 }
 
@@ -51,6 +56,10 @@ export class SqliteStore implements Store {
   readonly documents;
   readonly audit;
   readonly search;
+  readonly rateLimits;
+  readonly usage;
+  readonly users;
+  readonly jobs;
   private readonly gate = new Gate();
   private readonly txView: Store;
 
@@ -66,6 +75,10 @@ export class SqliteStore implements Store {
     this.documents = root.documents;
     this.audit = root.audit;
     this.search = root.search;
+    this.rateLimits = root.rateLimits;
+    this.usage = root.usage;
+    this.users = root.users;
+    this.jobs = root.jobs;
     const inTx = aggregates(db, sql, async (fn) => fn());
     this.txView = {
       ...inTx,

@@ -70,5 +70,14 @@ export interface SearchIndex {
    * old indexes, tests). It matches every workspace of its tenant until re-indexed.
    */
   insertLegacyChunk(tenantId: string, documentId: string, chunk: ChunkInput): Promise<void>;
+  /** Legacy chunks (any tenant) after `cursor`, oldest first: the vectorize-reindex job's work list. */
+  listLegacyChunks(after: number, limit: number): Promise<(ChunkRecord & { cursor: number })[]>;
+  /**
+   * Gives a legacy chunk its workspace: re-files its index terms and new vector under the
+   * workspace. Returns false if the chunk is gone or no longer legacy.
+   */
+  adoptLegacyChunk(chunkId: string, workspaceId: string, index: Pick<ChunkInput, 'lexicalTitle' | 'lexicalBody' | 'vector'>): Promise<boolean>;
+  /** Drops a legacy chunk whose document no longer exists. */
+  removeLegacyChunk(chunkId: string): Promise<void>;
   countChunks(scope: Scope): Promise<number>;
 }

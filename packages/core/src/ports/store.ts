@@ -7,6 +7,7 @@
  * for workspace data, the workspace) and filters by it in the query itself.
  */
 import type { PlanId, Quotas } from '../plans.js';
+import type { JobStore, RateLimitStore, UsageStore, UserStore } from './operations.js';
 import type { SearchIndex } from './search-index.js';
 
 /** The tenant + workspace every data call is confined to. */
@@ -141,6 +142,8 @@ export interface DocumentStore {
   insert(doc: DocumentRecord): Promise<void>;
   get(scope: Scope, id: string): Promise<DocumentRecord | null>;
   getMany(scope: Scope, ids: readonly string[]): Promise<DocumentRecord[]>;
+  /** A tenant's document in whichever workspace holds it (maintenance jobs only; requests use `get`). */
+  locate(tenantId: string, id: string): Promise<DocumentRecord | null>;
   list(scope: Scope, options: ListOptions): Promise<Page<DocumentRecord>>;
   /**
    * Returns the updated record, or null when no such document exists in scope. A title or
@@ -187,6 +190,10 @@ export interface Store {
   readonly documents: DocumentStore;
   readonly audit: AuditStore;
   readonly search: SearchIndex;
+  readonly rateLimits: RateLimitStore;
+  readonly usage: UsageStore;
+  readonly users: UserStore;
+  readonly jobs: JobStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
    * `tx` it is given; other callers wait until the transaction ends.

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { AbortTransaction, errors, isStoreConflict, type PanyaError } from '../errors.js';
 import type { Clock, Ids, Logger } from '../ports/system.js';
+import type { MembershipRole } from '../ports/operations.js';
 import type { ApiKeyScope, Scope, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 
 /** What every service gets: the store and the system ports. */
@@ -11,14 +12,19 @@ export interface ServiceDeps {
   logger: Logger;
 }
 
-/** Who is calling: an API key, or the operator's own tools (CLI, jobs) acting for a tenant. */
+/**
+ * Who is calling: an API key, a signed-in user (session), or the operator's own tools
+ * (CLI, scheduled jobs) acting for a tenant.
+ */
 export interface Principal {
-  kind: 'api_key' | 'system';
+  kind: 'api_key' | 'user' | 'system';
   id: string;
   tenantId: string;
   /** The workspace an API key is bound to, if any. */
   workspaceId: string | null;
   scopes: ApiKeyScope[];
+  /** A signed-in user's role for this request. */
+  role?: MembershipRole;
 }
 
 /** A resolved request: the tenant and workspace it is confined to, and its caller. */

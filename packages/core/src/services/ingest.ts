@@ -19,6 +19,14 @@ export function embeddingText(title: string, headingPath: string[], text: string
   return [title, heading, text].filter(Boolean).join('\n');
 }
 
+/** The index terms of a chunk: title and heading path (weighted higher), and body. */
+export function lexicalFields(title: string, headingPath: string[], text: string): { lexicalTitle: string; lexicalBody: string } {
+  return {
+    lexicalTitle: tokenize([title, ...headingPath.filter((h) => h !== title)].join('\n')).join(' '),
+    lexicalBody: tokenize(text).join(' '),
+  };
+}
+
 interface PreparedDoc {
   claim: IndexingClaim;
   scope: Scope;
@@ -67,8 +75,7 @@ export function createIngestService(deps: ServiceDeps & { embedder: Embedder }, 
       title: doc.title,
       headingPath: piece.headingPath,
       text: piece.text,
-      lexicalTitle: tokenize([doc.title, ...piece.headingPath.filter((h) => h !== doc.title)].join('\n')).join(' '),
-      lexicalBody: tokenize(piece.text).join(' '),
+      ...lexicalFields(doc.title, piece.headingPath, piece.text),
     }));
     return { claim, scope: { tenantId: doc.tenantId, workspaceId: doc.workspaceId }, chunks };
   }

@@ -1,0 +1,22 @@
+import type { Engine } from '@panya/core';
+import { Router } from 'express';
+import { sendProblem } from '../problem.js';
+import { clearSessionCookie, sessionToken, setSessionCookie, type SessionCookieOptions } from '../session.js';
+
+/** `POST /api/auth/login` (JSON `{email, password}`) sets the session cookie; `POST /api/auth/logout` ends it. */
+export function authRouter(engine: Engine, cookie: SessionCookieOptions): Router {
+  const router = Router();
+  router.post('/login', async (req, res) => {
+    const session = await engine.users.login(req.body);
+    if (session.isErr()) return sendProblem(req, res, session.error);
+    setSessionCookie(res, session.value.token, session.value.expiresAt, cookie);
+    res.json({ userId: session.value.userId, expiresAt: session.value.expiresAt.toISOString() });
+  });
+  router.post('/logout', async (req, res) => {
+    const token = sessionToken(req);
+    if (token) await engine.users.logout(token);
+    clearSessionCookie(res, cookie);
+    res.status(204).end();
+  });
+  return router;
+}

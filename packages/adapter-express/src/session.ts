@@ -1,0 +1,29 @@
+import type { Request, Response } from 'express';
+
+export const SESSION_COOKIE = 'panya_session';
+
+export interface SessionCookieOptions {
+  secure: boolean;
+}
+
+/** The session token from the signed cookie, if present and untampered. */
+export function sessionToken(req: Request): string | undefined {
+  const value = (req.signedCookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+export function setSessionCookie(res: Response, token: string, expiresAt: Date, options: SessionCookieOptions): void {
+  res.cookie(SESSION_COOKIE, token, { httpOnly: true, signed: true, sameSite: 'lax', secure: options.secure, path: '/', expires: expiresAt });
+}
+
+export function clearSessionCookie(res: Response, options: SessionCookieOptions): void {
+  res.clearCookie(SESSION_COOKIE, { httpOnly: true, signed: true, sameSite: 'lax', secure: options.secure, path: '/' });
+}
+
+/**
+ * Cookie-authenticated writes must carry `X-Requested-With`: a custom header cannot be sent
+ * cross-site without a CORS preflight, which this API never grants (CSRF defence).
+ */
+export function isSafeForSession(req: Request): boolean {
+  return req.method === 'GET' || req.method === 'HEAD' || req.get('x-requested-with') !== undefined;
+}

@@ -1,0 +1,522 @@
+/**
+ * The default generator: no model. It quotes the passage sentences that best support the query
+ * and cites each as `[n]`; when no sentence covers enough of the query it says so and cites
+ * nothing. Deterministic, so answers are reproducible and testable.
+ */
+import { Lexer, type Token, type Tokens } from 'marked';
+import { countWordTokens } from '../ingest/chunker.js';
+import type { ChatTurn, GenerateRequest, Generator, GeneratorContext, GeneratorEvent } from '../ports/generator.js';
+import { ENGLISH_STOPWORDS } from '../text/stopwords.js';
+import { segmentWords, termOf } from '../text/tokenizer.js';
+
+/** What a generator answers when the context does not answer the question (also used by model-backed generators). */
+export const NO_ANSWER: Readonly<{ en: string; th: string }> = {
+  en: "I couldn't find an answer to that in the knowledge base.",
+  th: 'ขออภัย ไม่พบคำตอบของคำถามนี้ในฐานความรู้',
+};
+
+export interface ExtractiveGeneratorOptions {
+  /** Share of the query's weighted terms the best sentence must cover (with its headings and neighbours). Default 0.4. */
+  minCoverage?: number;
+  /** Most sentences quoted. Default 4. */
+  maxSentences?: number;
+  /** Answer budget for Latin-script text, in words. Default 80. */
+  maxWords?: number;
+  /** Answer budget for Thai text, in characters (Thai has no spaces between words). Default 300. */
+  maxThaiChars?: number;
+}
+
+// Fixed locale, as in the chunker: results must not depend on the machine's default locale.
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+const THAI = /[\u0E00-\u0E7F]/u;
+const THAI_G = /[\u0E00-\u0E7F]/gu;
+const LETTER_G = /\p{L}/gu;
+const LATIN_TERM = /^[a-z]+$/;
+// A space between two Thai characters is where Thai writers end a sentence or clause; not after
+// ฯ (abbreviation mark, "กรุงเทพฯ ใช้เวลา") nor ๆ (repetition mark), which a space merely follows.
+const THAI_BREAK = /(?<=[\u0E00-\u0E2E\u0E30-\u0E45\u0E47-\u0E7F])[ \t\u00A0]+(?=[\u0E00-\u0E7F])|\s*\n\s*/u;
+/** Thai pieces shorter than this are clauses, not sentences: kept with the next piece. */
+const MIN_THAI_SENTENCE = 20;
+// ICU's sentence rules end a sentence at these abbreviations; glue the pieces back.
+const ABBREVIATION_END = /(?:^|\s)(?:mr|mrs|ms|dr|prof|st|vs|etc|e\.g|i\.e|no|approx|incl|fig|ca|cf)\.\s*$/iu;
+
+/**
+ * Function words of questions, dropped from the query before scoring: a question word alone must
+ * never make a passage look relevant. English function words are already stopwords in `tokenize()`.
+ */
+const QUERY_NOISE = new Set([
+  // English words that carry no topic in a support question
+  'please', 'tell', 'know', 'explain', 'hi', 'hello', 'thanks', 'thank', 'question', 'anyone',
+  // Thai question words, particles, pronouns and the commonest function words
+  'กี่', 'ไหม', 'มั้ย', 'มั๊ย', 'ไม๊', 'หรือไม่', 'หรือเปล่า', 'เปล่า', 'อะไร', 'ไร', 'ยังไง', 'อย่างไร', 'ไหน', 'ที่ไหน',
+  'เมื่อไหร่', 'เมื่อไร', 'ทำไม', 'ใคร', 'บ้าง', 'เท่าไหร่', 'เท่าไร', 'ไหร่', 'ครับ', 'คับ', 'ค่ะ', 'คะ', 'ค่า', 'จ้ะ', 'จ้า',
+  'ล่ะ', 'หล่ะ', 'นะ', 'หรอ', 'เหรอ', 'แล้ว', 'ได้', 'คือ', 'การ', 'ที่', 'และ', 'ของ', 'ใน', 'จะ', 'มี', 'เป็น', 'ให้',
+  'กับ', 'ก็', 'นี้', 'นั้น', 'นี่', 'นั่น', 'หรือ', 'ว่า', 'จาก', 'โดย', 'อยู่', 'ไป', 'มา', 'ผม', 'ฉัน', 'ดิฉัน', 'หนู',
+  'เรา', 'คุณ', 'มัน', 'เขา', 'กรุณา', 'ช่วย', 'บอก', 'อยาก', 'ทราบ', 'ขอ', 'สอบถาม', 'ความ',
+]);
+/** "how long", "how much", "เท่าไหร่": the second word asks for a quantity, it is not the topic. */
+const HOW_QUANTIFIERS = new Set(['long', 'much', 'many', 'often', 'far', 'soon', 'big', 'old']);
+const THAI_QUESTION_PAIRS = new Map([['เท่า', new Set(['ไหร่', 'ไร'])]]);
+
+/** Words that point back into the conversation: a query using them may not stand alone. */
+const REFERRING = new Set([
+  'it', 'its', 'they', 'them', 'their', 'this', 'that', 'these', 'those', 'there', 'one', 'ones', 'he', 'she', 'same',
+  'มัน', 'นี้', 'นั้น', 'นี่', 'นั่น', 'อันนี้', 'อันนั้น', 'เขา', 'ดังกล่าว', 'ตัวนี้', 'ตัวนั้น', 'อัน',
+]);
+const FOLLOW_UP_START = /^\s*(?:and|also|but|so|what about|how about|what if|or|then|แล้ว|และ|ส่วน|ถ้า|หรือ)(?:\s|$)|^\s*(?:แล้ว|ส่วน)/iu;
+const FOLLOW_UP_END = /(?:ล่ะ|หล่ะ|ด้วย(?:ไหม|มั้ย)?)\s*[?？]?\s*$/u;
+
+interface Sentence {
+  /** Index of the passage in the context (its rank). */
+  passage: number;
+  n: number;
+  /** Position within the passage, for reading order and neighbours. */
+  pos: number;
+  /** Block (paragraph, list item, table row) it came from: a follow-on sentence must share it. */
+  block: number;
+  text: string;
+  terms: Set<string>;
+  /** Terms of the title, heading path and in-passage headings above the sentence. */
+  headingTerms: Set<string>;
+  thai: boolean;
+  /** Share of the answer budget this sentence takes. */
+  cost: number;
+  ownCoverage: number;
+  coverage: number;
+  score: number;
+}
+
+export class ExtractiveGenerator implements Generator {
+  readonly id = 'extractive-v1';
+  private readonly minCoverage: number;
+  private readonly maxSentences: number;
+  private readonly maxWords: number;
+  private readonly maxThaiChars: number;
+
+  constructor(options: ExtractiveGeneratorOptions = {}) {
+    this.minCoverage = options.minCoverage ?? 0.4;
+    this.maxSentences = Math.max(1, options.maxSentences ?? 4);
+    this.maxWords = Math.max(1, options.maxWords ?? 80);
+    this.maxThaiChars = Math.max(1, options.maxThaiChars ?? 300);
+  }
+
+  async *generate(request: GenerateRequest): AsyncIterable<GeneratorEvent> {
+    const { signal } = request;
+    const pieces = this.answer(request.query, request.context, request.locale);
+    let output = '';
+    for (const piece of pieces) {
+      if (signal?.aborted) return;
+      output += piece;
+      yield { type: 'delta', text: piece };
+    }
+    if (signal?.aborted) return;
+    const inputTokens = countWordTokens(request.query) + request.context.reduce((sum, c) => sum + countWordTokens(c.text), 0);
+    yield { type: 'done', usage: { inputTokens, outputTokens: countWordTokens(output) } };
+  }
+
+  /** The answer as stream pieces: one per quoted sentence, or the no-answer message. */
+  answer(query: string, context: readonly GeneratorContext[], locale: 'th' | 'en'): string[] {
+    const noAnswer = [NO_ANSWER[locale] ?? NO_ANSWER.en];
+    const queryTerms = queryContentTerms(query);
+    if (queryTerms.length === 0 || context.length === 0) return noAnswer;
+
+    const sentences = this.candidates(context);
+    if (sentences.length === 0) return noAnswer;
+    scoreSentences(sentences, queryTerms, context.length);
+
+    const ranked = sentences
+      .filter((s) => s.ownCoverage > 0)
+      .sort((a, b) => b.score - a.score || a.passage - b.passage || a.pos - b.pos);
+    const best = ranked[0];
+    if (!best || best.coverage < this.minCoverage) return noAnswer;
+
+    const selected: Sentence[] = [best];
+    let used = Math.min(best.cost, 1);
+    const fits = (s: Sentence) => used + s.cost <= 1 && !selected.some((t) => nearDuplicate(t, s));
+    const take = (s: Sentence) => {
+      selected.push(s);
+      used += s.cost;
+    };
+    // Further quotes must be nearly as good and match the query on their own, not only through a neighbour.
+    const floor = Math.max(0.6 * best.score, 0.25);
+    for (const s of ranked.slice(1)) {
+      if (selected.length >= this.maxSentences || s.score < floor) break;
+      if (s.ownCoverage >= 0.5 * best.ownCoverage && fits(s)) take(s);
+    }
+    // A lone quote reads better with the sentence that continues it in the same paragraph or item.
+    if (selected.length === 1) {
+      const next = sentences.find((s) => s.passage === best.passage && s.pos === best.pos + 1 && s.block === best.block);
+      if (next && fits(next)) take(next);
+    }
+
+    selected.sort((a, b) => a.passage - b.passage || a.pos - b.pos);
+    return selected.map((s, i) => {
+      const text = s.cost > 1 ? this.clip(s) : s.text;
+      return `${i === 0 ? '' : ' '}${text} [${s.n}]`;
+    });
+  }
+
+  /** Quotable sentences of all passages, each sentence once (chunks overlap), with its best-ranked passage. */
+  private candidates(context: readonly GeneratorContext[]): Sentence[] {
+    const seen = new Set<string>();
+    const out: Sentence[] = [];
+    context.forEach((passage, rank) => {
+      const outer = [passage.title, ...passage.headingPath].flatMap((h) => contentTerms(h));
+      let pos = 0;
+      for (const unit of markdownUnits(passage.text)) {
+        const headingTerms = new Set([...outer, ...unit.headings.flatMap((h) => contentTerms(h))]);
+        for (const text of unit.atomic ? [unit.text] : splitSentences(unit.text)) {
+          const words = segmentWords(text);
+          const key = words.join(' ');
+          if (words.length === 0 || seen.has(key)) continue;
+          seen.add(key);
+          const thai = isThai(text);
+          out.push({
+            passage: rank,
+            n: passage.n,
+            pos: pos++,
+            block: unit.block,
+            text,
+            terms: new Set(contentTerms(text)),
+            headingTerms,
+            thai,
+            cost: thai ? graphemeLength(text) / this.maxThaiChars : wordCount(text) / this.maxWords,
+            ownCoverage: 0,
+            coverage: 0,
+            score: 0,
+          });
+        }
+      }
+    });
+    return out;
+  }
+
+  /** Cuts an over-long sentence (a paragraph without punctuation, a long table row) to the budget. */
+  private clip(s: Sentence): string {
+    if (!s.thai) {
+      const words = s.text.split(/\s+/);
+      return `${words.slice(0, this.maxWords).join(' ')}…`;
+    }
+    let end = 0;
+    let length = 0;
+    for (const { segment, index } of graphemeSegmenter.segment(s.text)) {
+      if (++length > this.maxThaiChars) break;
+      if (/\s/u.test(segment)) end = index;
+    }
+    // No space late enough to cut at: cut at the budget itself.
+    if (end < (this.maxThaiChars * 2) / 3) end = [...s.text].slice(0, this.maxThaiChars).join('').length;
+    return `${s.text.slice(0, end).trimEnd()}…`;
+  }
+
+  /**
+   * Model-free follow-up rewrite. A short query, one that starts like a continuation ("and for…",
+   * "แล้ว…") or one that refers back ("is it…") gets the salient words of the last user turn
+   * (and, for references, a few from the last answer) put in front; anything else is returned as is.
+   */
+  async condense(query: string, history: ChatTurn[]): Promise<string> {
+    return condenseQuery(query, history);
+  }
+}
+
+/** Synchronous core of `ExtractiveGenerator.condense`, also used by core when a generator has no `condense`. */
+export function condenseQuery(query: string, history: readonly ChatTurn[]): string {
+  const lastUser = [...history].reverse().find((t) => t.role === 'user');
+  if (!lastUser) return query;
+  const lastAssistant = [...history].reverse().find((t) => t.role === 'assistant');
+
+  const words = segmentWords(query);
+  const content = queryContentWords(words);
+  const refers = words.some((w) => REFERRING.has(w));
+  const followUp =
+    content.length <= 1 || FOLLOW_UP_START.test(query) || FOLLOW_UP_END.test(query) || (refers && content.length <= 2);
+  if (!followUp) return query;
+
+  const have = new Set(content.map((w) => termOf(w) ?? w));
+  const salient: string[] = [];
+  const add = (w: string) => {
+    const term = termOf(w) ?? w;
+    if (have.has(term)) return;
+    have.add(term);
+    salient.push(w);
+  };
+  for (const w of queryContentWords(segmentWords(lastUser.content))) add(w);
+  if (refers && lastAssistant && !isNoAnswer(lastAssistant.content)) {
+    // "Lightly": only words the answer repeats, which are usually what "it" stands for.
+    for (const w of keyWords(lastAssistant.content.replace(/\[\d+\]/g, ' '), 3)) add(w);
+  }
+  if (salient.length === 0) return query;
+  return `${salient.join(' ')} ${query.trim()}`;
+}
+
+function isNoAnswer(text: string): boolean {
+  return text.includes(NO_ANSWER.en) || text.includes(NO_ANSWER.th);
+}
+
+const ANSWER_NOISE = new Set(['yes', 'no', 'sure', 'ok', 'okay', 'ใช่', 'ไม่', 'ค่ะ', 'ครับ']);
+
+/** Content words repeated in `text` (numbers excluded), most frequent first, ties by first appearance. */
+function keyWords(text: string, limit: number): string[] {
+  const counts = new Map<string, { word: string; count: number; first: number }>();
+  queryContentWords(segmentWords(text)).forEach((w, i) => {
+    if (/^\d/u.test(w) || ANSWER_NOISE.has(w)) return;
+    const term = termOf(w) ?? w;
+    const entry = counts.get(term);
+    if (entry) entry.count++;
+    else counts.set(term, { word: w, count: 1, first: i });
+  });
+  return [...counts.values()]
+    .filter((e) => e.count >= 2)
+    .sort((a, b) => b.count - a.count || a.first - b.first)
+    .slice(0, limit)
+    .map((e) => e.word);
+}
+
+/** Segmented words of a question that name its topic: stopwords, question words and particles removed. */
+function queryContentWords(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (QUERY_NOISE.has(w) || ENGLISH_STOPWORDS.has(w)) continue;
+    if (HOW_QUANTIFIERS.has(w) && words[i - 1] === 'how') continue;
+    const pair = THAI_QUESTION_PAIRS.get(w);
+    if (pair && i + 1 < words.length && pair.has(words[i + 1]!)) {
+      i++;
+      continue;
+    }
+    out.push(w);
+  }
+  return out;
+}
+
+/** Distinct index terms of the query's topic words. */
+function queryContentTerms(query: string): string[] {
+  const terms = new Set<string>();
+  for (const w of queryContentWords(segmentWords(query))) {
+    const t = termOf(w);
+    if (t) terms.add(t);
+  }
+  return [...terms];
+}
+
+function contentTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const w of segmentWords(text)) {
+    const t = termOf(w);
+    if (t) out.push(t);
+  }
+  return out;
+}
+
+/**
+ * 1 for an exact term, 0.8 when one Latin term is a near prefix of the other: Porter stems of one
+ * word family sometimes differ ("provinc" / "provinci").
+ */
+function matchIn(term: string, terms: ReadonlySet<string>): number {
+  if (terms.has(term)) return 1;
+  if (term.length < 4 || !LATIN_TERM.test(term)) return 0;
+  for (const t of terms) {
+    if (t.length < 4 || Math.abs(t.length - term.length) > 3) continue;
+    if (t.startsWith(term) || term.startsWith(t)) return 0.8;
+  }
+  return 0;
+}
+
+/**
+ * Coverage: weighted share of query terms a sentence contains, rare terms weighing more (IDF over
+ * the candidate sentences). Headings above a sentence and its neighbours give partial credit, so
+ * "Refunds take 5 days" under "## Refund policy" still answers "refund policy duration".
+ * Score adds a small bonus for passage rank and for sitting next to a strong sentence.
+ */
+function scoreSentences(sentences: Sentence[], queryTerms: readonly string[], passages: number): void {
+  const N = sentences.length;
+  const weights = queryTerms.map((q) => {
+    const df = sentences.reduce((n, s) => n + (matchIn(q, s.terms) > 0 ? 1 : 0), 0);
+    // A term found in no sentence weighs most: the context likely is not about it ("ship to Japan?").
+    return Math.log(1 + (N + 1) / (df + 0.5));
+  });
+  const total = weights.reduce((a, b) => a + b, 0);
+
+  const own = sentences.map((s) => queryTerms.map((q) => matchIn(q, s.terms)));
+  sentences.forEach((s, i) => {
+    const neighbours = [sentences[i - 1], sentences[i + 1]].filter((t) => t && t.passage === s.passage) as Sentence[];
+    let covered = 0;
+    let ownCovered = 0;
+    queryTerms.forEach((q, k) => {
+      const w = weights[k]!;
+      const mine = own[i]![k]!;
+      const heading = 0.5 * matchIn(q, s.headingTerms);
+      const near = 0.35 * Math.max(0, ...neighbours.map((t) => matchIn(q, t.terms)));
+      ownCovered += w * mine;
+      covered += w * Math.max(mine, heading, near);
+    });
+    s.ownCoverage = ownCovered / total;
+    s.coverage = covered / total;
+  });
+  sentences.forEach((s, i) => {
+    const neighbours = [sentences[i - 1], sentences[i + 1]].filter((t) => t && t.passage === s.passage) as Sentence[];
+    const strongestNeighbour = Math.max(0, ...neighbours.map((t) => t.ownCoverage));
+    s.score = s.coverage + 0.05 * (1 - s.passage / passages) + 0.1 * strongestNeighbour;
+  });
+}
+
+/** Same text, or term sets that mostly coincide (a sentence restated in another passage). */
+function nearDuplicate(a: Sentence, b: Sentence): boolean {
+  let shared = 0;
+  for (const t of a.terms) if (b.terms.has(t)) shared++;
+  const smaller = Math.min(a.terms.size, b.terms.size);
+  const union = a.terms.size + b.terms.size - shared;
+  if (union === 0) return a.text === b.text;
+  return shared / union >= 0.7 || (smaller >= 3 && shared / smaller >= 0.9);
+}
+
+interface MarkdownUnit {
+  text: string;
+  /** Table rows and code lines: quoted whole, never sentence-split. */
+  atomic: boolean;
+  block: number;
+  /** In-passage headings above this unit, outermost first. */
+  headings: string[];
+}
+
+/** Plain-text units of a passage's markdown: paragraphs, list items, table rows, code lines. Headings become context. */
+function markdownUnits(markdown: string): MarkdownUnit[] {
+  const units: MarkdownUnit[] = [];
+  const headings: { depth: number; text: string }[] = [];
+  let block = 0;
+  const push = (text: string, atomic: boolean) => {
+    const clean = text.replace(/\s+/gu, ' ').trim();
+    if (clean) units.push({ text: clean, atomic, block: block++, headings: headings.map((h) => h.text) });
+  };
+  const walk = (tokens: readonly Token[]) => {
+    for (const token of tokens) {
+      switch (token.type) {
+        case 'heading': {
+          const h = token as Tokens.Heading;
+          while (headings.length > 0 && headings[headings.length - 1]!.depth >= h.depth) headings.pop();
+          headings.push({ depth: h.depth, text: inlineText(h.tokens) });
+          break;
+        }
+        case 'paragraph':
+        case 'text': {
+          const t = token as Tokens.Paragraph | Tokens.Text;
+          push(t.tokens ? inlineText(t.tokens) : decodeEntities(t.text), false);
+          break;
+        }
+        case 'list':
+          for (const item of (token as Tokens.List).items) walk(item.tokens);
+          break;
+        case 'blockquote':
+          walk((token as Tokens.Blockquote).tokens);
+          break;
+        case 'table': {
+          // A row alone ("Bangkok | 1-2 days") means little: quote it with its column names.
+          const table = token as Tokens.Table;
+          const header = table.header.map((c) => inlineText(c.tokens));
+          for (const row of table.rows) {
+            const cells = row
+              .map((c, i) => [header[i] ?? '', inlineText(c.tokens)] as const)
+              .filter(([, value]) => value !== '')
+              .map(([name, value]) => (name ? `${name}: ${value}` : value));
+            push(cells.join('; '), true);
+          }
+          break;
+        }
+        case 'code':
+          for (const line of (token as Tokens.Code).text.split('\n')) push(line, true);
+          break;
+        default:
+          // space, hr, html, checkbox, def: nothing quotable
+          break;
+      }
+    }
+  };
+  walk(Lexer.lex(markdown, { gfm: true }));
+  return units;
+}
+
+/** Inline markdown to plain text: emphasis, code spans and links lose their syntax, keep their words. */
+function inlineText(tokens: readonly Token[] | undefined): string {
+  if (!tokens) return '';
+  let out = '';
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'text':
+      case 'strong':
+      case 'em':
+      case 'del':
+      case 'link': {
+        const t = token as Tokens.Text;
+        out += t.tokens ? inlineText(t.tokens) : decodeEntities(t.text);
+        break;
+      }
+      case 'image':
+      case 'codespan':
+      case 'escape':
+        out += decodeEntities((token as Tokens.Codespan).text);
+        break;
+      case 'br':
+        out += ' ';
+        break;
+      default:
+        break; // inline html, checkboxes
+    }
+  }
+  // Bracketed numbers in the source would read as citations of ours.
+  return out.replace(/\[(\d+)\]/g, '($1)');
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+function decodeEntities(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name]!);
+}
+
+/** Sentences of a paragraph: ICU's sentence rules, then Thai's space-delimited sentences. */
+function splitSentences(text: string): string[] {
+  const raw: string[] = [];
+  for (const { segment } of sentenceSegmenter.segment(text)) {
+    const piece = segment.trim();
+    if (!piece) continue;
+    const prev = raw[raw.length - 1];
+    // ICU splits after "e.g." and "Dr."; a following lowercase letter also means the sentence goes on.
+    if (prev !== undefined && (ABBREVIATION_END.test(prev) || /^\p{Ll}/u.test(piece))) raw[raw.length - 1] = `${prev} ${piece}`;
+    else raw.push(piece);
+  }
+  return raw.flatMap((s) => (THAI.test(s) ? splitThai(s) : [s]));
+}
+
+function splitThai(text: string): string[] {
+  const out: string[] = [];
+  let pending = '';
+  for (const piece of text.split(THAI_BREAK)) {
+    const p = piece.trim();
+    if (!p) continue;
+    pending = pending ? `${pending} ${p}` : p;
+    if (graphemeLength(pending) >= MIN_THAI_SENTENCE) {
+      out.push(pending);
+      pending = '';
+    }
+  }
+  if (pending) {
+    if (out.length > 0) out[out.length - 1] = `${out[out.length - 1]} ${pending}`;
+    else out.push(pending);
+  }
+  return out;
+}
+
+function isThai(text: string): boolean {
+  const letters = text.match(LETTER_G)?.length ?? 0;
+  const thai = text.match(THAI_G)?.length ?? 0;
+  return letters > 0 && thai / letters >= 0.3;
+}
+
+function graphemeLength(text: string): number {
+  let n = 0;
+  for (const _ of graphemeSegmenter.segment(text)) n++;
+  return n;
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/u).filter(Boolean).length;
+}

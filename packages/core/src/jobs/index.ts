@@ -1,0 +1,79 @@
+import { ok, type Result } from 'neverthrow';
+import type { PanyaError } from '../errors.js';
+import type { JobContext } from './types.js';
+import { vectorizeReindex } from './vectorize-reindex.js';
+
+export type { JobContext } from './types.js';
+
+type JobFn = (ctx: JobContext, now: Date) => Promise<Result<Record<string, unknown>, PanyaError>>;
+
+export interface JobDefinition {
+  /** UTC cron expression (spec "Scheduled jobs"); null: run on demand only. */
+  schedule: string | null;
+  /** Whether a tenant owner may run it for their own tenant (admin mode). */
+  adminMode: boolean;
+  run: JobFn;
+}
+
+/** Usage reporter outcome per tenant (spec). */
+export type UsageReporterSummary = {
+  scanned: number;
+  reported: number;
+  skipped: number;
+  outcomes: { tenantId: string; status: 'reported' | 'skipped'; reason?: string }[];
+};
+
+/**
+ * The scheduled jobs, each a plain function `(ctx, now) → Result<summary>`. Jobs whose domain
+ * is not built yet report a summary with zero work.
+ */
+export const JOBS = {
+  'sla-breach': {
+    schedule: '* * * * *',
+    adminMode: false,
+    // Tenant-wide by design: tickets are checked across all of a tenant's workspaces.
+    run: async () => ok({ job: 'sla-breach', scope: 'tenant-wide', checked: 0, breached: 0 }),
+  },
+  resolutions: {
+    schedule: '*/15 * * * *',
+    adminMode: false,
+    run: async () => ok({ job: 'resolutions', scanned: 0, written: 0 }),
+  },
+  retention: {
+    schedule: '0 3 * * *',
+    adminMode: false,
+    run: async (ctx, now) => {
+      const purged = await ctx.store.rateLimits.purgeExpired(now.toISOString());
+      return ok({ job: 'retention', tenantsErased: 0, cachePurges: 0, expiredRateCounters: purged });
+    },
+  },
+  'workspace-cleanup': {
+    schedule: '30 3 * * *',
+    adminMode: false,
+    run: async () => ok({ job: 'workspace-cleanup', hardDeleted: 0 }),
+  },
+  'usage-reporter': {
+    schedule: '0 1 1 * *',
+    adminMode: true,
+    run: async (ctx) => {
+      const summary: UsageReporterSummary = { scanned: 0, reported: 0, skipped: 0, outcomes: [] };
+      // Spec: the reporter does nothing while no meter event names are configured.
+      if (Object.values(ctx.meterEventNames).every((name) => !name)) ctx.logger.info('cron.usage_reporter.no_meter_event_name', { tenantId: ctx.tenantId ?? null });
+      return ok({ job: 'usage-reporter', ...summary });
+    },
+  },
+  'vectorize-reindex': {
+    schedule: '*/10 * * * *',
+    adminMode: false,
+    run: vectorizeReindex,
+  },
+} satisfies Record<string, JobDefinition>;
+
+export type JobName = keyof typeof JOBS;
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
+
+export function isJobName(name: string): name is JobName {
+  return Object.hasOwn(JOBS, name);
+}
+
+export { vectorizeReindex, type VectorizeReindexSummary } from './vectorize-reindex.js';

@@ -1,0 +1,17 @@
+import type { Embedder } from '../ports/embedder.js';
+import type { Store } from '../ports/store.js';
+import type { Logger } from '../ports/system.js';
+
+/** What a scheduled job may use. `tenantId` set: admin mode, confined to that tenant. */
+export interface JobContext {
+  store: Store;
+  embedder: Embedder;
+  logger: Logger;
+  tenantId?: string;
+  /** Time budget for jobs that work in slices (vectorize-reindex). */
+  budgetMs?: number;
+  /** Confirms the index holds this embedder's vectors before a job writes any. */
+  ensureIndex(): Promise<void>;
+  /** Meter event names configured for the payment processor, by meter. */
+  meterEventNames: Partial<Record<'svc_resolutions' | 'svc_api_queries' | 'svc_seat_addon_team' | 'svc_guided_flow', string>>;
+}

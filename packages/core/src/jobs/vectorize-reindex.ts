@@ -1,0 +1,65 @@
+import { ok, type Result } from 'neverthrow';
+import type { PanyaError } from '../errors.js';
+import { embeddingText, lexicalFields } from '../services/ingest.js';
+import type { JobContext } from './types.js';
+
+export type VectorizeReindexSummary = {
+  job: 'vectorize-reindex';
+  /** Legacy chunks looked at in this run. */
+  processed: number;
+  /** Re-embedded and filed under their document's workspace. */
+  adopted: number;
+  /** Dropped because their document no longer exists. */
+  removed: number;
+  /** Where the next run continues. */
+  cursor: number;
+  /** True when no legacy chunk is left. */
+  done: boolean;
+  elapsedMs: number;
+};
+
+const STATE_KEY = 'vectorize-reindex';
+const BATCH = 64;
+
+/**
+ * Re-embeds legacy chunks (written before workspaces, without workspace metadata) and files
+ * them under their document's workspace, so they stop matching every workspace. Time-bounded
+ * by `budgetMs` and resumable: the cursor is stored after every batch.
+ */
+export async function vectorizeReindex(ctx: JobContext, now: Date): Promise<Result<VectorizeReindexSummary, PanyaError>> {
+  const { store, embedder } = ctx;
+  const started = performance.now();
+  const budgetMs = ctx.budgetMs ?? 50_000;
+  const state = await store.jobs.getState(STATE_KEY);
+  let cursor = typeof state?.cursor === 'number' ? state.cursor : 0;
+  let processed = 0;
+  let adopted = 0;
+  let removed = 0;
+  let done = false;
+  await ctx.ensureIndex();
+
+  while (performance.now() - started < budgetMs) {
+    const chunks = await store.search.listLegacyChunks(cursor, BATCH);
+    if (chunks.length === 0) {
+      done = true;
+      break;
+    }
+    const owners = await Promise.all(chunks.map((c) => store.documents.locate(c.tenantId, c.documentId)));
+    const live = chunks.filter((_, i) => owners[i]);
+    const vectors = await embedder.embedDocuments(live.map((c) => embeddingText(c.title, c.headingPath, c.text)));
+    for (const [i, chunk] of chunks.entries()) {
+      const owner = owners[i];
+      if (!owner) {
+        await store.search.removeLegacyChunk(chunk.id);
+        removed++;
+      } else {
+        const vector = vectors[live.indexOf(chunk)]!;
+        if (await store.search.adoptLegacyChunk(chunk.id, owner.workspaceId, { vector, ...lexicalFields(chunk.title, chunk.headingPath, chunk.text) })) adopted++;
+      }
+      processed++;
+    }
+    cursor = chunks.at(-1)!.cursor;
+    await store.jobs.setState(STATE_KEY, { cursor }, now.toISOString());
+  }
+  return ok({ job: 'vectorize-reindex', processed, adopted, removed, cursor, done, elapsedMs: Math.round(performance.now() - started) });
+}

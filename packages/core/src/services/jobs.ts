@@ -1,0 +1,67 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { err, ok, type Result } from 'neverthrow';
+import { errors, type PanyaError } from '../errors.js';
+import { isJobName, JOBS, type JobContext, type JobName } from '../jobs/index.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { ServiceDeps } from './context.js';
+
+/** Compares a presented cron secret with the configured one in constant time. */
+export function cronSecretMatches(presented: string | undefined, configured: string | undefined): boolean {
+  if (!presented || !configured) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(presented), digest(configured));
+}
+
+export interface JobRunOptions {
+  /** Admin mode: run for one tenant only. */
+  tenantId?: string;
+  budgetMs?: number;
+  /** Who holds the lease (a node id). */
+  holder: string;
+}
+
+export type JobRun = { job: JobName; ran: true; summary: Record<string, unknown> } | { job: JobName; ran: false; reason: 'running_elsewhere' };
+
+/** Longest a lease is held: a crashed node's lease expires after this. */
+const LEASE_MS = 10 * 60_000;
+
+/**
+ * Runs scheduled jobs under a per-job lease in the store, so that when every node's scheduler
+ * (or several cron callers) fires at once, the job executes once.
+ */
+export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames'] }) {
+  const { store, clock, logger, embedder } = deps;
+
+  return {
+    isJob: isJobName,
+
+    async run(name: string, options: JobRunOptions): Promise<Result<JobRun, PanyaError>> {
+      if (!isJobName(name)) return err(errors.notFound(`Job "${name}"`));
+      const job = JOBS[name];
+      if (options.tenantId && !job.adminMode) return err(errors.forbidden(`Job "${name}" cannot run in admin mode.`));
+      const now = clock.now();
+      const lease = options.tenantId ? `${name}:${options.tenantId}` : name;
+      const acquired = await store.jobs.acquireLease(lease, options.holder, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
+      if (!acquired) return ok({ job: name, ran: false, reason: 'running_elsewhere' });
+      try {
+        const ctx: JobContext = {
+          store,
+          embedder,
+          logger,
+          ensureIndex: deps.ensureIndex,
+          meterEventNames: deps.meterEventNames ?? {},
+          ...(options.tenantId ? { tenantId: options.tenantId } : {}),
+          ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
+        };
+        const summary = await job.run(ctx, now);
+        if (summary.isErr()) return err(summary.error);
+        logger.info('job finished', { job: name, tenantId: options.tenantId ?? null });
+        return ok({ job: name, ran: true, summary: summary.value });
+      } finally {
+        await store.jobs.releaseLease(lease, options.holder);
+      }
+    },
+  };
+}
+
+export type JobService = ReturnType<typeof createJobService>;

@@ -1,0 +1,85 @@
+import { err, ok, type Result } from 'neverthrow';
+import { panyaError, type PanyaError } from '../errors.js';
+import { resolveLimits } from '../plans.js';
+import type { RateBucket } from '../ports/operations.js';
+import type { RequestContext, ServiceDeps } from './context.js';
+
+/** What a counted request may tell its caller (the `RateLimit-*` headers). */
+export interface RateLimitStatus {
+  limit: number;
+  remaining: number;
+  resetAt: Date;
+}
+
+/**
+ * Which traffic counts: REST search/answer/chat calls (`query`) and MCP tool calls (`mcp_tool`).
+ * Document management, auth and health checks are not queries.
+ */
+export type CountedCall = 'query' | 'mcp_tool';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+function dayWindow(now: Date) {
+  const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return { window: new Date(start).toISOString().slice(0, 10), resetAt: new Date(start + DAY_MS) };
+}
+
+function hourWindow(now: Date) {
+  const start = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  return { window: new Date(start).toISOString().slice(0, 13), resetAt: new Date(start + HOUR_MS) };
+}
+
+/**
+ * Rate limits from the plan table (and `quotas_json`): queries per day per tenant, queries per
+ * key per hour, MCP tool calls per key per hour. Counters live in the store, so every node
+ * sharing it enforces the same limit; a refused call consumes nothing.
+ */
+export function createLimitsService(deps: ServiceDeps) {
+  const { store, clock } = deps;
+
+  return {
+    /** Takes one unit for this call from every bucket that applies, or refuses with `rate_limited`. */
+    async take(ctx: RequestContext, call: CountedCall): Promise<Result<RateLimitStatus | null, PanyaError>> {
+      const now = clock.now();
+      const limits = resolveLimits(ctx.tenant, now);
+      const buckets: (RateBucket & { resetDate: Date })[] = [];
+      if (limits.queriesPerDay !== null) {
+        const day = dayWindow(now);
+        buckets.push({ key: `q:day:${ctx.tenant.id}`, window: day.window, limit: limits.queriesPerDay, resetAt: day.resetAt.toISOString(), resetDate: day.resetAt });
+      }
+      const hourly = call === 'mcp_tool' ? limits.mcpToolsPerHour : limits.perKeyPerHour;
+      if (hourly !== null && ctx.principal.kind !== 'system') {
+        const hour = hourWindow(now);
+        const kind = call === 'mcp_tool' ? 'mcp' : 'k';
+        buckets.push({ key: `${kind}:hour:${ctx.principal.id}`, window: hour.window, limit: hourly, resetAt: hour.resetAt.toISOString(), resetDate: hour.resetAt });
+      }
+      if (buckets.length === 0) return ok(null);
+
+      const decision = await store.rateLimits.consume(buckets, 1);
+      const status = buckets.map((b, i) => ({ limit: b.limit, remaining: Math.max(0, b.limit - decision.counts[i]!), resetAt: b.resetDate }));
+      if (decision.allowed) {
+        // Report the bucket closest to running out.
+        return ok(status.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAt > a.resetAt) ? b : a)));
+      }
+      const exhausted = status.filter((s) => s.remaining < 1).reduce((a, b) => (b.resetAt > a.resetAt ? b : a));
+      const retryAfterSeconds = Math.max(1, Math.ceil((exhausted.resetAt.getTime() - now.getTime()) / 1000));
+      const what = call === 'mcp_tool' ? 'MCP tool calls' : 'queries';
+      return err(
+        panyaError('rate_limited', {
+          message: `Rate limit of ${exhausted.limit} ${what} reached; retry in ${retryAfterSeconds} s.`,
+          localized: {
+            en: `Rate limit of ${exhausted.limit} ${what} reached; retry in ${retryAfterSeconds} s.`,
+            th: `ใช้งานครบโควตา ${exhausted.limit} ครั้งแล้ว กรุณาลองใหม่ในอีก ${retryAfterSeconds} วินาที`,
+          },
+          limit: exhausted.limit,
+          remaining: 0,
+          resetAt: exhausted.resetAt,
+          retryAfterSeconds,
+        }),
+      );
+    },
+  };
+}
+
+export type LimitsService = ReturnType<typeof createLimitsService>;

@@ -1,0 +1,53 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { PanyaError } from '../errors.js';
+import type { QueryEventKind } from '../ports/operations.js';
+import { searchSchema, type SearchInput } from '../schemas/search.js';
+import { parseInput } from '../schemas/validate.js';
+import { requireScope, type RequestContext } from './context.js';
+import type { CountedCall, LimitsService, RateLimitStatus } from './limits.js';
+import type { SearchResponse, SearchService } from './search.js';
+import type { UsageService } from './usage.js';
+
+export interface Counted<T> {
+  value: T;
+  rateLimit: RateLimitStatus | null;
+}
+
+/** How a billable query arrived: over REST, or as an MCP tool call (with the tool's name). */
+export type QueryChannel = { via: 'rest' } | { via: 'mcp'; tool: string };
+
+/**
+ * The one pipeline for billable queries (REST search/answer, MCP tools): check the scope,
+ * validate (bad input counts nothing), take a rate-limit unit, run, then write exactly one
+ * `api_query_event`.
+ */
+export function createQueryService(deps: { limits: LimitsService; usage: UsageService; search: SearchService }) {
+  async function counted<T>(
+    ctx: RequestContext,
+    channel: QueryChannel,
+    kind: QueryEventKind,
+    run: () => Promise<Result<T, PanyaError>>,
+  ): Promise<Result<Counted<T>, PanyaError>> {
+    const call: CountedCall = channel.via === 'mcp' ? 'mcp_tool' : 'query';
+    const taken = await deps.limits.take(ctx, call);
+    if (taken.isErr()) return err(taken.error);
+    const result = await run();
+    if (result.isErr()) return err(result.error);
+    await deps.usage.recordQuery(ctx, channel.via === 'mcp' ? 'mcp_tool' : kind, channel.via === 'mcp' ? channel.tool : null);
+    return ok({ value: result.value, rateLimit: taken.value });
+  }
+
+  return {
+    counted,
+
+    async search(ctx: RequestContext, input: SearchInput | unknown, channel: QueryChannel = { via: 'rest' }): Promise<Result<Counted<SearchResponse>, PanyaError>> {
+      const allowed = requireScope(ctx, 'read');
+      if (allowed.isErr()) return err(allowed.error);
+      const parsed = parseInput(searchSchema, input);
+      if (parsed.isErr()) return err(parsed.error);
+      return counted(ctx, channel, 'search', () => deps.search.search(ctx, parsed.value));
+    },
+  };
+}
+
+export type QueryService = ReturnType<typeof createQueryService>;

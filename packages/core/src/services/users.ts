@@ -1,0 +1,132 @@
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import { err, ok, type Result } from 'neverthrow';
+import { z } from 'zod';
+import { errors, type PanyaError } from '../errors.js';
+import { MEMBERSHIP_ROLES, type MembershipRole, type UserRecord } from '../ports/operations.js';
+import type { ApiKeyScope, WorkspaceRecord } from '../ports/store.js';
+import { slugSchema } from '../schemas/tenancy.js';
+import { parseInput } from '../schemas/validate.js';
+import { randomBase62 } from '../system.js';
+import { runInTransaction, type Principal, type RequestContext, type ServiceDeps } from './context.js';
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const SCRYPT = { N: 16_384, r: 8, p: 1, keylen: 32 };
+export const SESSION_TTL_MS = 14 * 86_400_000;
+
+/** What each role may do, in API-key scopes: one table for keys and users alike. */
+export const ROLE_SCOPES: Record<MembershipRole, ApiKeyScope[]> = {
+  owner: ['read', 'write', 'mcp', 'admin'],
+  admin: ['read', 'write', 'mcp', 'admin'],
+  editor: ['read', 'write'],
+  viewer: ['read'],
+};
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 });
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Sessions are stored by the hash of their token: a leaked table cannot be replayed. */
+const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const email = z.email().max(254).transform((e) => e.toLowerCase());
+export const createUserSchema = z.strictObject({
+  email,
+  password: z.string().min(10, 'at least 10 characters').max(1000),
+  tenantSlug: slugSchema,
+  workspaceSlug: slugSchema.optional(),
+  role: z.enum(MEMBERSHIP_ROLES),
+});
+export const loginSchema = z.strictObject({ email, password: z.string().min(1).max(1000) });
+
+export function createUserService(deps: ServiceDeps) {
+  const { store, clock, ids } = deps;
+  // Verifying against a real-looking hash keeps "no such user" as slow as "wrong password".
+  const decoy = hashPassword(randomBase62(24));
+
+  return {
+    /** Creates a user (or reuses one by e-mail) with a tenant-wide or workspace-scoped membership. */
+    async createUser(input: z.input<typeof createUserSchema> | unknown): Promise<Result<{ user: Omit<UserRecord, 'passwordHash'>; membershipId: string }, PanyaError>> {
+      const parsed = parseInput(createUserSchema, input);
+      if (parsed.isErr()) return err(parsed.error);
+      const { tenantSlug, workspaceSlug, role, password } = parsed.value;
+      const tenant = await store.tenants.getBySlug(tenantSlug);
+      if (!tenant) return err(errors.notFound(`Tenant "${tenantSlug}"`));
+      let workspaceId: string | null = null;
+      if (workspaceSlug) {
+        const ws = await store.workspaces.getBySlug(tenant.id, workspaceSlug);
+        if (!ws || ws.deletedAt) return err(errors.notFound(`Workspace "${workspaceSlug}"`));
+        workspaceId = ws.id;
+      }
+      const passwordHash = await hashPassword(password);
+      const now = clock.now().toISOString();
+      return runInTransaction(store, async (tx) => {
+        let user = await tx.users.getByEmail(parsed.value.email);
+        if (!user) {
+          user = { id: ids.next('usr'), email: parsed.value.email, passwordHash, createdAt: now };
+          await tx.users.insert(user);
+        }
+        const membershipId = ids.next('mem');
+        await tx.users.addMembership({ id: membershipId, userId: user.id, tenantId: tenant.id, workspaceId, role, createdAt: now });
+        const { passwordHash: _hidden, ...visible } = user;
+        return ok({ user: visible, membershipId });
+      });
+    },
+
+    /** Checks credentials and opens a session; the token is returned once, for the cookie. */
+    async login(input: z.input<typeof loginSchema> | unknown): Promise<Result<{ token: string; userId: string; expiresAt: Date }, PanyaError>> {
+      const parsed = parseInput(loginSchema, input);
+      if (parsed.isErr()) return err(parsed.error);
+      const user = await store.users.getByEmail(parsed.value.email);
+      const valid = await verifyPassword(parsed.value.password, user?.passwordHash ?? (await decoy));
+      if (!user || !valid) return err(errors.unauthorized('E-mail or password is incorrect.'));
+      const token = randomBase62(32);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+      await store.users.insertSession({ id: sessionId(token), userId: user.id, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString(), revokedAt: null });
+      return ok({ token, userId: user.id, expiresAt });
+    },
+
+    async logout(token: string): Promise<void> {
+      await store.users.revokeSession(sessionId(token), clock.now().toISOString());
+    },
+
+    /** The user behind a session token, if the session is live. */
+    async authenticateSession(token: string | undefined): Promise<Result<UserRecord, PanyaError>> {
+      if (!token) return err(errors.unauthorized('Sign in first.'));
+      const session = await store.users.getSession(sessionId(token));
+      if (!session || session.revokedAt || Date.parse(session.expiresAt) <= clock.now().getTime()) return err(errors.unauthorized('The session has expired; sign in again.'));
+      const user = await store.users.get(session.userId);
+      return user ? ok(user) : err(errors.unauthorized());
+    },
+
+    /**
+     * The user's role in the addressed tenant and workspace (spec, Authentication 5): the
+     * tenant-wide membership wins; a workspace-scoped member addressing another workspace has
+     * no role there. Non-members get "not found", never a hint that the tenant exists.
+     */
+    async resolve(user: UserRecord, tenantSlug: string, workspaceSlug?: string): Promise<Result<RequestContext, PanyaError>> {
+      const tenant = await store.tenants.getBySlug(tenantSlug);
+      const memberships = tenant ? await store.users.memberships(user.id, tenant.id) : [];
+      if (!tenant || memberships.length === 0) return err(errors.notFound('Tenant'));
+      const workspace: WorkspaceRecord | null = workspaceSlug ? await store.workspaces.getBySlug(tenant.id, workspaceSlug) : await store.workspaces.getDefault(tenant.id);
+      if (!workspace || workspace.deletedAt) return err(errors.notFound('Workspace'));
+      const membership = memberships.find((m) => m.workspaceId === null) ?? memberships.find((m) => m.workspaceId === workspace.id);
+      if (!membership) return err(errors.forbidden('Your membership does not cover this workspace.'));
+      const principal: Principal = { kind: 'user', id: user.id, tenantId: tenant.id, workspaceId: null, scopes: ROLE_SCOPES[membership.role], role: membership.role };
+      return ok({ tenant, workspace, principal, scope: { tenantId: tenant.id, workspaceId: workspace.id } });
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;
