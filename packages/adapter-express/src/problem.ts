@@ -49,11 +49,11 @@ const TITLE: Record<PanyaErrorCode, string> = {
 };
 
 /** `RateLimit-*` headers (IETF draft): the limit, what is left, seconds until the window resets. */
-export function rateLimitHeaders(status: { limit: number; remaining: number; resetAt: Date }, now = Date.now()): Record<string, string> {
+export function rateLimitHeaders(status: { limit: number; remaining: number; resetSeconds: number }): Record<string, string> {
   return {
     'RateLimit-Limit': String(status.limit),
     'RateLimit-Remaining': String(status.remaining),
-    'RateLimit-Reset': String(Math.max(0, Math.ceil((status.resetAt.getTime() - now) / 1000))),
+    'RateLimit-Reset': String(status.resetSeconds),
   };
 }
 
@@ -96,7 +96,7 @@ export function toProblem(error: PanyaError, locale: 'th' | 'en' = 'en'): { prob
       if (error.plan) problem.plan = error.plan;
       break;
     case 'rate_limited':
-      Object.assign(headers, rateLimitHeaders({ limit: error.limit, remaining: 0, resetAt: error.resetAt }));
+      Object.assign(headers, rateLimitHeaders({ limit: error.limit, remaining: 0, resetSeconds: error.retryAfterSeconds }));
       headers['Retry-After'] = String(error.retryAfterSeconds);
       problem.limit = error.limit;
       problem.retryAfter = error.retryAfterSeconds;

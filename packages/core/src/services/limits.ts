@@ -9,6 +9,8 @@ export interface RateLimitStatus {
   limit: number;
   remaining: number;
   resetAt: Date;
+  /** Seconds from now until the window resets (`RateLimit-Reset`). */
+  resetSeconds: number;
 }
 
 /**
@@ -57,13 +59,14 @@ export function createLimitsService(deps: ServiceDeps) {
       if (buckets.length === 0) return ok(null);
 
       const decision = await store.rateLimits.consume(buckets, 1);
-      const status = buckets.map((b, i) => ({ limit: b.limit, remaining: Math.max(0, b.limit - decision.counts[i]!), resetAt: b.resetDate }));
+      const secondsUntil = (at: Date) => Math.max(0, Math.ceil((at.getTime() - now.getTime()) / 1000));
+      const status: RateLimitStatus[] = buckets.map((b, i) => ({ limit: b.limit, remaining: Math.max(0, b.limit - decision.counts[i]!), resetAt: b.resetDate, resetSeconds: secondsUntil(b.resetDate) }));
       if (decision.allowed) {
         // Report the bucket closest to running out.
         return ok(status.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAt > a.resetAt) ? b : a)));
       }
       const exhausted = status.filter((s) => s.remaining < 1).reduce((a, b) => (b.resetAt > a.resetAt ? b : a));
-      const retryAfterSeconds = Math.max(1, Math.ceil((exhausted.resetAt.getTime() - now.getTime()) / 1000));
+      const retryAfterSeconds = Math.max(1, exhausted.resetSeconds);
       const what = call === 'mcp_tool' ? 'MCP tool calls' : 'queries';
       return err(
         panyaError('rate_limited', {

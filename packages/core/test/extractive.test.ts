@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import { ExtractiveGenerator, NO_ANSWER, condenseQuery } from '../src/generators/extractive.js';
+import { countWordTokens } from '../src/ingest/chunker.js';
+import type { ChatTurn, GenerateRequest, GeneratorContext, GeneratorEvent } from '../src/ports/generator.js';
+
+function passage(n: number, title: string, text: string, headingPath: string[] = []): GeneratorContext {
+  return { n, chunkId: `chunk-${n}`, documentId: `doc-${n}`, title, headingPath, text };
+}
+
+const EN = [
+  passage(
+    1,
+    'Returns policy',
+    '# Returns\nYou can return most items within 30 days of delivery. Items must be unused and in their **original packaging**.\n\nRefunds are issued to the original payment method within 5 business days.',
+  ),
+  passage(
+    2,
+    'Shipping',
+    'Orders ship from our Bangkok warehouse. Delivery within Bangkok takes 1–2 business days. Deliveries to other provinces take 3–5 business days.\n\n- Express shipping is available for an extra fee of 120 baht.\n- Tracking numbers are emailed when the parcel leaves the warehouse.',
+    ['Delivery'],
+  ),
+  passage(
+    3,
+    'Account help',
+    'To reset your password, open Settings and choose **Reset password**. A reset link is sent to your email.\n\n| Plan | Price |\n|---|---|\n| Pro | 990 baht/month |\n| Team | 2,490 baht/month |',
+  ),
+];
+
+const TH = [
+  passage(
+    1,
+    'นโยบายการคืนสินค้า',
+    'ลูกค้าสามารถคืนสินค้าได้ภายใน 30 วันหลังได้รับสินค้า สินค้าต้องอยู่ในสภาพเดิมและยังไม่ผ่านการใช้งาน เงินจะคืนเข้าช่องทางชำระเงินเดิมภายใน 5 วันทำการ',
+  ),
+  passage(
+    2,
+    'การจัดส่งสินค้า',
+    'การจัดส่งในกรุงเทพฯ ใช้เวลา 1-2 วันทำการ การจัดส่งไปต่างจังหวัดใช้เวลา 3-5 วันทำการ มีบริการจัดส่งด่วนโดยมีค่าบริการเพิ่ม 120 บาท',
+  ),
+];
+
+async function collect(request: GenerateRequest): Promise<{ text: string; events: GeneratorEvent[] }> {
+  const events: GeneratorEvent[] = [];
+  for await (const e of new ExtractiveGenerator().generate(request)) events.push(e);
+  const text = events.map((e) => (e.type === 'delta' ? e.text : '')).join('');
+  return { text, events };
+}
+
+const answer = async (query: string, context: GeneratorContext[], locale: 'en' | 'th' = 'en') =>
+  (await collect({ query, context, locale })).text;
+
+const cited = (text: string) => [...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+
+describe('ExtractiveGenerator', () => {
+  it('quotes the supporting sentence of a lower-ranked passage and cites its number', async () => {
+    const text = await answer('How long does delivery to the provinces take?', EN);
+    expect(text).toContain('Deliveries to other provinces take 3–5 business days. [2]');
+    expect(new Set(cited(text))).toEqual(new Set([2]));
+  });
+
+  it('picks the passage that answers, not the top-ranked one', async () => {
+    const text = await answer('How do I reset my password?', EN);
+    expect(text).toMatch(/^To reset your password, open Settings and choose Reset password\. \[3\]/);
+    expect(cited(text).every((n) => n === 3)).toBe(true);
+  });
+
+  it('answers a Thai question with Thai sentences and citations', async () => {
+    const text = await answer('ส่งของไปต่างจังหวัดใช้เวลากี่วันคะ', TH, 'th');
+    expect(text).toContain('การจัดส่งไปต่างจังหวัดใช้เวลา 3-5 วันทำการ [2]');
+    expect(text).not.toMatch(/[A-Za-z]/);
+    expect(new Set(cited(text))).toEqual(new Set([2]));
+    // Only the sentence about returns answers this one, though "วัน" is everywhere.
+    const returns = await answer('คืนสินค้าได้ภายในกี่วัน', TH, 'th');
+    expect(returns).toMatch(/^ลูกค้าสามารถคืนสินค้าได้ภายใน 30 วันหลังได้รับสินค้า \[1\]/);
+    expect(cited(returns).every((n) => n === 1)).toBe(true);
+  });
+
+  it('splits Thai text into sentences at the spaces between Thai runs', async () => {
+    const text = await answer('จัดส่งด่วนมีค่าบริการเท่าไหร่', TH, 'th');
+    expect(text).toBe('มีบริการจัดส่งด่วนโดยมีค่าบริการเพิ่ม 120 บาท [2]');
+  });
+
+  it('says it found nothing, in the requested locale and without citations, when nothing answers', async () => {
+    for (const [query, context, locale] of [
+      ['What is the capital of France?', EN, 'en'],
+      ['Do you ship to Japan?', EN, 'en'],
+      ['เมืองหลวงของฝรั่งเศสคืออะไร', TH, 'th'],
+      ['How long does delivery to the provinces take?', [], 'th'],
+      ['How long does delivery to the provinces take?', [], 'en'],
+    ] as const) {
+      const text = await answer(query, [...context], locale);
+      expect(text, query).toBe(NO_ANSWER[locale]);
+      expect(text).not.toContain('[');
+    }
+  });
+
+  it('never treats a bare question word as support', async () => {
+    expect(await answer('How?', EN)).toBe(NO_ANSWER.en);
+    expect(await answer('what is it?', EN)).toBe(NO_ANSWER.en);
+    expect(await answer('อะไรคะ', TH, 'th')).toBe(NO_ANSWER.th);
+  });
+
+  it('quotes English passages for a Thai-locale request without adding anything', async () => {
+    const text = await answer('express shipping fee', EN, 'th');
+    expect(text).toBe('Express shipping is available for an extra fee of 120 baht. [2]');
+  });
+
+  it('cites only numbers present in the context', async () => {
+    const renumbered = EN.map((p, i) => ({ ...p, n: [4, 7, 9][i]! }));
+    const allowed = new Set([4, 7, 9]);
+    for (const q of ['delivery time to provinces', 'reset password email', 'refund payment method', 'return items packaging', 'Pro plan price']) {
+      const text = await answer(q, renumbered);
+      expect(cited(text).length, q).toBeGreaterThan(0);
+      for (const n of cited(text)) expect(allowed.has(n), `${q}: [${n}]`).toBe(true);
+    }
+  });
+
+  it('gives a sentence found in two overlapping passages one number, the better-ranked one', async () => {
+    const shared = 'Refunds are issued to the original payment method within 5 business days.';
+    const context = [
+      passage(1, 'Refunds', `Refund requests are reviewed by our team. ${shared}`),
+      passage(2, 'Refunds', `${shared} Store credit is issued instantly.`),
+    ];
+    const text = await answer('When is the refund issued to my payment method?', context);
+    expect(text.split(shared).length - 1).toBe(1);
+    expect(text).toContain(`${shared} [1]`);
+    expect(text).not.toMatch(/\[1\] \[2\]|\[2\] \[1\]/);
+  });
+
+  it('quotes markdown as plain words, table rows with their column names', async () => {
+    const context = [
+      passage(
+        1,
+        'Plans',
+        '## Pricing\n\n| Plan | Price |\n|---|---|\n| **Pro** | 990 baht/month |\n| Team | 2,490 baht/month |\n\n```sh\npanya plans list\n```',
+      ),
+    ];
+    const text = await answer('How much is the Pro plan?', context);
+    expect(text).toBe('Plan: Pro; Price: 990 baht/month [1]');
+  });
+
+  it('keeps the answer short and in reading order', async () => {
+    const text = Array.from({ length: 12 }, (_, i) => `Backup copy ${i + 1} of your workspace data is kept for ${i + 30} days in region ${i}.`).join(' ');
+    const out = await answer('How long is workspace backup data kept?', [passage(1, 'Backups', text), passage(2, 'Backups', 'Backup data is kept encrypted at rest.')]);
+    const quotes = cited(out);
+    expect(quotes.length).toBeGreaterThanOrEqual(1);
+    expect(quotes.length).toBeLessThanOrEqual(4);
+    expect(out.replace(/\[\d+\]/g, '').split(/\s+/).filter(Boolean).length).toBeLessThanOrEqual(80);
+    // Passage order, then position: every [1] comes before any [2].
+    expect(quotes).toEqual([...quotes].sort((a, b) => a - b));
+  });
+
+  it('cuts a sentence longer than the whole budget', async () => {
+    const filler = Array.from({ length: 150 }, (_, i) => `item${i}`).join(' ');
+    const out = await answer('workspace backups', [passage(1, 'Backups', `Workspace backups include ${filler}.`)]);
+    expect(out).toMatch(/^Workspace backups include item0 .*… \[1\]$/);
+    expect(out.split(/\s+/).length).toBeLessThanOrEqual(81);
+  });
+
+  it('streams deltas then done with word-token usage', async () => {
+    const query = 'How long does delivery to the provinces take?';
+    const { text, events } = await collect({ query, context: EN, locale: 'en' });
+    const deltas = events.filter((e) => e.type === 'delta');
+    expect(deltas.length).toBeGreaterThanOrEqual(1);
+    const last = events[events.length - 1]!;
+    expect(last.type).toBe('done');
+    expect(events.filter((e) => e.type === 'done')).toHaveLength(1);
+    if (last.type !== 'done') throw new Error('unreachable');
+    expect(last.usage.outputTokens).toBe(countWordTokens(text));
+    expect(last.usage.inputTokens).toBe(countWordTokens(query) + EN.reduce((n, p) => n + countWordTokens(p.text), 0));
+  });
+
+  it('stops streaming when the signal aborts, without throwing', async () => {
+    const controller = new AbortController();
+    const events: GeneratorEvent[] = [];
+    const gen = new ExtractiveGenerator();
+    for await (const e of gen.generate({ query: 'How long does delivery to the provinces take?', context: EN, locale: 'en', signal: controller.signal })) {
+      events.push(e);
+      controller.abort();
+    }
+    expect(events).toHaveLength(1);
+    expect(events[0]!.type).toBe('delta');
+
+    const aborted = AbortSignal.abort();
+    const none: GeneratorEvent[] = [];
+    for await (const e of gen.generate({ query: 'reset password', context: EN, locale: 'en', signal: aborted })) none.push(e);
+    expect(none).toEqual([]);
+  });
+});
+
+describe('condense', () => {
+  const shipping: ChatTurn[] = [
+    { role: 'user', content: 'How long does shipping take to Bangkok?' },
+    { role: 'assistant', content: 'Delivery within Bangkok takes 1–2 business days. [2]' },
+  ];
+
+  it('puts the topic of the last question in front of an elliptic follow-up', async () => {
+    const out = await new ExtractiveGenerator().condense('and for provinces?', shipping);
+    expect(out).toMatch(/shipping/i);
+    expect(out).toMatch(/provinces/);
+    expect(out.endsWith('and for provinces?')).toBe(true);
+  });
+
+  it('resolves "it" with the last question and the words the answer repeats', () => {
+    const history: ChatTurn[] = [
+      { role: 'user', content: 'Do you sell a plan for small businesses?' },
+      { role: 'assistant', content: 'Yes: the Team plan suits small businesses. The Team plan includes 5 seats. [3]' },
+    ];
+    const out = condenseQuery('how much is it?', history);
+    expect(out).toMatch(/\bbusinesses\b/);
+    expect(out).toMatch(/\bteam\b/i);
+    // Said once in the answer: not salient enough to carry over.
+    expect(out).not.toMatch(/\bseats\b/);
+    expect(out).not.toMatch(/\byes\b/i);
+    expect(out.endsWith('how much is it?')).toBe(true);
+  });
+
+  it('leaves a standalone question alone', () => {
+    expect(condenseQuery('How do I reset my password?', shipping)).toBe('How do I reset my password?');
+    expect(condenseQuery('Is there a plan that includes SSO?', shipping)).toBe('Is there a plan that includes SSO?');
+    expect(condenseQuery('and for provinces?', [])).toBe('and for provinces?');
+  });
+
+  it('works for Thai follow-ups', () => {
+    const history: ChatTurn[] = [
+      { role: 'user', content: 'ส่งของในกรุงเทพใช้เวลากี่วัน' },
+      { role: 'assistant', content: 'การจัดส่งในกรุงเทพฯ ใช้เวลา 1-2 วันทำการ [2]' },
+    ];
+    const follow = condenseQuery('แล้วต่างจังหวัดล่ะ', history);
+    expect(follow).toContain('ส่ง');
+    expect(follow).toContain('เวลา');
+    expect(follow).toContain('ต่างจังหวัด');
+    // The question word of the earlier turn is not carried over.
+    expect(follow).not.toContain('กี่');
+    expect(condenseQuery('ราคาเท่าไหร่', history)).toContain('ส่ง');
+    expect(condenseQuery('วิธีรีเซ็ตรหัสผ่านทำอย่างไร', history)).toBe('วิธีรีเซ็ตรหัสผ่านทำอย่างไร');
+  });
+
+  it('is deterministic', () => {
+    expect(condenseQuery('and for provinces?', shipping)).toBe(condenseQuery('and for provinces?', shipping));
+  });
+});
