@@ -6,6 +6,15 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PANYA_DB: z.string().min(1).default('./data/panya.db'),
   PANYA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Bearer secret for `/api/cron/*`. */
+  PANYA_CRON_SECRET: z.string().min(16, 'use at least 16 characters').optional(),
+  /** Signs session cookies; the same on every node. */
+  PANYA_SESSION_SECRET: z.string().min(16, 'use at least 16 characters').optional(),
+  /** Public address of the service; https makes session cookies Secure. */
+  PANYA_BASE_URL: z.url().optional(),
+  /** This node's name for job leases (default: host name and process id). */
+  PANYA_NODE_ID: z.string().min(1).optional(),
+  PANYA_USER_PASSWORD: z.string().optional(),
   PANYA_EMBEDDER: z.enum(['auto', 'hash', 'local', 'openai']).default('auto'),
   /** `local`: model id or folder name, and where models live. */
   PANYA_LOCAL_MODEL: z.string().min(1).optional(),

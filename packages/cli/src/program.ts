@@ -9,6 +9,9 @@ import type { Engine } from '@panya/core';
 import type { EnvConfig } from './config.js';
 import { evalCommand } from './commands/eval.js';
 import { reindexCommand } from './commands/reindex.js';
+import { createUserCommand } from './commands/user.js';
+import { startScheduler } from './scheduler.js';
+import { hostname } from 'node:os';
 import { CommandError } from './commands/tenant.js';
 import { createLogger, openEngine, processIo, type Io } from './runtime.js';
 
@@ -46,19 +49,34 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--host <host>', 'interface to bind (env HOST, default 127.0.0.1)')
     .option('--demo', 'create or refresh the demo tenant first and print its API key')
     .option('--embedder <name>', 'auto | hash | local | openai (env PANYA_EMBEDDER)', embedderChoice)
-    .action(async (opts: { db?: string; port?: number; host?: string; demo?: boolean; embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
+    .option('--cron', 'run the scheduled jobs in this process (UTC schedules; one node runs each firing)')
+    .action(async (opts: { db?: string; port?: number; host?: string; demo?: boolean; cron?: boolean; embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
       const env = config();
       const logger = createLogger(env.PANYA_LOG_LEVEL);
       const engine = await openEngine({ db: opts.db ?? env.PANYA_DB, logger, env, embedder: opts.embedder ?? env.PANYA_EMBEDDER });
       const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }) : null;
       await engine.start();
-      const running = await startServer(engine, { port: opts.port ?? env.PORT ?? 3000, host: opts.host ?? env.HOST, logger });
+      const nodeId = env.PANYA_NODE_ID ?? `${hostname()}-${process.pid}`;
+      if (!env.PANYA_SESSION_SECRET) logger.warn('PANYA_SESSION_SECRET is not set: sessions end when this process restarts and are not shared between nodes');
+      const running = await startServer(engine, {
+        port: opts.port ?? env.PORT ?? 3000,
+        host: opts.host ?? env.HOST,
+        logger,
+        app: {
+          nodeId,
+          secureCookies: env.PANYA_BASE_URL?.startsWith('https:') ?? false,
+          ...(env.PANYA_CRON_SECRET ? { cronSecret: env.PANYA_CRON_SECRET } : {}),
+          ...(env.PANYA_SESSION_SECRET ? { sessionSecret: env.PANYA_SESSION_SECRET } : {}),
+        },
+      });
+      const scheduler = opts.cron ? startScheduler(engine, { holder: nodeId, logger }) : null;
       io.out(`Panya listening on ${running.url}`);
       if (demo) {
         io.out(`Demo tenant "${demo.tenant}" with ${demo.articles} articles. API key:\n  ${demo.apiKey}`);
         io.out(`Try: curl -s ${running.url}/api/docs -H "Authorization: Bearer ${demo.apiKey}"`);
       }
       const stop = async () => {
+        scheduler?.stop();
         await running.close();
         process.exit(0);
       };
@@ -81,6 +99,20 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--name <name>', 'a label for the key')
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => createKeyCommand(engine, io, opts)));
+
+  const user = program.command('user').description('manage users of the admin app');
+  dbOption(user.command('create').description('create a user (or reuse one by e-mail) with a membership'))
+    .requiredOption('--email <email>', 'sign-in e-mail')
+    .option('--password <password>', 'at least 10 characters (default: env PANYA_USER_PASSWORD, which keeps it out of the process list)')
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .option('--workspace <slug>', 'limit the membership to one workspace (default: tenant-wide)')
+    .option('--role <role>', 'owner | admin | editor | viewer', 'owner')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const password = opts.password ?? config().PANYA_USER_PASSWORD;
+      if (!password) throw new CommandError('Pass --password or set PANYA_USER_PASSWORD.');
+      await withEngine(opts.db, (engine) => createUserCommand(engine, io, { ...opts, password }));
+    });
 
   const docs = program.command('docs').description('manage documents');
   dbOption(docs.command('import').description('import every markdown file under a directory'))

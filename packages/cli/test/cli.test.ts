@@ -132,3 +132,50 @@ describe('panya serve (built binary)', () => {
     }
   });
 });
+
+describe('panya user create', () => {
+  it('creates a user with a tenant-wide or workspace-scoped membership', async () => {
+    await run(['tenant', 'create', '--slug', 'acme', '--db', db]);
+    const owner = JSON.parse((await run(['user', 'create', '--email', 'Owner@Acme.test', '--password', 'correct horse battery', '--tenant', 'acme', '--json', '--db', db])).out);
+    expect(owner).toMatchObject({ email: 'owner@acme.test', role: 'owner', workspace: null });
+    expect(owner).not.toHaveProperty('passwordHash');
+    const viewer = JSON.parse((await run(['user', 'create', '--email', 'v@acme.test', '--tenant', 'acme', '--workspace', 'default', '--role', 'viewer', '--json', '--db', db], { PANYA_USER_PASSWORD: 'another long password' })).out);
+    expect(viewer).toMatchObject({ role: 'viewer', workspace: 'default' });
+    await expect(run(['user', 'create', '--email', 'x@acme.test', '--password', 'short', '--tenant', 'acme', '--db', db])).rejects.toThrow(/password/);
+    await expect(run(['user', 'create', '--email', 'x@acme.test', '--tenant', 'acme', '--db', db])).rejects.toThrow(/PANYA_USER_PASSWORD/);
+  });
+});
+
+describe('in-process scheduler', () => {
+  it('schedules every job on the spec’s UTC cron expressions and runs a firing under the lease', async () => {
+    const { openEngine } = await import('../src/runtime.js');
+    const { startScheduler } = await import('../src/scheduler.js');
+    const engine = await openEngine({ db });
+    const scheduler = startScheduler(engine, { holder: 'node-a', logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    try {
+      const patterns = Object.fromEntries(scheduler.crons.map((c) => [c.name, c.getPattern()]));
+      expect(patterns).toMatchObject({
+        'sla-breach': '* * * * *',
+        resolutions: '*/15 * * * *',
+        retention: '0 3 * * *',
+        'workspace-cleanup': '30 3 * * *',
+        'usage-reporter': '0 1 1 * *',
+      });
+      const usage = scheduler.crons.find((c) => c.name === 'usage-reporter')!;
+      expect(usage.nextRun(new Date('2026-11-21T10:00:00Z'))?.toISOString()).toBe('2026-12-01T01:00:00.000Z');
+      // Another node holds the retention lease: this node's firing does not run the job.
+      await engine.store.jobs.acquireLease('retention', 'node-b', new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
+      const ranBefore = await engine.store.rateLimits.consume([{ key: 'probe', window: 'w', limit: 5, resetAt: '2000-01-01T00:00:00.000Z' }], 1);
+      expect(ranBefore.allowed).toBe(true);
+      await scheduler.crons.find((c) => c.name === 'retention')!.trigger();
+      // The expired probe counter survives because retention did not run here.
+      expect((await engine.store.rateLimits.consume([{ key: 'probe', window: 'w', limit: 5, resetAt: '2000-01-01T00:00:00.000Z' }], 1)).counts).toEqual([2]);
+      await engine.store.jobs.releaseLease('retention', 'node-b');
+      await scheduler.crons.find((c) => c.name === 'retention')!.trigger();
+      expect((await engine.store.rateLimits.consume([{ key: 'probe', window: 'w', limit: 5, resetAt: '2000-01-01T00:00:00.000Z' }], 1)).counts).toEqual([1]);
+    } finally {
+      scheduler.stop();
+      await engine.close();
+    }
+  });
+});

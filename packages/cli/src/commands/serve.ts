@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Engine, Logger } from '@panya/core';
-import { createPanyaApp } from '@panya/adapter-express';
+import { createPanyaApp, type PanyaAppOptions } from '@panya/adapter-express';
 
 export interface RunningServer {
   server: Server;
@@ -10,8 +10,8 @@ export interface RunningServer {
 }
 
 /** Starts the HTTP server; resolves once it listens. `close()` drains connections, then the engine. */
-export async function startServer(engine: Engine, opts: { port: number; host: string; logger: Logger }): Promise<RunningServer> {
-  const app = createPanyaApp(engine, { logger: opts.logger });
+export async function startServer(engine: Engine, opts: { port: number; host: string; logger: Logger; app?: Omit<PanyaAppOptions, 'logger'> }): Promise<RunningServer> {
+  const app = createPanyaApp(engine, { ...opts.app, logger: opts.logger });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(opts.port, opts.host, () => resolve(s));
     s.once('error', reject);
