@@ -5,6 +5,7 @@ import { errors, panyaError, silentLogger } from '@panya/core';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, Router } from 'express';
 import { authenticate, notFoundRoute } from './context.js';
 import { sendProblem } from './problem.js';
+import { answersRouter } from './routes/answers.js';
 import { authRouter } from './routes/auth.js';
 import { cronRouter } from './routes/cron.js';
 import { docsRouter } from './routes/docs.js';
@@ -20,6 +21,8 @@ export interface PanyaAppOptions {
   secureCookies?: boolean;
   /** This node's name as a job-lease holder. */
   nodeId?: string;
+  /** Interval of SSE heartbeat comments (default 15 s). */
+  sseHeartbeatMs?: number;
   /** JSON body limit in bytes (default 1 MB). */
   jsonLimitBytes?: number;
   /** Express `trust proxy` setting, for deployments behind a load balancer. */
@@ -35,11 +38,12 @@ const requestId: RequestHandler = (req, res, next) => {
 };
 
 /** The routes every tenant API address serves. */
-function apiRouter(engine: Engine): Router {
+function apiRouter(engine: Engine, options: PanyaAppOptions): Router {
   const api = Router({ mergeParams: true });
   api.use(authenticate(engine));
   api.use('/docs', docsRouter(engine));
   api.use('/search', searchRouter(engine));
+  api.use(answersRouter(engine, options.sseHeartbeatMs ? { heartbeatMs: options.sseHeartbeatMs } : {}));
   api.use(notFoundRoute);
   return api;
 }
@@ -67,7 +71,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.use('/api/auth', authRouter(engine, cookie));
   app.use('/api/cron', cron);
   app.use('/c/:tenantSlug/api/cron', cron);
-  const api = apiRouter(engine);
+  const api = apiRouter(engine, options);
   app.use('/api', api);
   app.use('/c/:tenantSlug/_w/:workspaceSlug/api', api);
   app.use('/c/:tenantSlug/api', api);

@@ -1,4 +1,9 @@
 import { HashEmbedder } from './embedders/hash.js';
+import { ExtractiveGenerator } from './generators/extractive.js';
+import type { Contextualizer, Generator } from './ports/generator.js';
+import { createAnswerService } from './services/answer.js';
+import { createChatService } from './services/chat.js';
+import { countResolutions } from './services/resolutions.js';
 import type { Embedder } from './ports/embedder.js';
 import type { Store } from './ports/store.js';
 import type { Clock, Ids, Logger } from './ports/system.js';
@@ -6,7 +11,7 @@ import { createAccessService } from './services/access.js';
 import { createApiKeyService } from './services/api-keys.js';
 import type { ServiceDeps } from './services/context.js';
 import { createDocumentService } from './services/documents.js';
-import { createIngestService, type IngestOptions } from './services/ingest.js';
+import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions } from './services/ingest.js';
 import { createIngestWorker } from './services/ingest-worker.js';
 import { createSearchService, type SearchOptions } from './services/search.js';
 import type { JobContext } from './jobs/index.js';
@@ -27,6 +32,10 @@ export interface EngineOptions {
   logger?: Logger;
   search?: SearchOptions;
   ingest?: IngestOptions & { pollMs?: number };
+  /** Defaults to the extractive generator (no model). */
+  generator?: Generator;
+  /** Writes a context prefix for each chunk at ingest (billable; `PANYA_CONTEXTUALIZE`). */
+  contextualizer?: Contextualizer;
   /** Meter event names at the payment processor; the usage reporter idles until one is set. */
   meterEventNames?: JobContext['meterEventNames'];
 }
@@ -40,10 +49,15 @@ export function createEngine(options: EngineOptions) {
   const logger = options.logger ?? silentLogger;
   const embedder = options.embedder ?? new HashEmbedder();
   const deps: ServiceDeps = { store: options.store, clock, ids: options.ids ?? createIds(clock), logger };
-  const ingest = createIngestService({ ...deps, embedder }, options.ingest);
+  const generator = options.generator ?? new ExtractiveGenerator();
   const search = createSearchService({ ...deps, embedder }, options.search);
   const limits = createLimitsService(deps);
-  const usage = createUsageService(deps);
+  const usage = createUsageService({ ...deps, countResolutions: (tenantId, period) => countResolutions(options.store.conversations, tenantId, period, clock.now()) });
+  const queries = createQueryService({ limits, usage, search });
+  const contextualize = options.contextualizer
+    ? { contextualizer: options.contextualizer, recordUsage: (tenantId: string, workspaceId: string, calls: number, data: Record<string, unknown>) => usage.recordUsage(tenantId, workspaceId, CONTEXTUALIZATION_METER, calls, data) }
+    : {};
+  const ingest = createIngestService({ ...deps, embedder, ...contextualize }, options.ingest);
   const worker = createIngestWorker(ingest, options.store, { logger, ...(options.ingest?.pollMs ? { pollMs: options.ingest.pollMs } : {}) });
   return {
     deps,
@@ -56,7 +70,10 @@ export function createEngine(options: EngineOptions) {
     search,
     limits,
     usage,
-    queries: createQueryService({ limits, usage, search }),
+    queries,
+    answers: createAnswerService({ ...deps, generator, search, queries }),
+    chat: createChatService({ ...deps, generator, search, limits }),
+    generator,
     users: createUserService(deps),
     jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}) }),
     ingest,

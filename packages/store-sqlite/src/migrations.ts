@@ -184,6 +184,36 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'conversations',
+    sql: `
+      CREATE TABLE conversations (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        locale TEXT NOT NULL,
+        has_grounded_answer INTEGER NOT NULL DEFAULT 0,
+        has_thumbs_down INTEGER NOT NULL DEFAULT 0,
+        handed_off INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        last_message_at TEXT NOT NULL
+      );
+      CREATE INDEX conversations_billing ON conversations(tenant_id, last_message_at);
+      CREATE TABLE messages (
+        id TEXT PRIMARY KEY,
+        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        tenant_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL,
+        citations TEXT NOT NULL,
+        grounded INTEGER,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX messages_conversation ON messages(conversation_id, id);
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

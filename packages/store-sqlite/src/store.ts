@@ -1,5 +1,6 @@
 import type { Store } from '@panya/core';
 import { openDatabase, Statements, type Db, type OpenOptions, type Runner } from './database.js';
+import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
 import { migrate } from './migrations.js';
 import { SqliteSearchIndex } from './search-index.js';
@@ -46,6 +47,7 @@ function aggregates(db: Db, sql: Statements, run: Runner) {
     usage: new SqliteUsage(sql, run),
     users: new SqliteUsers(sql, run),
     jobs: new SqliteJobs(sql, run),
+    conversations: new SqliteConversations(db, sql, run),
   };
 }
 
@@ -60,6 +62,7 @@ export class SqliteStore implements Store {
   readonly usage;
   readonly users;
   readonly jobs;
+  readonly conversations;
   private readonly gate = new Gate();
   private readonly txView: Store;
 
@@ -79,6 +82,7 @@ export class SqliteStore implements Store {
     this.usage = root.usage;
     this.users = root.users;
     this.jobs = root.jobs;
+    this.conversations = root.conversations;
     const inTx = aggregates(db, sql, async (fn) => fn());
     this.txView = {
       ...inTx,

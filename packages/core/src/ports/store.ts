@@ -7,6 +7,7 @@
  * for workspace data, the workspace) and filters by it in the query itself.
  */
 import type { PlanId, Quotas } from '../plans.js';
+import type { ConversationStore } from './conversations.js';
 import type { JobStore, RateLimitStore, UsageStore, UserStore } from './operations.js';
 import type { SearchIndex } from './search-index.js';
 
@@ -194,6 +195,7 @@ export interface Store {
   readonly usage: UsageStore;
   readonly users: UserStore;
   readonly jobs: JobStore;
+  readonly conversations: ConversationStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
    * `tx` it is given; other callers wait until the transaction ends.

@@ -1,10 +1,14 @@
 import type { Embedder } from '../ports/embedder.js';
+import type { Contextualizer } from '../ports/generator.js';
 import type { ChunkInput } from '../ports/search-index.js';
 import type { IndexingClaim, Scope } from '../ports/store.js';
 import { chunkMarkdown } from '../ingest/chunker.js';
 import { tokenize } from '../text/tokenizer.js';
 import { EmbedderMismatchError } from '../errors.js';
 import type { ServiceDeps } from './context.js';
+
+/** Usage meter of one contextualization call at ingest. */
+export const CONTEXTUALIZATION_METER = 'contextualization';
 
 export interface IngestOptions {
   /** Documents claimed (and embedded together) per round. */
@@ -31,6 +35,8 @@ interface PreparedDoc {
   claim: IndexingClaim;
   scope: Scope;
   chunks: Omit<ChunkInput, 'vector'>[];
+  /** Context prefixes (one per chunk) when contextualization is on. */
+  prefixes?: string[];
 }
 
 function readableError(error: unknown): string {
@@ -43,7 +49,14 @@ function readableError(error: unknown): string {
  * lexical index, embed, and replace the document's chunks and status in one transaction —
  * so a document is never half-indexed, and a crash leaves it queued under an expiring lease.
  */
-export function createIngestService(deps: ServiceDeps & { embedder: Embedder }, options: IngestOptions = {}) {
+export interface IngestDeps extends ServiceDeps {
+  embedder: Embedder;
+  /** Optional: a context prefix per chunk, embedded with it; each call is billable usage. */
+  contextualizer?: Contextualizer;
+  recordUsage?: (tenantId: string, workspaceId: string, calls: number, data: Record<string, unknown>) => Promise<void>;
+}
+
+export function createIngestService(deps: IngestDeps, options: IngestOptions = {}) {
   const { store, clock, ids, logger, embedder } = deps;
   const batchSize = options.batchSize ?? 32;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
@@ -80,8 +93,23 @@ export function createIngestService(deps: ServiceDeps & { embedder: Embedder }, 
     return { claim, scope: { tenantId: doc.tenantId, workspaceId: doc.workspaceId }, chunks };
   }
 
+  /** Asks the contextualizer for each chunk's prefix and records the billable calls. */
+  async function contextualize(doc: PreparedDoc): Promise<void> {
+    if (!deps.contextualizer || doc.prefixes) return;
+    const prefixes: string[] = [];
+    let tokens = 0;
+    for (const c of doc.chunks) {
+      const { prefix, usage } = await deps.contextualizer.contextualize({ documentTitle: c.title, documentText: doc.claim.doc.contentMd, chunkText: c.text });
+      prefixes.push(prefix.trim());
+      tokens += usage.inputTokens + usage.outputTokens;
+    }
+    doc.prefixes = prefixes;
+    await deps.recordUsage?.(doc.scope.tenantId, doc.scope.workspaceId, doc.chunks.length, { documentId: doc.claim.doc.id, contextualizer: deps.contextualizer.id, tokens });
+  }
+
   async function embed(prepared: PreparedDoc[]): Promise<Float32Array[][]> {
-    const texts = prepared.flatMap((p) => p.chunks.map((c) => embeddingText(c.title, c.headingPath, c.text)));
+    for (const p of prepared) await contextualize(p);
+    const texts = prepared.flatMap((p) => p.chunks.map((c, i) => [p.prefixes?.[i], embeddingText(c.title, c.headingPath, c.text)].filter(Boolean).join('\n')));
     const vectors = await embedder.embedDocuments(texts);
     if (vectors.length !== texts.length) throw new Error(`Embedder returned ${vectors.length} vectors for ${texts.length} chunks.`);
     let at = 0;

@@ -3,6 +3,8 @@ import { panyaError, type PanyaError } from '../errors.js';
 import { resolveLimits } from '../plans.js';
 import type { RateBucket } from '../ports/operations.js';
 import type { RequestContext, ServiceDeps } from './context.js';
+import { countResolutions } from './resolutions.js';
+import { billingPeriod } from './usage.js';
 
 /** What a counted request may tell its caller (the `RateLimit-*` headers). */
 export interface RateLimitStatus {
@@ -41,6 +43,29 @@ export function createLimitsService(deps: ServiceDeps) {
   const { store, clock } = deps;
 
   return {
+    /**
+     * Chat pre-flight: refuses with a localized `hard_cap_reached` once the tenant's resolutions
+     * this month reach hardCapMultiplier × included resolutions. Grandfathered tenants are exempt.
+     */
+    async checkChatCap(ctx: RequestContext): Promise<Result<void, PanyaError>> {
+      const now = clock.now();
+      const limits = resolveLimits(ctx.tenant, now);
+      if (!limits.hardCapApplies || limits.chatHardCap === null) return ok(undefined);
+      const used = await countResolutions(store.conversations, ctx.tenant.id, billingPeriod(now), now, { includeActive: true });
+      if (used < limits.chatHardCap) return ok(undefined);
+      const cap = limits.chatHardCap.toLocaleString('en-US');
+      return err(
+        panyaError('hard_cap_reached', {
+          message: `This workspace has reached its monthly limit of ${cap} chat resolutions. Documents can still be viewed; upgrade the plan to keep chatting.`,
+          localized: {
+            en: `This workspace has reached its monthly limit of ${cap} chat resolutions. Documents can still be viewed; upgrade the plan to keep chatting.`,
+            th: `บัญชีนี้ใช้แชตครบโควตา ${cap} บทสนทนาของเดือนนี้แล้ว ยังเปิดอ่านเอกสารได้ตามปกติ กรุณาอัปเกรดแพ็กเกจเพื่อใช้งานแชตต่อ`,
+          },
+          cap: limits.chatHardCap,
+        }),
+      );
+    },
+
     /** Takes one unit for this call from every bucket that applies, or refuses with `rate_limited`. */
     async take(ctx: RequestContext, call: CountedCall): Promise<Result<RateLimitStatus | null, PanyaError>> {
       const now = clock.now();

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { MAX_QUERY_CHARS } from './search.js';
+
+export const LOCALES = ['th', 'en'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+const query = z.string().trim().min(1, 'query must not be empty').max(MAX_QUERY_CHARS);
+
+export const answerSchema = z.strictObject({
+  query,
+  locale: z.enum(LOCALES).optional(),
+});
+export type AnswerInput = z.input<typeof answerSchema>;
+
+export const chatSchema = z.strictObject({
+  query,
+  locale: z.enum(LOCALES).optional(),
+  conversationId: z.string().regex(/^conv_[0-9A-Za-z]{22}$/, 'not a conversation id').optional(),
+});
+export type ChatInput = z.input<typeof chatSchema>;
+
+const THAI = /[\u0E00-\u0E7F]/;
+
+/** The locale a query is written in, when the caller does not say: Thai script → th. */
+export function detectLocale(text: string): Locale {
+  return THAI.test(text) ? 'th' : 'en';
+}

@@ -1,0 +1,55 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { PanyaError } from '../errors.js';
+import type { Citation } from '../ports/conversations.js';
+import type { Generator, GeneratorUsage } from '../ports/generator.js';
+import { answerSchema, detectLocale, type AnswerInput, type Locale } from '../schemas/answers.js';
+import { parseInput } from '../schemas/validate.js';
+import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
+import { citationsIn, retrieveContext } from './grounding.js';
+import type { Counted, QueryChannel, QueryService } from './queries.js';
+import type { SearchService } from './search.js';
+
+export interface AnswerResponse {
+  answer: string;
+  citations: Citation[];
+  locale: Locale;
+  /** True when the answer cites the knowledge base; false means "no grounded answer". */
+  grounded: boolean;
+}
+
+/** Collects a generator's stream into text and usage. */
+async function complete(generator: Generator, request: Parameters<Generator['generate']>[0]): Promise<{ text: string; usage: GeneratorUsage }> {
+  let text = '';
+  let usage: GeneratorUsage = { inputTokens: 0, outputTokens: 0 };
+  for await (const event of generator.generate(request)) {
+    if (event.type === 'delta') text += event.text;
+    else usage = event.usage;
+  }
+  return { text: text.trim(), usage };
+}
+
+/** Grounded answers with `[n]` citations; each call is a billable API query. */
+export function createAnswerService(deps: ServiceDeps & { generator: Generator; search: SearchService; queries: QueryService }) {
+  const { store, generator } = deps;
+
+  async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal): Promise<Result<AnswerResponse, PanyaError>> {
+    const locale = input.locale ?? detectLocale(input.query);
+    const context = await retrieveContext(store, deps.search, ctx.scope, input.query);
+    const { text } = await complete(generator, { query: input.query, locale, context: context.passages, ...(signal ? { signal } : {}) });
+    const citations = citationsIn(text, context);
+    return ok({ answer: text, citations, locale, grounded: citations.length > 0 });
+  }
+
+  return {
+    async answer(ctx: RequestContext, input: AnswerInput | unknown, channel: QueryChannel = { via: 'rest' }, signal?: AbortSignal): Promise<Result<Counted<AnswerResponse>, PanyaError>> {
+      const allowed = requireScope(ctx, 'read');
+      if (allowed.isErr()) return err(allowed.error);
+      const parsed = parseInput(answerSchema, input);
+      if (parsed.isErr()) return err(parsed.error);
+      return deps.queries.counted(ctx, channel, 'answer', () => answer(ctx, parsed.value, signal));
+    },
+  };
+}
+
+export { complete as collectGeneration };
+export type AnswerService = ReturnType<typeof createAnswerService>;

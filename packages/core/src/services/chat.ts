@@ -1,0 +1,112 @@
+import { err, ok, type Result } from 'neverthrow';
+import { errors, type PanyaError } from '../errors.js';
+import { condenseQuery } from '../generators/extractive.js';
+import type { Citation } from '../ports/conversations.js';
+import type { ChatTurn, Generator, GeneratorUsage } from '../ports/generator.js';
+import { chatSchema, detectLocale, type ChatInput } from '../schemas/answers.js';
+import { parseInput } from '../schemas/validate.js';
+import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
+import { citationsIn, retrieveContext } from './grounding.js';
+import type { LimitsService, RateLimitStatus } from './limits.js';
+import type { SearchService } from './search.js';
+
+/** Turns of history a follow-up is condensed with and the generator sees. */
+const HISTORY_TURNS = 10;
+
+export type ChatEvent =
+  | { event: 'meta'; data: { conversationId: string; messageId: string } }
+  | { event: 'delta'; data: { text: string } }
+  | { event: 'citation'; data: Citation }
+  | { event: 'done'; data: { usage: GeneratorUsage; grounded: boolean; query: string } }
+  | { event: 'error'; data: { code: string; detail: string } };
+
+export interface ChatStream {
+  conversationId: string;
+  rateLimit: RateLimitStatus | null;
+  /** The events of one answer; stops (storing no partial answer) when `signal` aborts. */
+  events: AsyncIterable<ChatEvent>;
+}
+
+/**
+ * Streaming multi-turn chat. Everything that can refuse the request (scope, input, hard cap,
+ * rate limit, unknown conversation) is decided before the stream starts, so HTTP can still
+ * answer with a status code; failures after that arrive as an `error` event.
+ */
+export function createChatService(deps: ServiceDeps & { generator: Generator; search: SearchService; limits: LimitsService }) {
+  const { store, clock, ids, logger, generator } = deps;
+
+  return {
+    async chat(ctx: RequestContext, input: ChatInput | unknown, signal?: AbortSignal): Promise<Result<ChatStream, PanyaError>> {
+      const allowed = requireScope(ctx, 'read');
+      if (allowed.isErr()) return err(allowed.error);
+      const parsed = parseInput(chatSchema, input);
+      if (parsed.isErr()) return err(parsed.error);
+      const { query, conversationId } = parsed.value;
+      const locale = parsed.value.locale ?? detectLocale(query);
+
+      const existing = conversationId ? await store.conversations.get(ctx.scope, conversationId) : null;
+      if (conversationId && !existing) return err(errors.notFound('Conversation'));
+      const capped = await deps.limits.checkChatCap(ctx);
+      if (capped.isErr()) return err(capped.error);
+      const taken = await deps.limits.take(ctx, 'query');
+      if (taken.isErr()) return err(taken.error);
+
+      const now = clock.now().toISOString();
+      const conversation = existing ?? {
+        id: ids.next('conv'),
+        tenantId: ctx.scope.tenantId,
+        workspaceId: ctx.scope.workspaceId,
+        locale,
+        hasGroundedAnswer: false,
+        hasThumbsDown: false,
+        handedOff: false,
+        createdAt: now,
+        lastMessageAt: now,
+      };
+      if (!existing) await store.conversations.insert(conversation);
+      const history: ChatTurn[] = (await store.conversations.messages(ctx.scope, conversation.id, HISTORY_TURNS)).map((m) => ({ role: m.role, content: m.content }));
+      await store.conversations.appendMessage(ctx.scope, { id: ids.next('msg'), conversationId: conversation.id, tenantId: ctx.scope.tenantId, workspaceId: ctx.scope.workspaceId, role: 'user', content: query, citations: [], grounded: null, createdAt: now });
+      const messageId = ids.next('msg');
+
+      async function* events(): AsyncGenerator<ChatEvent> {
+        yield { event: 'meta', data: { conversationId: conversation.id, messageId } };
+        try {
+          const standalone = history.length === 0 ? query : generator.condense ? await generator.condense(query, history, signal) : condenseQuery(query, history);
+          const context = await retrieveContext(store, deps.search, ctx.scope, standalone);
+          let text = '';
+          let usage: GeneratorUsage = { inputTokens: 0, outputTokens: 0 };
+          for await (const event of generator.generate({ query, locale, context: context.passages, history, ...(signal ? { signal } : {}) })) {
+            if (signal?.aborted) return;
+            if (event.type === 'delta') {
+              text += event.text;
+              yield { event: 'delta', data: { text: event.text } };
+            } else usage = event.usage;
+          }
+          if (signal?.aborted) return;
+          const citations = citationsIn(text, context);
+          for (const citation of citations) yield { event: 'citation', data: citation };
+          await store.conversations.appendMessage(ctx.scope, {
+            id: messageId,
+            conversationId: conversation.id,
+            tenantId: ctx.scope.tenantId,
+            workspaceId: ctx.scope.workspaceId,
+            role: 'assistant',
+            content: text.trim(),
+            citations,
+            grounded: citations.length > 0,
+            createdAt: clock.now().toISOString(),
+          });
+          yield { event: 'done', data: { usage, grounded: citations.length > 0, query: standalone } };
+        } catch (error) {
+          if (signal?.aborted) return;
+          logger.error('chat generation failed', { conversationId: conversation.id, error: error instanceof Error ? error.message : String(error) });
+          yield { event: 'error', data: { code: 'unavailable', detail: locale === 'th' ? 'ขออภัย ระบบตอบคำถามขัดข้องชั่วคราว กรุณาลองใหม่อีกครั้ง' : 'The answer could not be completed; please try again.' } };
+        }
+      }
+
+      return ok({ conversationId: conversation.id, rateLimit: taken.value, events: events() });
+    },
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;
