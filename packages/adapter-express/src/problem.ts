@@ -1,4 +1,4 @@
-import type { PanyaError, PanyaErrorCode } from '@panya/core';
+import { detectLocale, type PanyaError, type PanyaErrorCode } from '@panya/core';
 import type { Request, Response } from 'express';
 
 /** RFC 9457 problem details, as every error leaves the HTTP API. */
@@ -59,10 +59,15 @@ export function rateLimitHeaders(status: { limit: number; remaining: number; res
 
 export const problemType = (code: string) => `urn:panya:problem:${code}`;
 
-/** `th` when the client prefers Thai (explicit locale first, then Accept-Language). */
-export function requestLocale(req: Request, explicit?: unknown): 'th' | 'en' {
+/**
+ * The locale of user-facing error text: an explicit `locale` first, then Accept-Language,
+ * then the script of the user's own query, else English.
+ */
+export function requestLocale(req: Request, explicit?: unknown, query?: unknown): 'th' | 'en' {
   if (explicit === 'th' || explicit === 'en') return explicit;
-  return /^th\b/i.test(req.get('accept-language') ?? '') ? 'th' : 'en';
+  const accept = req.get('accept-language');
+  if (accept) return /^th\b/i.test(accept) ? 'th' : 'en';
+  return typeof query === 'string' ? detectLocale(query) : 'en';
 }
 
 export function toProblem(error: PanyaError, locale: 'th' | 'en' = 'en'): { problem: Problem; headers: Record<string, string> } {

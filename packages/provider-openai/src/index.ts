@@ -4,3 +4,4 @@ export {
   KNOWN_DIMENSIONS,
   type OpenAIEmbedderOptions,
 } from './embedder.js';
+export { OpenAIGenerator, answerSystemPrompt, type OpenAIGeneratorOptions } from './generator.js';

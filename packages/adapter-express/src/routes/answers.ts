@@ -19,7 +19,7 @@ export function answersRouter(engine: Engine, options: { heartbeatMs?: number } 
   router.post('/answer', async (req, res) => {
     const controller = abortOnClose(req, res);
     const answered = await engine.answers.answer(ctxOf(res), req.body, { via: 'rest' }, controller.signal);
-    if (answered.isErr()) return sendProblem(req, res, answered.error, requestLocale(req, req.body?.locale));
+    if (answered.isErr()) return sendProblem(req, res, answered.error, requestLocale(req, req.body?.locale, req.body?.query));
     if (answered.value.rateLimit) res.set(rateLimitHeaders(answered.value.rateLimit));
     res.json(answered.value.value);
   });
@@ -27,7 +27,7 @@ export function answersRouter(engine: Engine, options: { heartbeatMs?: number } 
   router.post('/chat', async (req, res) => {
     const controller = abortOnClose(req, res);
     const started = await engine.chat.chat(ctxOf(res), req.body, controller.signal);
-    if (started.isErr()) return sendProblem(req, res, started.error, requestLocale(req, req.body?.locale));
+    if (started.isErr()) return sendProblem(req, res, started.error, requestLocale(req, req.body?.locale, req.body?.query));
     if (started.value.rateLimit) res.set(rateLimitHeaders(started.value.rateLimit));
     res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     res.flushHeaders();

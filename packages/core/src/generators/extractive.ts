@@ -58,6 +58,8 @@ const QUERY_NOISE = new Set([
 ]);
 /** "how long", "how much", "เท่าไหร่": the second word asks for a quantity, it is not the topic. */
 const HOW_QUANTIFIERS = new Set(['long', 'much', 'many', 'often', 'far', 'soon', 'big', 'old']);
+/** Verbs that only frame a quantity question ("how long does it take", "how much does it cost"). */
+const QUANTITY_FRAME_VERBS = new Set(['take', 'takes', 'took', 'cost', 'costs', 'last', 'lasts', 'need', 'needs']);
 const THAI_QUESTION_PAIRS = new Map([['เท่า', new Set(['ไหร่', 'ไร'])]]);
 
 /** Words that point back into the conversation: a query using them may not stand alone. */
@@ -276,10 +278,12 @@ function keyWords(text: string, limit: number): string[] {
 /** Segmented words of a question that name its topic: stopwords, question words and particles removed. */
 function queryContentWords(words: readonly string[]): string[] {
   const out: string[] = [];
+  const asksQuantity = words.some((w, i) => HOW_QUANTIFIERS.has(w) && words[i - 1] === 'how');
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (QUERY_NOISE.has(w) || ENGLISH_STOPWORDS.has(w)) continue;
     if (HOW_QUANTIFIERS.has(w) && words[i - 1] === 'how') continue;
+    if (asksQuantity && QUANTITY_FRAME_VERBS.has(w)) continue;
     const pair = THAI_QUESTION_PAIRS.get(w);
     if (pair && i + 1 < words.length && pair.has(words[i + 1]!)) {
       i++;

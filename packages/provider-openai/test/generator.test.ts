@@ -1,0 +1,347 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NO_ANSWER, countWordTokens, type GenerateRequest, type GeneratorEvent } from '@panya/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OpenAIGenerator } from '../src/index.js';
+
+interface ChatBody {
+  model: string;
+  messages: { role: string; content: string }[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  temperature?: number;
+  max_tokens?: number;
+}
+
+interface Recorded {
+  url: string | undefined;
+  headers: IncomingMessage['headers'];
+  body: ChatBody;
+  /** Resolves when the client's connection for this request closes before the response ended. */
+  closedEarly: Promise<void>;
+}
+
+type Handler = (req: Recorded, res: ServerResponse, n: number) => void | Promise<void>;
+
+/** One `chat.completion.chunk` event as OpenAI sends it. */
+function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): string {
+  const body = {
+    id: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG',
+    object: 'chat.completion.chunk',
+    created: 1741570283,
+    model: 'gpt-4o-mini-2024-07-18',
+    service_tier: 'default',
+    system_fingerprint: 'fp_06737a9306',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...extra,
+  };
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+const usageChunk = (prompt: number, completion: number) =>
+  `data: ${JSON.stringify({
+    id: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG',
+    object: 'chat.completion.chunk',
+    created: 1741570283,
+    model: 'gpt-4o-mini-2024-07-18',
+    system_fingerprint: 'fp_06737a9306',
+    choices: [],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  })}\n\n`;
+
+const PIECES = ['Orders to other provinces ', 'take 3–5 business days', ' [2].'];
+
+/** A complete stream: role, content pieces, finish, usage, [DONE]; events split across writes mid-line. */
+async function streamAnswer(res: ServerResponse, pieces = PIECES, opts: { usage?: boolean; done?: boolean } = {}) {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  const events = [chunk({ role: 'assistant', content: '', refusal: null }), ...pieces.map((p) => chunk({ content: p })), chunk({}, 'stop')];
+  if (opts.usage !== false) events.push(usageChunk(321, 17));
+  if (opts.done !== false) events.push('data: [DONE]\n\n');
+  for (const event of events) {
+    const cut = Math.floor(event.length / 2);
+    res.write(event.slice(0, cut));
+    await new Promise((r) => setImmediate(r));
+    res.write(event.slice(cut));
+  }
+  res.end();
+}
+
+function completion(res: ServerResponse, content: string, usage = { prompt_tokens: 250, completion_tokens: 30 }) {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      id: 'chatcmpl-abc123',
+      object: 'chat.completion',
+      created: 1741570283,
+      model: 'gpt-4o-mini-2024-07-18',
+      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    }),
+  );
+}
+
+function apiError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } }));
+}
+
+let server: Server;
+let baseUrl: string;
+let handler: Handler;
+let requests: Recorded[];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (raw += c));
+    req.on('end', () => {
+      const closedEarly = new Promise<void>((resolve) => res.on('close', () => !res.writableFinished && resolve()));
+      const rec: Recorded = { url: req.url, headers: req.headers, body: JSON.parse(raw) as ChatBody, closedEarly };
+      requests.push(rec);
+      void handler(rec, res, requests.length);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  requests = [];
+  handler = (_req, res) => streamAnswer(res);
+});
+
+const make = (extra: Partial<ConstructorParameters<typeof OpenAIGenerator>[0]> = {}) =>
+  new OpenAIGenerator({ apiKey: 'sk-test', baseUrl, model: 'gpt-4o-mini', ...extra });
+
+const REQUEST: GenerateRequest = {
+  query: 'How long does delivery to the provinces take?',
+  locale: 'en',
+  context: [
+    { n: 1, chunkId: 'c1', documentId: 'd1', title: 'Returns policy', headingPath: ['Returns'], text: 'You can return items within 30 days.' },
+    { n: 2, chunkId: 'c2', documentId: 'd2', title: 'Shipping', headingPath: ['Delivery', 'Provinces'], text: 'Deliveries to other provinces take 3–5 business days.' },
+  ],
+  history: [
+    { role: 'user', content: 'Do you deliver outside Bangkok?' },
+    { role: 'assistant', content: 'Yes, we deliver nationwide [2].' },
+  ],
+};
+
+async function collect(iterable: AsyncIterable<GeneratorEvent>) {
+  const events: GeneratorEvent[] = [];
+  for await (const e of iterable) events.push(e);
+  return { events, text: events.map((e) => (e.type === 'delta' ? e.text : '')).join('') };
+}
+
+describe('OpenAIGenerator.generate', () => {
+  it('streams the answer as deltas and reports the usage of the final chunk', async () => {
+    const gen = make();
+    expect(gen.id).toBe('openai:gpt-4o-mini');
+    const { events, text } = await collect(gen.generate(REQUEST));
+    expect(text).toBe(PIECES.join(''));
+    expect(events.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.text : ''))).toEqual(PIECES);
+    expect(events.at(-1)).toEqual({ type: 'done', usage: { inputTokens: 321, outputTokens: 17 } });
+  });
+
+  it('sends a grounded, streamed chat request with history and numbered passages', async () => {
+    await collect(make({ maxTokens: 500 }).generate(REQUEST));
+    expect(requests).toHaveLength(1);
+    const { url, headers, body } = requests[0]!;
+    expect(url).toBe('/v1/chat/completions');
+    expect(headers.authorization).toBe('Bearer sk-test');
+    expect(body).toMatchObject({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, temperature: 0.1, max_tokens: 500 });
+
+    const [system, ...rest] = body.messages;
+    expect(system!.role).toBe('system');
+    expect(system!.content).toMatch(/ONLY the numbered passages/);
+    expect(system!.content).toMatch(/never invent a number/i);
+    expect(system!.content).toContain(NO_ANSWER.en);
+    expect(system!.content).toMatch(/Answer in English/);
+
+    // Old citation numbers are dropped from earlier answers: they referred to other passages.
+    expect(rest.slice(0, 2)).toEqual([
+      { role: 'user', content: 'Do you deliver outside Bangkok?' },
+      { role: 'assistant', content: 'Yes, we deliver nationwide.' },
+    ]);
+    const user = rest[2]!;
+    expect(rest).toHaveLength(3);
+    expect(user.role).toBe('user');
+    expect(user.content).toContain('[1] Returns policy — Returns\nYou can return items within 30 days.');
+    expect(user.content).toContain('[2] Shipping — Delivery > Provinces\nDeliveries to other provinces take 3–5 business days.');
+    expect(user.content.indexOf('[1]')).toBeLessThan(user.content.indexOf('[2]'));
+    expect(user.content).toMatch(/Question: How long does delivery to the provinces take\?$/);
+  });
+
+  it('asks for Thai and the Thai no-answer sentence when the locale is th', async () => {
+    await collect(make().generate({ ...REQUEST, locale: 'th', history: [] }));
+    const system = requests[0]!.body.messages[0]!.content;
+    expect(system).toContain(NO_ANSWER.th);
+    expect(system).not.toContain(NO_ANSWER.en);
+    expect(system).toMatch(/Answer in Thai/);
+    expect(requests[0]!.body.messages).toHaveLength(2);
+    expect(requests[0]!.headers.authorization).toBe('Bearer sk-test');
+  });
+
+  it('estimates usage when the server reports none and omits [DONE]', async () => {
+    handler = (_req, res) => streamAnswer(res, PIECES, { usage: false, done: false });
+    const { events, text } = await collect(make({ apiKey: undefined }).generate(REQUEST));
+    const done = events.at(-1)!;
+    if (done.type !== 'done') throw new Error('expected done last');
+    expect(done.usage.outputTokens).toBe(countWordTokens(text));
+    expect(done.usage.inputTokens).toBeGreaterThan(countWordTokens(REQUEST.query));
+    expect(requests[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it('retries a 429 before the stream starts', async () => {
+    handler = (_req, res, n) => (n === 1 ? apiError(res, 429, 'Rate limit reached', { 'retry-after': '0' }) : streamAnswer(res));
+    const { text, events } = await collect(make().generate(REQUEST));
+    expect(requests).toHaveLength(2);
+    expect(text).toBe(PIECES.join(''));
+    expect(events.filter((e) => e.type === 'done')).toHaveLength(1);
+  });
+
+  it('gives up with the API message after maxRetries', async () => {
+    handler = (_req, res) => apiError(res, 503, 'The engine is currently overloaded');
+    await expect(collect(make({ maxRetries: 1 }).generate(REQUEST))).rejects.toThrow(/HTTP 503.*overloaded.*gave up after 2 attempts/);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('does not retry a client error', async () => {
+    handler = (_req, res) => apiError(res, 400, "This model's maximum context length is 128000 tokens.");
+    await expect(collect(make().generate(REQUEST))).rejects.toThrow(/HTTP 400.*maximum context length/);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('fails, without retrying, when the server breaks off after the stream began', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Orders to other ' }));
+      setImmediate(() => res.socket!.destroy());
+    };
+    const seen: GeneratorEvent[] = [];
+    const run = async () => {
+      for await (const e of make().generate(REQUEST)) seen.push(e);
+    };
+    await expect(run()).rejects.toThrow(/broke off/);
+    expect(seen).toEqual([{ type: 'delta', text: 'Orders to other ' }]);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('fails on an error event inside a 200 stream, without retrying', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ content: 'Orders ' }));
+      res.end(`data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } })}\n\n`);
+    };
+    await expect(collect(make().generate(REQUEST))).rejects.toThrow(/server had an error while processing/);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('closes the HTTP connection when the caller aborts mid-stream', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ content: 'Orders to other ' }));
+      // and never ends: only the client can close this
+    };
+    const controller = new AbortController();
+    const seen: GeneratorEvent[] = [];
+    for await (const e of make().generate({ ...REQUEST, signal: controller.signal })) {
+      seen.push(e);
+      controller.abort();
+    }
+    expect(seen).toEqual([{ type: 'delta', text: 'Orders to other ' }]);
+    await requests[0]!.closedEarly;
+  });
+
+  it('closes the HTTP connection when the consumer stops reading', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ content: 'Orders to other ' }));
+    };
+    for await (const e of make().generate(REQUEST)) {
+      expect(e.type).toBe('delta');
+      break;
+    }
+    await requests[0]!.closedEarly;
+  });
+
+  it('times out a server that never answers', async () => {
+    handler = () => undefined;
+    await expect(collect(make({ timeoutMs: 100, maxRetries: 0 }).generate(REQUEST))).rejects.toThrow(/timed out/);
+  });
+});
+
+describe('OpenAIGenerator.condense', () => {
+  it('asks for a standalone query in the same language and returns the trimmed text', async () => {
+    handler = (_req, res) => completion(res, '  How long does delivery to the provinces take?\n');
+    const out = await make().condense('and for provinces?', [
+      { role: 'user', content: 'How long does shipping take to Bangkok?' },
+      { role: 'assistant', content: 'Delivery within Bangkok takes 1–2 business days [2].' },
+    ]);
+    expect(out).toBe('How long does delivery to the provinces take?');
+    const { body } = requests[0]!;
+    expect(body.stream).toBeUndefined();
+    expect(body.model).toBe('gpt-4o-mini');
+    expect(body.messages[0]!.role).toBe('system');
+    expect(body.messages[0]!.content).toMatch(/standalone/);
+    expect(body.messages[0]!.content).toMatch(/language of the follow-up/);
+    const user = body.messages[1]!.content;
+    expect(user).toContain('User: How long does shipping take to Bangkok?');
+    expect(user).toContain('Assistant: Delivery within Bangkok takes 1–2 business days [2].');
+    expect(user).toMatch(/Follow-up question: and for provinces\?$/);
+  });
+
+  it('keeps the query when there is no history to resolve it against', async () => {
+    expect(await make().condense('แล้วต่างจังหวัดล่ะ', [])).toBe('แล้วต่างจังหวัดล่ะ');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('retries a 500 on a non-streaming call', async () => {
+    handler = (_req, res, n) => (n === 1 ? apiError(res, 500, 'boom') : completion(res, 'ค่าส่งต่างจังหวัดเท่าไหร่'));
+    expect(await make().condense('แล้วต่างจังหวัดล่ะ', [{ role: 'user', content: 'ค่าส่งในกรุงเทพเท่าไหร่' }])).toBe('ค่าส่งต่างจังหวัดเท่าไหร่');
+    expect(requests).toHaveLength(2);
+  });
+});
+
+describe('OpenAIGenerator.contextualize', () => {
+  it('asks for a short situating context and returns the trimmed prefix with usage', async () => {
+    handler = (_req, res) => completion(res, '\nThis chunk is from the Shipping policy, section on delivery times to provinces. ', { prompt_tokens: 812, completion_tokens: 19 });
+    const result = await make().contextualize({
+      documentTitle: 'Shipping policy',
+      documentText: '# Shipping\n## Bangkok\nDelivery within Bangkok takes 1–2 business days.\n## Provinces\nDeliveries to other provinces take 3–5 business days.',
+      chunkText: 'Deliveries to other provinces take 3–5 business days.',
+    });
+    expect(result).toEqual({
+      prefix: 'This chunk is from the Shipping policy, section on delivery times to provinces.',
+      usage: { inputTokens: 812, outputTokens: 19 },
+    });
+    const { body } = requests[0]!;
+    expect(body.stream).toBeUndefined();
+    expect(body.messages[0]!.content).toMatch(/1–2 sentences/);
+    expect(body.messages[0]!.content).toMatch(/situate the chunk within the document/);
+    const user = body.messages[1]!.content;
+    expect(user).toContain('<document title="Shipping policy">');
+    expect(user).toContain('## Provinces');
+    expect(user).toContain('<chunk>\nDeliveries to other provinces take 3–5 business days.\n</chunk>');
+  });
+
+  it('cuts an over-long document but keeps the part around the chunk', async () => {
+    handler = (_req, res) => completion(res, 'Context.');
+    const filler = (tag: string) => Array.from({ length: 400 }, (_, i) => `${tag}${i}`).join(' ');
+    const chunkText = 'The warranty covers battery defects for 24 months.';
+    await make({ maxDocumentChars: 3000 }).contextualize({
+      documentTitle: 'Warranty',
+      documentText: `Warranty terms. ${filler('a')}\n${filler('b')}\n${chunkText}\n${filler('c')}`,
+      chunkText,
+    });
+    const user = requests[0]!.body.messages[1]!.content;
+    expect(user).toContain('Warranty terms.');
+    expect(user.split('<chunk>')[0]).toContain(chunkText);
+    expect(user.length).toBeLessThan(3000 + 2 * chunkText.length + 200);
+  });
+});
