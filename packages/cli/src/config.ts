@@ -25,7 +25,12 @@ const envSchema = z.object({
   PANYA_OPENAI_API_KEY: z.string().min(1).optional(),
   PANYA_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
   PANYA_EMBEDDING_DIMENSIONS: z.coerce.number().int().positive().optional(),
-});
+  /** Answers and chat: `extractive` (no model) or any OpenAI-compatible chat model. */
+  PANYA_GENERATOR: z.enum(['extractive', 'openai']).default('extractive'),
+  PANYA_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** `1`: each chunk gets a model-written context prefix at ingest (billable; needs the openai generator). */
+  PANYA_CONTEXTUALIZE: z.enum(['0', '1', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
+}).refine((env) => !env.PANYA_CONTEXTUALIZE || env.PANYA_GENERATOR === 'openai', { path: ['PANYA_CONTEXTUALIZE'], message: 'needs PANYA_GENERATOR=openai' });
 
 export type EnvConfig = z.infer<typeof envSchema>;
 

@@ -42,5 +42,21 @@ export async function openEngine({ db, logger, embedder, env }: OpenEngineOption
   const store = openSqliteStore({ path: db });
   const log = logger ?? silentLogger;
   const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
-  return createEngine({ store, logger: log, ...(chosen ? { embedder: chosen } : {}) });
+  const generator = env?.PANYA_GENERATOR === 'openai' ? await openAIGenerator(env) : undefined;
+  return createEngine({
+    store,
+    logger: log,
+    ...(chosen ? { embedder: chosen } : {}),
+    ...(generator ? { generator } : {}),
+    ...(generator && env?.PANYA_CONTEXTUALIZE ? { contextualizer: generator } : {}),
+  });
+}
+
+async function openAIGenerator(env: EnvConfig) {
+  const { OpenAIGenerator } = await import('@panya/provider-openai');
+  return new OpenAIGenerator({
+    model: env.PANYA_CHAT_MODEL,
+    ...(env.PANYA_OPENAI_BASE_URL ? { baseUrl: env.PANYA_OPENAI_BASE_URL } : {}),
+    ...(env.PANYA_OPENAI_API_KEY ? { apiKey: env.PANYA_OPENAI_API_KEY } : {}),
+  });
 }

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { createEngine, HashEmbedder, type Contextualizer, type Embedder } from '@panya/core';
+import { openSqliteStore } from '@panya/store-sqlite';
+
+/** Records what it was asked and answers with a fixed prefix. */
+class FakeContextualizer implements Contextualizer {
+  readonly id = 'fake-ctx';
+  calls: string[] = [];
+  async contextualize(input: { documentTitle: string; chunkText: string }) {
+    this.calls.push(input.chunkText);
+    return { prefix: `From the ${input.documentTitle} policy.`, usage: { inputTokens: 10, outputTokens: 5 } };
+  }
+}
+
+/** Remembers the texts it embedded. */
+class RecordingEmbedder implements Embedder {
+  private readonly inner = new HashEmbedder();
+  readonly id = this.inner.id;
+  readonly dimension = this.inner.dimension;
+  texts: string[] = [];
+  async embedDocuments(texts: readonly string[]) {
+    this.texts.push(...texts);
+    return this.inner.embedDocuments(texts);
+  }
+  embedQuery(text: string) {
+    return this.inner.embedQuery(text);
+  }
+}
+
+async function setup(contextualizer?: Contextualizer) {
+  const embedder = new RecordingEmbedder();
+  const engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), embedder, ...(contextualizer ? { contextualizer } : {}) });
+  (await engine.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
+  const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+  return { engine, embedder, ctx };
+}
+
+describe('contextualization at ingest', () => {
+  it('embeds each chunk with its context prefix and records one billable call per chunk, again on reindex', async () => {
+    const contextualizer = new FakeContextualizer();
+    const { engine, embedder, ctx } = await setup(contextualizer);
+    const doc = (await engine.documents.create(ctx, { title: 'Refund', contentMd: '# Refund\n\n## Timing\n\nSeven days.\n\n## Conditions\n\nUnused items only.' }, { wait: true }))._unsafeUnwrap();
+    expect(doc.status).toBe('indexed');
+    expect(contextualizer.calls).toEqual(['Seven days.', 'Unused items only.']);
+    expect(embedder.texts.every((t) => t.startsWith('From the Refund policy.'))).toBe(true);
+    expect((await engine.usage.ledger(ctx.tenant.id)).meters).toEqual({ contextualization: 2 });
+    (await engine.documents.reindex(ctx, doc.id, { wait: true }))._unsafeUnwrap();
+    expect((await engine.usage.ledger(ctx.tenant.id)).meters).toEqual({ contextualization: 4 });
+    await engine.close();
+  });
+
+  it('is off unless a contextualizer is configured', async () => {
+    const { engine, embedder, ctx } = await setup();
+    (await engine.documents.create(ctx, { title: 'Refund', contentMd: 'Seven days.' }, { wait: true }))._unsafeUnwrap();
+    expect(embedder.texts).toEqual(['Refund\nSeven days.']);
+    expect((await engine.usage.ledger(ctx.tenant.id)).meters).toEqual({});
+    await engine.close();
+  });
+});
+
+describe('ingest queue', () => {
+  it('indexes queued documents in batches with one transaction each and reports the outcome', async () => {
+    const { engine, ctx } = await setup();
+    const created = (await engine.documents.bulk(ctx, { create: Array.from({ length: 70 }, (_, i) => ({ title: `Doc ${i}`, contentMd: `Body number ${i}` })) }))._unsafeUnwrap();
+    expect(await engine.store.documents.countByStatus(ctx.scope)).toMatchObject({ pending: 70 });
+    expect(await engine.ingest.drain()).toBe(70);
+    expect(await engine.store.documents.countByStatus(ctx.scope)).toMatchObject({ pending: 0, indexed: 70 });
+    expect(await engine.store.search.countChunks(ctx.scope)).toBe(70);
+    await engine.documents.delete(ctx, created[0]!.id);
+    expect(await engine.store.search.countChunks(ctx.scope)).toBe(69);
+    await engine.close();
+  });
+
+  it('refuses to mix embedders: a different embedder on a filled index is an error pointing to reindex', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const first = createEngine({ store });
+    (await first.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
+    const ctx = (await first.access.system('acme'))._unsafeUnwrap();
+    (await first.documents.create(ctx, { title: 'T', contentMd: 'x' }, { wait: true }))._unsafeUnwrap();
+    const second = createEngine({ store, embedder: new HashEmbedder({ dimension: 256 }) });
+    await expect(second.start()).rejects.toThrow(/panya reindex --all/);
+    // Re-indexing everything with the new embedder is the way out.
+    expect(await second.ingest.reindexAll()).toBe(1);
+    expect(await second.ingest.drain()).toBe(1);
+    expect(await store.search.getIndexInfo()).toEqual({ embedderId: second.embedder.id, dimension: 256 });
+    await second.close();
+  });
+});
