@@ -133,6 +133,22 @@ describe('sessions and memberships', () => {
     await agent.get('/c/acme/api/docs').expect(401);
   });
 
+  it('lets an editor re-index a document and refuses a viewer (reindex needs the editor role)', async () => {
+    const app = await setup();
+    const acme = await makeTenant(engine, 'acme');
+    const doc = (await request(app).post('/api/docs').set(acme.auth).send({ title: 'T', contentMd: 'x' }).expect(201)).body;
+    const pw = 'correct horse battery';
+    (await engine.users.createUser({ email: 'editor@acme.test', password: pw, tenantSlug: 'acme', role: 'editor' }))._unsafeUnwrap();
+    (await engine.users.createUser({ email: 'viewer@acme.test', password: pw, tenantSlug: 'acme', role: 'viewer' }))._unsafeUnwrap();
+    const viewer = await login(app, 'viewer@acme.test', pw);
+    const refused = await viewer.post(`/c/acme/api/docs/${doc.id}/reindex`).set('X-Requested-With', 'x').expect(403);
+    expect(refused.body.requiredScope).toBe('write');
+    const editor = await login(app, 'editor@acme.test', pw);
+    await editor.post(`/c/acme/api/docs/${doc.id}/reindex`).set('X-Requested-With', 'x').expect(202);
+    const audit = await engine.store.audit.list(acme.tenant.id, { type: 'doc.reindex' });
+    expect(audit.map((e) => e.actor)).toEqual([(await engine.store.users.getByEmail('editor@acme.test'))!.id]);
+  });
+
   it('prefers the tenant-wide membership, and a workspace-scoped user loses the role in another workspace', async () => {
     const app = await setup();
     const acme = await makeTenant(engine, 'acme');
