@@ -3,6 +3,7 @@ import cookieParser from 'cookie-parser';
 import type { Engine, Logger } from '@panya/core';
 import { errors, panyaError, silentLogger } from '@panya/core';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, Router } from 'express';
+import { mcpHttpHandler, type McpHttpOptions } from '@panya/adapter-mcp';
 import { authenticate, notFoundRoute } from './context.js';
 import { sendProblem } from './problem.js';
 import { answersRouter } from './routes/answers.js';
@@ -27,6 +28,8 @@ export interface PanyaAppOptions {
   jsonLimitBytes?: number;
   /** Express `trust proxy` setting, for deployments behind a load balancer. */
   trustProxy?: boolean | number | string;
+  /** The MCP endpoint (`/api/mcp`), e.g. `allowedHosts` for DNS-rebinding protection. */
+  mcp?: Omit<McpHttpOptions, 'logger'>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -71,6 +74,10 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.use('/api/auth', authRouter(engine, cookie));
   app.use('/api/cron', cron);
   app.use('/c/:tenantSlug/api/cron', cron);
+  const mcp = mcpHttpHandler(engine, { ...options.mcp, logger });
+  app.all('/api/mcp', mcp);
+  app.all('/c/:tenantSlug/_w/:workspaceSlug/api/mcp', mcp);
+  app.all('/c/:tenantSlug/api/mcp', mcp);
   const api = apiRouter(engine, options);
   app.use('/api', api);
   app.use('/c/:tenantSlug/_w/:workspaceSlug/api', api);

@@ -14,6 +14,7 @@ import { startScheduler } from './scheduler.js';
 import { hostname } from 'node:os';
 import { CommandError } from './commands/tenant.js';
 import { createLogger, openEngine, processIo, type Io } from './runtime.js';
+import { runStdioServer } from '@panya/adapter-mcp';
 
 const port = (value: string) => {
   const n = Number(value);
@@ -147,16 +148,36 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       await withEngine(opts.db, (engine) => reindexCommand(engine, io, opts), opts);
     });
 
+  dbOption(program.command('mcp').description('serve the MCP tools over stdio for one tenant (for MCP hosts that launch servers)'))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .option('--workspace <slug>', 'workspace slug (default: the default workspace)')
+    .option('--embedder <name>', 'auto | hash | local | openai (env PANYA_EMBEDDER)', embedderChoice)
+    .action(async (opts: { db?: string; tenant: string; workspace?: string; embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
+      // stdout carries the protocol: messages go to stderr only.
+      await withEngine(
+        opts.db,
+        async (engine) => {
+          const ctx = await engine.access.system(opts.tenant, opts.workspace);
+          if (ctx.isErr()) throw new CommandError(ctx.error.message);
+          const running = await runStdioServer(engine, ctx.value);
+          io.err(`Panya MCP server on stdio for tenant "${opts.tenant}" (workspace "${ctx.value.workspace.slug}")`);
+          await running.closed;
+        },
+        opts,
+      );
+    });
+
   program
     .command('eval')
     .description('measure retrieval quality on a BEIR-format folder (corpus.jsonl, queries.jsonl, qrels.tsv)')
     .argument('<dir>', 'dataset folder')
     .option('--split <split>', 'test | train', 'test')
     .option('--embedder <name>', 'auto | hash | local | openai (default hash)', embedderChoice)
+    .option('--weights <list>', 'hybrid RRF weights, e.g. lexical=1,semantic=0.05,trigram=0.5')
     .option('--json', 'print JSON')
-    .action(async (dir: string, opts: { split: string; embedder?: EnvConfig['PANYA_EMBEDDER']; json?: boolean }) => {
+    .action(async (dir: string, opts: { split: string; embedder?: EnvConfig['PANYA_EMBEDDER']; json?: boolean; weights?: string }) => {
       if (opts.split !== 'test' && opts.split !== 'train') throw new CommandError('--split must be test or train.');
-      await withEngine(':memory:', (engine) => evalCommand(engine, io, dir, { split: opts.split as 'test' | 'train', name: basename(resolve(dir)), ...(opts.json ? { json: true } : {}) }), { embedder: opts.embedder ?? 'hash' });
+      await withEngine(':memory:', (engine) => evalCommand(engine, io, dir, { split: opts.split as 'test' | 'train', name: basename(resolve(dir)), ...(opts.json ? { json: true } : {}), ...(opts.weights ? { weights: opts.weights } : {}) }), { embedder: opts.embedder ?? 'hash' });
     });
 
   return program;

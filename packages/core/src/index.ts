@@ -40,3 +40,4 @@ export * from './services/answer.js';
 export * from './services/chat.js';
 export * from './services/grounding.js';
 export * from './services/resolutions.js';
+export * from './text/query.js';

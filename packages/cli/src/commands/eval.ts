@@ -1,7 +1,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { evaluateRun, type Engine, type Metrics, type Qrels, type Run, type SearchWeights } from '@panya/core';
+import { defaultSearchWeights, evaluateRun, type Engine, type Metrics, type Qrels, type Run, type SearchWeights } from '@panya/core';
 import type { Io } from '../runtime.js';
 import { CommandError, fail } from './tenant.js';
 
@@ -45,7 +45,7 @@ export interface EvalReport {
  * Loads a BEIR-format folder into the given (empty, temporary) engine, runs every judged query
  * in lexical-only, semantic-only and hybrid mode, and scores documents by their best chunk.
  */
-export async function runEval(engine: Engine, dir: string, split: 'test' | 'train', name: string): Promise<EvalReport> {
+export async function runEval(engine: Engine, dir: string, split: 'test' | 'train', name: string, hybrid?: SearchWeights): Promise<EvalReport> {
   const files = {
     corpus: join(dir, 'corpus.jsonl'),
     queries: join(dir, split === 'train' ? 'queries_train.jsonl' : 'queries.jsonl'),
@@ -83,7 +83,8 @@ export async function runEval(engine: Engine, dir: string, split: 'test' | 'trai
 
   const modes: EvalReport['modes'] = {};
   const chunkDoc = new Map<string, string>();
-  for (const [mode, weights] of Object.entries(EVAL_MODES)) {
+  for (const [mode, preset] of Object.entries(EVAL_MODES)) {
+    const weights = mode === 'hybrid' && hybrid ? hybrid : preset;
     const run: Run = new Map();
     const times: number[] = [];
     for (const q of queries) {
@@ -125,8 +126,21 @@ export function formatEval(report: EvalReport): string {
   return lines.join('\n');
 }
 
-export async function evalCommand(engine: Engine, io: Io, dir: string, opts: { split: 'test' | 'train'; json?: boolean; name: string }) {
-  const report = await runEval(engine, dir, opts.split, opts.name);
+/** `lexical=1,semantic=0.05,trigram=0.5` → hybrid weights (unnamed channels keep the engine's defaults). */
+export function parseWeights(spec: string, defaults: SearchWeights): SearchWeights {
+  const weights = { ...defaults };
+  for (const part of spec.split(',')) {
+    const [name, value] = part.split('=').map((s) => s.trim());
+    const n = Number(value);
+    if (!name || !(name in weights) || !Number.isFinite(n) || n < 0) throw new CommandError(`Bad weight "${part}": use lexical=1,semantic=0.05,trigram=0.5.`);
+    weights[name as keyof SearchWeights] = n;
+  }
+  return weights;
+}
+
+export async function evalCommand(engine: Engine, io: Io, dir: string, opts: { split: 'test' | 'train'; json?: boolean; name: string; weights?: string }) {
+  const hybrid = opts.weights ? parseWeights(opts.weights, defaultSearchWeights(engine.embedder)) : undefined;
+  const report = await runEval(engine, dir, opts.split, opts.name, hybrid);
   io.out(opts.json ? JSON.stringify(report, null, 2) : formatEval(report));
   return report;
 }

@@ -1,0 +1,36 @@
+import type { AnswerResponse, DocumentRecord, SearchResponse } from '@panya/core';
+import type { DocumentSummary } from './schemas.js';
+
+/*
+ * Readable renderings of the structured results: hosts that ignore `structuredContent` show the
+ * text to the model, so it carries everything needed to cite (titles and ids).
+ */
+
+export function searchText(query: string, response: SearchResponse): string {
+  if (response.results.length === 0) return `No chunks match "${query}". Try other words, or browse titles with svc_list_docs.`;
+  const blocks = response.results.map((r, i) => {
+    const where = [r.title, ...r.headingPath.filter((h) => h !== r.title)].join(' › ');
+    const ids = `document ${r.documentId} · chunk ${r.chunkId}${r.url ? ` · ${r.url}` : ''}`;
+    return `[${i + 1}] ${where}\n(${ids})\n${r.text.trim()}`;
+  });
+  return `${response.results.length} chunks for "${query}", best first:\n\n${blocks.join('\n\n')}`;
+}
+
+export function answerText(response: AnswerResponse): string {
+  if (!response.grounded) return `${response.answer}\n\n(Not grounded: no passage of the knowledge base answers this.)`;
+  const sources = response.citations.map((c) => `[${c.n}] ${c.title} (document ${c.documentId}, chunk ${c.chunkId})${c.url ? ` ${c.url}` : ''}`);
+  return `${response.answer}\n\nSources:\n${sources.join('\n')}`;
+}
+
+export function listText(documents: DocumentSummary[], nextCursor: string | null, query?: string): string {
+  const what = query ? ` with "${query}" in the title` : '';
+  const more = nextCursor ? `\n\nMore documents may follow: call svc_list_docs again with cursor "${nextCursor}".` : '';
+  if (documents.length === 0) return `No documents${what} on this page.${more}`;
+  const lines = documents.map((d) => `- ${d.title} (${d.id}) · updated ${d.updatedAt}${d.status === 'indexed' ? '' : ` · ${d.status}`}${d.url ? ` · ${d.url}` : ''}`);
+  return `${documents.length} documents${what}, newest first:\n${lines.join('\n')}${more}`;
+}
+
+export function documentText(doc: DocumentRecord): string {
+  const meta = [`id ${doc.id}`, `updated ${doc.updatedAt}`, ...(doc.url ? [doc.url] : []), ...(doc.status === 'indexed' ? [] : [`status ${doc.status}`])];
+  return `Document "${doc.title}" (${meta.join(' · ')})\n\n---\n\n${doc.contentMd}`;
+}

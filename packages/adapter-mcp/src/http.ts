@@ -1,0 +1,137 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { requireScope, silentLogger, type Engine, type Logger, type PanyaError, type RequestContext } from '@panya/core';
+import { createPanyaMcpServer } from './server.js';
+
+export interface McpHttpOptions {
+  logger?: Logger;
+  /**
+   * DNS-rebinding protection: the hostnames (without port; IPv6 in brackets) a request's `Host`
+   * may name, as the SDK's `hostHeaderValidation` checks them. Unset: no check. Set it when the
+   * server listens on localhost or a private address reachable from a browser.
+   */
+  allowedHosts?: string[];
+  /** DNS-rebinding protection: `Origin` values accepted when a browser sends one. Unset: no check. */
+  allowedOrigins?: string[];
+}
+
+/** What the handler reads: a Node request, plus Express's route params and parsed body when mounted there. */
+export type McpHttpRequest = IncomingMessage & {
+  params?: Record<string, string | undefined>;
+  body?: unknown;
+  originalUrl?: string;
+};
+
+export type McpHttpHandler = (req: McpHttpRequest, res: ServerResponse) => Promise<void>;
+
+function sendJson(res: ServerResponse, status: number, body: unknown, contentType: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': contentType, ...headers }).end(JSON.stringify(body));
+}
+
+/** A JSON-RPC error without an id: the transport-level refusals, shaped as the SDK's own. */
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, 'application/json', headers);
+}
+
+const AUTH_STATUS: Partial<Record<PanyaError['code'], number>> = { unauthorized: 401, forbidden: 403, not_found: 404 };
+
+/**
+ * Refusals before the MCP session starts (no key, wrong scope, unknown tenant or workspace) are
+ * RFC 9457 problem documents, exactly like the REST API's: same status, `type`, `code` and
+ * `WWW-Authenticate` challenge, so one client-side error path serves both.
+ */
+function sendProblem(req: McpHttpRequest, res: ServerResponse, error: PanyaError): void {
+  const status = AUTH_STATUS[error.code] ?? 500;
+  const problem: Record<string, unknown> = {
+    type: `urn:panya:problem:${error.code}`,
+    title: status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 404 ? 'Not found' : 'Internal server error',
+    status,
+    code: error.code,
+    detail: error.message,
+    instance: req.originalUrl ?? req.url,
+  };
+  if (error.code === 'forbidden' && error.requiredScope) problem.requiredScope = error.requiredScope;
+  const requestId = res.getHeader('X-Request-Id');
+  if (requestId) problem.requestId = String(requestId);
+  sendJson(res, status, problem, 'application/problem+json', status === 401 ? { 'WWW-Authenticate': 'Bearer realm="panya"' } : {});
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const match = req.headers.authorization ? /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization) : null;
+  return match?.[1];
+}
+
+/** Host and Origin checks against DNS rebinding; returns the refusal message, if any. */
+function rebindingRefusal(req: IncomingMessage, options: McpHttpOptions): string | null {
+  if (options.allowedHosts) {
+    const host = req.headers.host;
+    if (!host) return 'Missing Host header';
+    let hostname: string;
+    try {
+      hostname = new URL(`http://${host}`).hostname;
+    } catch {
+      return `Invalid Host header: ${host}`;
+    }
+    if (!options.allowedHosts.includes(hostname)) return `Invalid Host: ${hostname}`;
+  }
+  const origin = req.headers.origin;
+  if (options.allowedOrigins && origin && !options.allowedOrigins.includes(origin)) return `Invalid Origin header: ${origin}`;
+  return null;
+}
+
+/**
+ * The mcp scope admits a key to the tool server, whose tools only read: within it the key
+ * reads the knowledge base whether or not it also holds `read` (a key for an AI host needs
+ * nothing else).
+ */
+function toolContext(ctx: RequestContext): RequestContext {
+  if (ctx.principal.scopes.includes('read')) return ctx;
+  return { ...ctx, principal: { ...ctx.principal, scopes: [...ctx.principal.scopes, 'read'] } };
+}
+
+/**
+ * The MCP endpoint over Streamable HTTP, stateless: each POST gets a fresh server and
+ * transport (no session to keep, so any node can answer any request). Mount it with
+ * `app.all(path, handler)`; it reads `req.params.tenantSlug` / `workspaceSlug` from the
+ * `/c/:tenantSlug/…` and `/c/:tenantSlug/_w/:workspaceSlug/…` routes and authenticates like
+ * the REST API: `Authorization: Bearer <API_KEY>`, and the key needs the `mcp` scope.
+ */
+export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): McpHttpHandler {
+  const logger = options.logger ?? silentLogger;
+
+  return async (req, res) => {
+    const refused = rebindingRefusal(req, options);
+    if (refused) return sendJsonRpcError(res, 403, -32000, refused);
+    // Stateless: no server-initiated stream to GET and no session to DELETE.
+    if (req.method !== 'POST') return sendJsonRpcError(res, 405, -32000, 'Method not allowed.', { Allow: 'POST' });
+
+    const principal = await engine.apiKeys.authenticate(bearer(req));
+    if (principal.isErr()) return sendProblem(req, res, principal.error);
+    const params = req.params ?? {};
+    const resolved = await engine.access.resolve(principal.value, {
+      ...(params.tenantSlug !== undefined ? { tenantSlug: params.tenantSlug } : {}),
+      ...(params.workspaceSlug !== undefined ? { workspaceSlug: params.workspaceSlug } : {}),
+    });
+    if (resolved.isErr()) return sendProblem(req, res, resolved.error);
+    const allowed = requireScope(resolved.value, 'mcp');
+    if (allowed.isErr()) return sendProblem(req, res, allowed.error);
+
+    const ctx = toolContext(resolved.value);
+    const server = createPanyaMcpServer(engine, ctx, {
+      onError: (error, tool) => logger.error('mcp tool failed', { tool, tenantId: ctx.tenant.id, error: error instanceof Error ? error.stack : String(error) }),
+    });
+    // JSON responses: no tool streams, and plain JSON passes every proxy.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (error) {
+      logger.error('mcp request failed', { path: req.originalUrl ?? req.url, error: error instanceof Error ? error.stack : String(error) });
+      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal server error');
+    }
+  };
+}
