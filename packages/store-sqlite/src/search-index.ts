@@ -146,7 +146,7 @@ export class SqliteSearchIndex implements SearchIndex {
           (r) => ({ chunkId: r.id as string, score: -(r.score as number) }),
         );
       const hits = run(query.terms.map(quote).join(' OR '));
-      const pairs = [...new Set(query.terms.slice(1).map((t, i) => quote(`${query.terms[i]} ${t}`)))];
+      const pairs = [...new Set(query.pairs.map(([a, b]) => quote(`${a} ${b}`)))];
       if (pairs.length === 0 || this.weights.proximity === 0 || hits.length === 0) return hits;
       // Chunks where query terms stand next to each other rank higher (every phrase hit is a term hit).
       const near = new Map(run(pairs.join(' OR ')).map((h) => [h.chunkId, h.score]));

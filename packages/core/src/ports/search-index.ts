@@ -39,6 +39,8 @@ export interface RankedHit {
 export interface LexicalQuery {
   /** Core-tokenized query terms (already stemmed and folded). */
   terms: string[];
+  /** Terms adjacent in the query: chunks where they stand together rank higher (proximity). */
+  pairs: [string, string][];
   /** Raw folded fragments for the trigram fallback (terms the segmenter could not split well). */
   fragments: string[];
 }

@@ -6,7 +6,7 @@ import type { Scope } from '../ports/store.js';
 import { searchSchema, type SearchInput } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
 import { reciprocalRankFusion, RRF_K, type FusedHit } from '../search/fusion.js';
-import { queryTerms } from '../text/query.js';
+import { searchTerms } from '../text/query.js';
 import { queryFragments, tokenize } from '../text/tokenizer.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
 
@@ -82,11 +82,11 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, 
   async function retrieve(scope: Scope, query: string, limit: number, weights: SearchWeights = defaults): Promise<FusedHit[]> {
     const k = Math.max(depth, limit);
     // Topic words only ("how long does shipping take" → shipping); all of it if nothing is left.
-    const topic = queryTerms(query);
-    const terms = topic.length > 0 ? topic : tokenize(query);
+    const topic = searchTerms(query);
+    const { terms, pairs } = topic.terms.length > 0 ? topic : { terms: tokenize(query), pairs: [] };
     const fragments = queryFragments(query);
     const [lexical, semantic] = await Promise.all([
-      weights.lexical > 0 && terms.length > 0 ? store.search.lexical(scope, { terms, fragments }, k) : none,
+      weights.lexical > 0 && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, fragments }, k) : none,
       weights.semantic > 0 ? embedder.embedQuery(query).then((v) => store.search.semantic(scope, v, k)) : none,
     ]);
     const fallback = weights.trigram > 0 && fragments.length > 0 && (weights.lexical === 0 || lexical.length < TRIGRAM_FALLBACK_BELOW);

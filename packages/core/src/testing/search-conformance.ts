@@ -4,6 +4,7 @@ import { EmbedderMismatchError } from '../errors.js';
 import type { ChunkInput } from '../ports/search-index.js';
 import type { Store } from '../ports/store.js';
 import { createIds } from '../system.js';
+import { searchTerms } from '../text/query.js';
 import { tokenize } from '../text/tokenizer.js';
 import { makeDocument, seedTwoTenants } from './fixtures.js';
 
@@ -29,7 +30,7 @@ export function chunk(documentId: string, text: string, vector = unit(1, 0, 0, 0
   };
 }
 
-const q = (text: string) => ({ terms: tokenize(text), fragments: [] });
+const q = (text: string) => ({ ...searchTerms(text), fragments: [] });
 
 export function searchIndexSuite(getStore: () => Store): void {
   describe('search index', () => {
@@ -103,13 +104,24 @@ export function searchIndexSuite(getStore: () => Store): void {
       expect(semantic[0]!.score).toBeCloseTo(0.995, 2);
     });
 
+    it('ranks chunks where query terms stand together above ones where they are apart', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_apart', [chunk('doc_apart', 'Gift wrapping with a greeting card.')]);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_near', [chunk('doc_near', 'Your gift card never expires.')]);
+      const hits = await store.search.lexical(s.scopeA, q('gift card'), 10);
+      const byId = new Map((await store.search.getChunks(s.scopeA, hits.map((h) => h.chunkId))).map((c) => [c.id, c.documentId]));
+      expect(hits.map((h) => byId.get(h.chunkId))).toEqual(['doc_near', 'doc_apart']);
+    });
+
     it('never lets FTS syntax in a query break or widen the match', async () => {
       const store = getStore();
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
       const s = await seedTwoTenants(store);
       await store.search.replaceDocumentChunks(s.scopeB, 'doc_b', [chunk('doc_b', 'secret of tenant b')]);
       for (const nasty of ['"', 'scope:*', 'NOT', 'a OR b', '*', ')(', 'secret"']) {
-        await expect(store.search.lexical(s.scopeA, { terms: [nasty], fragments: [] }, 10)).resolves.toEqual([]);
+        await expect(store.search.lexical(s.scopeA, { terms: [nasty], pairs: [[nasty, nasty]], fragments: [] }, 10)).resolves.toEqual([]);
         await expect(store.search.trigram(s.scopeA, [nasty + 'xyz'], 10)).resolves.toEqual([]);
       }
     });

@@ -7,18 +7,26 @@ import { ENGLISH_STOPWORDS } from './stopwords.js';
 import { segmentWords, termOf } from './tokenizer.js';
 
 /**
- * Function words of questions, dropped from the query before scoring: a question word alone must
- * never make a passage look relevant. English function words are already stopwords in `tokenize()`.
+ * Words that only frame a question or request: they never name its topic, and a passage must not
+ * look relevant because it contains one. Dropped from search queries and by the extractive generator.
  */
-const QUERY_NOISE = new Set([
-  // English words that carry no topic in a support question
+const QUESTION_WORDS = new Set([
+  // English words that carry no topic in a support question (function words are stopwords already)
   'please', 'tell', 'know', 'explain', 'hi', 'hello', 'thanks', 'thank', 'question', 'anyone',
-  // Thai question words, particles, pronouns and the commonest function words
+  // Thai question words, polite particles and request frames
   'กี่', 'ไหม', 'มั้ย', 'มั๊ย', 'ไม๊', 'หรือไม่', 'หรือเปล่า', 'เปล่า', 'อะไร', 'ไร', 'ยังไง', 'อย่างไร', 'ไหน', 'ที่ไหน',
-  'เมื่อไหร่', 'เมื่อไร', 'ทำไม', 'ใคร', 'บ้าง', 'เท่าไหร่', 'เท่าไร', 'ไหร่', 'ครับ', 'คับ', 'ค่ะ', 'คะ', 'ค่า', 'จ้ะ', 'จ้า',
-  'ล่ะ', 'หล่ะ', 'นะ', 'หรอ', 'เหรอ', 'แล้ว', 'ได้', 'คือ', 'การ', 'ที่', 'และ', 'ของ', 'ใน', 'จะ', 'มี', 'เป็น', 'ให้',
-  'กับ', 'ก็', 'นี้', 'นั้น', 'นี่', 'นั่น', 'หรือ', 'ว่า', 'จาก', 'โดย', 'อยู่', 'ไป', 'มา', 'ผม', 'ฉัน', 'ดิฉัน', 'หนู',
-  'เรา', 'คุณ', 'มัน', 'เขา', 'กรุณา', 'ช่วย', 'บอก', 'อยาก', 'ทราบ', 'ขอ', 'สอบถาม', 'ความ',
+  'เมื่อไหร่', 'เมื่อไร', 'ทำไม', 'ใคร', 'บ้าง', 'เท่าไหร่', 'เท่าไร', 'ไหร่', 'ครับ', 'คับ', 'ค่ะ', 'คะ', 'จ้ะ', 'จ้า',
+  'ล่ะ', 'หล่ะ', 'นะ', 'หรอ', 'เหรอ', 'กรุณา', 'ช่วย', 'บอก', 'อยาก', 'ทราบ', 'ขอ', 'สอบถาม',
+]);
+
+/**
+ * The commonest Thai function words and pronouns. The index keeps them (Thai has no stopword list,
+ * BM25's IDF discounts them), so search keeps them too; only the extractive generator ignores them
+ * when judging whether a sentence answers the question.
+ */
+export const THAI_FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  'แล้ว', 'ได้', 'คือ', 'การ', 'ที่', 'และ', 'ของ', 'ใน', 'จะ', 'มี', 'เป็น', 'ให้', 'กับ', 'ก็', 'นี้', 'นั้น', 'นี่',
+  'นั่น', 'หรือ', 'ว่า', 'จาก', 'โดย', 'อยู่', 'ไป', 'มา', 'ผม', 'ฉัน', 'ดิฉัน', 'หนู', 'เรา', 'คุณ', 'มัน', 'เขา', 'ความ',
 ]);
 /** "how long", "how much", "เท่าไหร่": the second word asks for a quantity, it is not the topic. */
 const HOW_QUANTIFIERS = new Set(['long', 'much', 'many', 'often', 'far', 'soon', 'big', 'old']);
@@ -26,31 +34,55 @@ const HOW_QUANTIFIERS = new Set(['long', 'much', 'many', 'often', 'far', 'soon',
 const QUANTITY_FRAME_VERBS = new Set(['take', 'takes', 'took', 'cost', 'costs', 'last', 'lasts', 'need', 'needs']);
 const THAI_QUESTION_PAIRS = new Map([['เท่า', new Set(['ไหร่', 'ไร'])]]);
 
-/** Segmented words of a question that name its topic: stopwords, question words and particles removed. */
-export function queryContentWords(words: readonly string[]): string[] {
-  const out: string[] = [];
+/**
+ * The topic words of a question, in runs: a dropped question word ends a run, so words on either
+ * side of it are not treated as adjacent. English stopwords are dropped without ending a run, as
+ * the index drops them too.
+ */
+export function queryTopicRuns(words: readonly string[]): string[][] {
+  const runs: string[][] = [[]];
   const asksQuantity = words.some((w, i) => HOW_QUANTIFIERS.has(w) && words[i - 1] === 'how');
+  const cut = () => {
+    if (runs.at(-1)!.length > 0) runs.push([]);
+  };
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    if (QUERY_NOISE.has(w) || ENGLISH_STOPWORDS.has(w)) continue;
-    if (HOW_QUANTIFIERS.has(w) && words[i - 1] === 'how') continue;
-    if (asksQuantity && QUANTITY_FRAME_VERBS.has(w)) continue;
+    if (ENGLISH_STOPWORDS.has(w)) continue;
+    if (QUESTION_WORDS.has(w) || (HOW_QUANTIFIERS.has(w) && words[i - 1] === 'how') || (asksQuantity && QUANTITY_FRAME_VERBS.has(w))) {
+      cut();
+      continue;
+    }
     const pair = THAI_QUESTION_PAIRS.get(w);
     if (pair && i + 1 < words.length && pair.has(words[i + 1]!)) {
       i++;
+      cut();
       continue;
     }
-    out.push(w);
+    runs.at(-1)!.push(w);
   }
-  return out;
+  return runs.filter((r) => r.length > 0);
 }
 
-/** Index terms of a search query: `tokenize()` of its topic words. */
-export function queryTerms(query: string): string[] {
+/** Segmented words of a question that name its topic, for judging whether a sentence answers it. */
+export function queryContentWords(words: readonly string[]): string[] {
+  return queryTopicRuns(words).flat().filter((w) => !THAI_FUNCTION_WORDS.has(w));
+}
+
+export interface SearchTerms {
+  /** Index terms of the topic words, in query order. */
+  terms: string[];
+  /** Adjacent term pairs within a run, for the proximity boost. */
+  pairs: [string, string][];
+}
+
+/** What the lexical channel searches for: the topic's index terms and their adjacent pairs. */
+export function searchTerms(query: string): SearchTerms {
   const terms: string[] = [];
-  for (const word of queryContentWords(segmentWords(query))) {
-    const term = termOf(word);
-    if (term) terms.push(term);
+  const pairs: [string, string][] = [];
+  for (const run of queryTopicRuns(segmentWords(query))) {
+    const runTerms = run.map((w) => termOf(w)).filter((t): t is string => Boolean(t));
+    runTerms.forEach((t, i) => i > 0 && pairs.push([runTerms[i - 1]!, t]));
+    terms.push(...runTerms);
   }
-  return terms;
+  return { terms, pairs };
 }
