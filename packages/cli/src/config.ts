@@ -19,6 +19,8 @@ const envSchema = z.object({
   /** `local`: model id or folder name, and where models live. */
   PANYA_LOCAL_MODEL: z.string().min(1).optional(),
   PANYA_LOCAL_MODEL_PATH: z.string().min(1).optional(),
+  /** ONNX weights variant of the local model: q8 (default), fp32, fp16, q4… */
+  PANYA_LOCAL_MODEL_DTYPE: z.enum(['auto', 'fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'bnb4', 'q4f16']).optional(),
   PANYA_MODEL_CACHE: z.string().min(1).optional(),
   /** `openai`: any OpenAI-compatible embeddings API. */
   PANYA_OPENAI_BASE_URL: z.url().optional(),

@@ -9,6 +9,7 @@ async function loadLocal(env: EnvConfig): Promise<Embedder> {
   return LocalEmbedder.create({
     ...(env.PANYA_LOCAL_MODEL ? { model: env.PANYA_LOCAL_MODEL } : {}),
     ...(env.PANYA_LOCAL_MODEL_PATH ? { localModelPath: env.PANYA_LOCAL_MODEL_PATH } : {}),
+    ...(env.PANYA_LOCAL_MODEL_DTYPE ? { dtype: env.PANYA_LOCAL_MODEL_DTYPE } : {}),
     ...(env.PANYA_MODEL_CACHE ? { cacheDir: env.PANYA_MODEL_CACHE } : {}),
   });
 }
