@@ -25,7 +25,7 @@ const port = (value: string) => {
 /** The `panya` command line. `io` is injectable so commands run in-process in tests. */
 export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Command {
   const config = () => loadEnv(env);
-  const dbOption = (cmd: Command) => cmd.option('--db <path>', 'SQLite database file (env PANYA_DB, default ./data/panya.db)');
+  const dbOption = (cmd: Command) => cmd.option('--db <path>', 'SQLite file or postgres:// URL (env PANYA_DB, default ./data/panya.db)');
   const embedderChoice = (value: string) => {
     if (!['auto', 'hash', 'local', 'openai'].includes(value)) throw new InvalidArgumentError('must be auto, hash, local or openai');
     return value as EnvConfig['PANYA_EMBEDDER'];

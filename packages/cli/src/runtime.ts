@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createEngine, silentLogger, type Engine, type Logger } from '@panya/core';
+import { createEngine, silentLogger, type Engine, type Logger, type Store } from '@panya/core';
 import type { EnvConfig } from './config.js';
 import { selectEmbedder } from './embedder.js';
 import { openSqliteStore } from '@panya/store-sqlite';
@@ -38,8 +38,7 @@ export interface OpenEngineOptions {
 
 /** Opens the store behind `--db` and wires the engine. */
 export async function openEngine({ db, logger, embedder, env }: OpenEngineOptions): Promise<Engine> {
-  if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true });
-  const store = openSqliteStore({ path: db });
+  const store = await openStore(db);
   const log = logger ?? silentLogger;
   const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
   const generator = env?.PANYA_GENERATOR === 'openai' ? await openAIGenerator(env) : undefined;
@@ -50,6 +49,16 @@ export async function openEngine({ db, logger, embedder, env }: OpenEngineOption
     ...(generator ? { generator } : {}),
     ...(generator && env?.PANYA_CONTEXTUALIZE ? { contextualizer: generator } : {}),
   });
+}
+
+/** `postgres://…` opens PostgreSQL (loaded only then, so SQLite users never load pg); anything else is a SQLite file. */
+async function openStore(db: string): Promise<Store> {
+  if (/^postgres(ql)?:\/\//i.test(db)) {
+    const { openPostgresStore } = await import('@panya/store-postgres');
+    return openPostgresStore({ connectionString: db });
+  }
+  if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true });
+  return openSqliteStore({ path: db });
 }
 
 async function openAIGenerator(env: EnvConfig) {

@@ -1,4 +1,3 @@
-/**
- * Placeholder: this package is reserved and ships no API yet.
- */
-export {};
+export { openPostgresStore, isPostgresUrl, PostgresStore, type PostgresStoreOptions } from './store.js';
+export { DEFAULT_LEXICAL_WEIGHTS, PgSearchIndex, type LexicalWeights, type VectorIndexOptions } from './search-index.js';
+export { migrations } from './migrations.js';

@@ -7,6 +7,7 @@ import { isStoreConflict } from '../errors.js';
 import type { Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtures.js';
+import { conversationsSuite } from './conversations-conformance.js';
 import { operationsSuite } from './operations-conformance.js';
 import { searchIndexSuite } from './search-conformance.js';
 
@@ -153,6 +154,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
 
     searchIndexSuite(() => store);
     operationsSuite(() => store);
+    conversationsSuite(() => store);
 
     describe('transactions', () => {
       it('commits all writes together', async () => {

@@ -1,0 +1,267 @@
+import type { Pool, PoolClient } from 'pg';
+import { ident, names, type Names } from './database.js';
+
+/**
+ * Versioned migrations, applied in order; `panya_migrations` in the store's schema records
+ * each one. Never edit a released migration: append a new one. Ids use the "C" collation so
+ * that ordering (cursor pagination) is by bytes, as in SQLite, whatever the database locale.
+ */
+export const migrations: { version: number; name: string; sql: (n: Names) => string }[] = [
+  {
+    version: 1,
+    name: 'tenancy and documents',
+    sql: (n) => `
+      CREATE TABLE ${n.t('tenants')} (
+        id text COLLATE "C" PRIMARY KEY,
+        slug text NOT NULL UNIQUE,
+        plan text NOT NULL,
+        quotas jsonb NOT NULL DEFAULT '{}',
+        payment_customer_id text,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE TABLE ${n.t('workspaces')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        slug text NOT NULL,
+        name text NOT NULL,
+        brand_accent text,
+        is_default boolean NOT NULL DEFAULT false,
+        deleted_at timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        UNIQUE (tenant_id, slug)
+      );
+      CREATE UNIQUE INDEX workspaces_one_default ON ${n.t('workspaces')}(tenant_id) WHERE is_default;
+      CREATE TABLE ${n.t('api_keys')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" REFERENCES ${n.t('workspaces')}(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        prefix text NOT NULL,
+        secret_hash text NOT NULL UNIQUE,
+        scopes jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      );
+      CREATE INDEX api_keys_tenant ON ${n.t('api_keys')}(tenant_id);
+      CREATE TABLE ${n.t('documents')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" NOT NULL REFERENCES ${n.t('workspaces')}(id) ON DELETE CASCADE,
+        title text NOT NULL,
+        content_md text NOT NULL,
+        url text,
+        public_surfaces jsonb NOT NULL DEFAULT '[]',
+        status text NOT NULL,
+        error text,
+        revision integer NOT NULL DEFAULT 1,
+        lease_until timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX documents_scope ON ${n.t('documents')}(tenant_id, workspace_id, id);
+      CREATE INDEX documents_queue ON ${n.t('documents')}(status, updated_at) WHERE status IN ('pending', 'indexing');
+      CREATE TABLE ${n.t('audit_events')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL,
+        workspace_id text COLLATE "C",
+        type text NOT NULL,
+        actor text NOT NULL,
+        subject_id text,
+        data jsonb NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX audit_events_tenant ON ${n.t('audit_events')}(tenant_id, type, id);
+    `,
+  },
+  {
+    version: 2,
+    name: 'search index',
+    // `lexical` holds core-tokenized terms (title weight A, body D) written as tsvector
+    // literals, so no text-search parser re-splits them (it would cut Thai at combining marks).
+    // chunk_vectors is created once the embedder's dimension is known (search-index.ts).
+    sql: (n) => `
+      CREATE TABLE ${n.t('chunks')} (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text COLLATE "C" NOT NULL UNIQUE,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C",
+        document_id text COLLATE "C" NOT NULL,
+        ordinal integer NOT NULL,
+        title text NOT NULL,
+        heading_path jsonb NOT NULL,
+        text text NOT NULL,
+        lexical tsvector NOT NULL,
+        lexical_length integer NOT NULL
+      );
+      CREATE INDEX chunks_document ON ${n.t('chunks')}(tenant_id, document_id);
+      CREATE INDEX chunks_scope ON ${n.t('chunks')}(tenant_id, workspace_id) INCLUDE (lexical_length);
+      CREATE INDEX chunks_legacy ON ${n.t('chunks')}(seq) WHERE workspace_id IS NULL;
+      CREATE INDEX chunks_lexical ON ${n.t('chunks')} USING gin (lexical);
+      CREATE INDEX chunks_trigram ON ${n.t('chunks')} USING gin (lower(title || E'\\n' || text) ${n.trgmOps});
+      CREATE TABLE ${n.t('index_info')} (
+        id integer PRIMARY KEY CHECK (id = 1),
+        embedder_id text NOT NULL,
+        dimension integer NOT NULL
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: 'limits, usage, users, jobs',
+    sql: (n) => `
+      CREATE TABLE ${n.t('rate_counters')} (
+        key text COLLATE "C" NOT NULL,
+        win text COLLATE "C" NOT NULL,
+        count integer NOT NULL,
+        reset_at timestamptz NOT NULL,
+        PRIMARY KEY (key, win)
+      );
+      CREATE INDEX rate_counters_reset ON ${n.t('rate_counters')}(reset_at);
+      CREATE TABLE ${n.t('api_query_events')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" NOT NULL,
+        key_id text,
+        kind text NOT NULL,
+        tool text,
+        billing_period text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX api_query_events_period ON ${n.t('api_query_events')}(tenant_id, billing_period, kind);
+      CREATE TABLE ${n.t('usage_records')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C",
+        meter text NOT NULL,
+        quantity double precision NOT NULL,
+        billing_period text NOT NULL,
+        data jsonb NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX usage_records_period ON ${n.t('usage_records')}(tenant_id, billing_period, meter);
+      CREATE TABLE ${n.t('users')} (
+        id text COLLATE "C" PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        password_hash text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE ${n.t('memberships')} (
+        id text COLLATE "C" PRIMARY KEY,
+        user_id text COLLATE "C" NOT NULL REFERENCES ${n.t('users')}(id) ON DELETE CASCADE,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" REFERENCES ${n.t('workspaces')}(id) ON DELETE CASCADE,
+        role text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE UNIQUE INDEX memberships_unique ON ${n.t('memberships')}(user_id, tenant_id, COALESCE(workspace_id, ''));
+      CREATE TABLE ${n.t('sessions')} (
+        id text COLLATE "C" PRIMARY KEY,
+        user_id text COLLATE "C" NOT NULL REFERENCES ${n.t('users')}(id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      );
+      CREATE TABLE ${n.t('job_leases')} (
+        job text PRIMARY KEY,
+        holder text NOT NULL,
+        until timestamptz NOT NULL
+      );
+      CREATE TABLE ${n.t('job_state')} (
+        job text PRIMARY KEY,
+        state jsonb NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+    `,
+  },
+  {
+    version: 4,
+    name: 'conversations',
+    sql: (n) => `
+      CREATE TABLE ${n.t('conversations')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" NOT NULL REFERENCES ${n.t('workspaces')}(id) ON DELETE CASCADE,
+        locale text NOT NULL,
+        has_grounded_answer boolean NOT NULL DEFAULT false,
+        has_thumbs_down boolean NOT NULL DEFAULT false,
+        handed_off boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL,
+        last_message_at timestamptz NOT NULL
+      );
+      CREATE INDEX conversations_billing ON ${n.t('conversations')}(tenant_id, last_message_at);
+      CREATE TABLE ${n.t('messages')} (
+        id text COLLATE "C" PRIMARY KEY,
+        conversation_id text COLLATE "C" NOT NULL REFERENCES ${n.t('conversations')}(id) ON DELETE CASCADE,
+        tenant_id text COLLATE "C" NOT NULL,
+        workspace_id text COLLATE "C" NOT NULL,
+        role text NOT NULL,
+        content text NOT NULL,
+        citations jsonb NOT NULL,
+        grounded boolean,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX messages_conversation ON ${n.t('messages')}(conversation_id, id);
+    `,
+  },
+];
+
+const EXTENSIONS = ['vector', 'pg_trgm'] as const;
+
+/** One lock for every Panya schema in the database: also serialises CREATE EXTENSION. */
+const MIGRATION_LOCK = 'panya:migrate';
+
+async function extensionSchemas(client: PoolClient): Promise<Map<string, string>> {
+  const { rows } = await client.query<{ extname: string; nspname: string }>(
+    'SELECT e.extname, n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = ANY($1::text[])',
+    [EXTENSIONS],
+  );
+  return new Map(rows.map((r) => [r.extname, r.nspname]));
+}
+
+/**
+ * Creates the schema and the extensions if missing and applies pending migrations, all under
+ * an advisory lock so that nodes starting together migrate once. Returns the extensions'
+ * schemas, which queries name explicitly (the pool's search_path is not ours to rely on).
+ */
+export async function migrate(pool: Pool, schema: string): Promise<{ vector: string; trgm: string }> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [MIGRATION_LOCK]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
+    let found = await extensionSchemas(client);
+    for (const ext of EXTENSIONS) {
+      if (found.has(ext)) continue;
+      try {
+        await client.query(`CREATE EXTENSION IF NOT EXISTS ${ext}`);
+      } catch (error) {
+        throw new Error(
+          `PostgreSQL extension "${ext}" is missing and could not be created (${(error as Error).message}). ` +
+            `Install it (pgvector, pg_trgm) and run "CREATE EXTENSION ${ext}" as a superuser once.`,
+        );
+      }
+    }
+    found = await extensionSchemas(client);
+    const n = names(schema, found.get('vector')!, found.get('pg_trgm')!);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${n.t('panya_migrations')} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${n.t('panya_migrations')}`);
+    const current = rows[0]?.v ?? 0;
+    for (const m of migrations) {
+      if (m.version <= current) continue;
+      await client.query(m.sql(n));
+      await client.query(`INSERT INTO ${n.t('panya_migrations')} (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+    }
+    await client.query('COMMIT');
+    return { vector: found.get('vector')!, trgm: found.get('pg_trgm')! };
+  } catch (error) {
+    await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,0 +1,215 @@
+import type {
+  ApiQueryEvent,
+  JobStore,
+  MembershipRecord,
+  QueryEventKind,
+  RateBucket,
+  RateDecision,
+  RateLimitStore,
+  SessionRecord,
+  UsageRecord,
+  UsageStore,
+  UserRecord,
+  UserStore,
+} from '@panya/core';
+import { iso, isoOrNull, json, type Conn, type Names, type Row } from './database.js';
+
+export class PgRateLimits implements RateLimitStore {
+  constructor(private readonly db: Conn, private readonly n: Names) {}
+
+  /**
+   * One transaction: make sure every counter row exists, lock them all (in one fixed order, so
+   * two requests sharing buckets never deadlock), then check and take from all or none. The row
+   * locks serialise concurrent requests on every node that shares the database.
+   */
+  consume(buckets: readonly RateBucket[], cost: number): Promise<RateDecision> {
+    if (buckets.length === 0) return Promise.resolve({ allowed: true, counts: [] });
+    const table = this.n.t('rate_counters');
+    const distinct = [...new Map(buckets.map((b) => [`${b.key}\u0000${b.window}`, b])).values()].sort((a, b) =>
+      a.key === b.key ? (a.window < b.window ? -1 : 1) : a.key < b.key ? -1 : 1,
+    );
+    const keys = distinct.map((b) => b.key);
+    const windows = distinct.map((b) => b.window);
+    return this.db.atomic(async (tx) => {
+      await tx.query(
+        `INSERT INTO ${table} (key, win, count, reset_at)
+         SELECT b.key, b.win, 0, b.reset_at FROM unnest($1::text[], $2::text[], $3::timestamptz[]) WITH ORDINALITY AS b(key, win, reset_at, ord)
+         ORDER BY b.ord
+         ON CONFLICT (key, win) DO NOTHING`,
+        [keys, windows, distinct.map((b) => b.resetAt)],
+      );
+      const { rows } = await tx.query<{ key: string; win: string; count: number }>(
+        `SELECT r.key, r.win, r.count FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS b(key, win, ord)
+         JOIN ${table} r ON r.key = b.key AND r.win = b.win
+         ORDER BY b.ord
+         FOR UPDATE OF r`,
+        [keys, windows],
+      );
+      const counts = new Map(rows.map((r) => [`${r.key}\u0000${r.win}`, r.count]));
+      const current = buckets.map((b) => counts.get(`${b.key}\u0000${b.window}`) ?? 0);
+      if (buckets.some((b, i) => current[i]! + cost > b.limit)) return { allowed: false, counts: current };
+      // A bucket listed twice is charged twice, as separate requests would be.
+      const charges = new Map<string, number>();
+      for (const b of buckets) charges.set(`${b.key}\u0000${b.window}`, (charges.get(`${b.key}\u0000${b.window}`) ?? 0) + cost);
+      await tx.query(
+        `UPDATE ${table} r SET count = r.count + c.amount
+         FROM unnest($1::text[], $2::text[], $3::int[]) AS c(key, win, amount)
+         WHERE r.key = c.key AND r.win = c.win`,
+        [keys, windows, distinct.map((b) => charges.get(`${b.key}\u0000${b.window}`)!)],
+      );
+      return { allowed: true, counts: current.map((c) => c + cost) };
+    });
+  }
+
+  async purgeExpired(before: string) {
+    const { rowCount } = await this.db.query(`DELETE FROM ${this.n.t('rate_counters')} WHERE reset_at < $1`, [before]);
+    return rowCount ?? 0;
+  }
+}
+
+const toQueryEvent = (r: Row): ApiQueryEvent => ({
+  id: r.id as string,
+  tenantId: r.tenant_id as string,
+  workspaceId: r.workspace_id as string,
+  keyId: (r.key_id as string | null) ?? null,
+  kind: r.kind as QueryEventKind,
+  tool: (r.tool as string | null) ?? null,
+  billingPeriod: r.billing_period as string,
+  createdAt: iso(r.created_at),
+});
+
+export class PgUsage implements UsageStore {
+  constructor(private readonly db: Conn, private readonly n: Names) {}
+
+  async recordQuery(e: ApiQueryEvent) {
+    await this.db.query(
+      `INSERT INTO ${this.n.t('api_query_events')} (id, tenant_id, workspace_id, key_id, kind, tool, billing_period, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [e.id, e.tenantId, e.workspaceId, e.keyId, e.kind, e.tool, e.billingPeriod, e.createdAt],
+    );
+  }
+
+  async recordUsage(u: UsageRecord) {
+    await this.db.query(
+      `INSERT INTO ${this.n.t('usage_records')} (id, tenant_id, workspace_id, meter, quantity, billing_period, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [u.id, u.tenantId, u.workspaceId, u.meter, u.quantity, u.billingPeriod, JSON.stringify(u.data), u.createdAt],
+    );
+  }
+
+  async countQueries(tenantId: string, billingPeriod: string) {
+    const counts: Record<QueryEventKind, number> = { search: 0, answer: 0, mcp_tool: 0 };
+    const { rows } = await this.db.query(
+      `SELECT kind, count(*)::int AS n FROM ${this.n.t('api_query_events')} WHERE tenant_id = $1 AND billing_period = $2 GROUP BY kind`,
+      [tenantId, billingPeriod],
+    );
+    for (const r of rows) counts[r.kind as QueryEventKind] = r.n as number;
+    return counts;
+  }
+
+  async sumUsage(tenantId: string, billingPeriod: string) {
+    const { rows } = await this.db.query(
+      `SELECT meter, sum(quantity)::float8 AS total FROM ${this.n.t('usage_records')} WHERE tenant_id = $1 AND billing_period = $2 GROUP BY meter`,
+      [tenantId, billingPeriod],
+    );
+    return Object.fromEntries(rows.map((r) => [r.meter as string, Number(r.total)]));
+  }
+
+  async listQueries(tenantId: string, options: { billingPeriod?: string; limit?: number } = {}) {
+    const { rows } = await this.db.query(
+      `SELECT * FROM ${this.n.t('api_query_events')} WHERE tenant_id = $1 AND ($2::text IS NULL OR billing_period = $2) ORDER BY id DESC LIMIT $3`,
+      [tenantId, options.billingPeriod ?? null, options.limit ?? 100],
+    );
+    return rows.map(toQueryEvent);
+  }
+}
+
+const toUser = (r: Row): UserRecord => ({ id: r.id as string, email: r.email as string, passwordHash: r.password_hash as string, createdAt: iso(r.created_at) });
+const toMembership = (r: Row): MembershipRecord => ({
+  id: r.id as string,
+  userId: r.user_id as string,
+  tenantId: r.tenant_id as string,
+  workspaceId: (r.workspace_id as string | null) ?? null,
+  role: r.role as MembershipRecord['role'],
+  createdAt: iso(r.created_at),
+});
+
+export class PgUsers implements UserStore {
+  constructor(private readonly db: Conn, private readonly n: Names) {}
+
+  async insert(u: UserRecord) {
+    await this.db.query(`INSERT INTO ${this.n.t('users')} (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)`, [u.id, u.email, u.passwordHash, u.createdAt]);
+  }
+
+  async getByEmail(email: string) {
+    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('users')} WHERE email = $1`, [email]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async get(id: string) {
+    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('users')} WHERE id = $1`, [id]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async addMembership(m: MembershipRecord) {
+    await this.db.query(
+      `INSERT INTO ${this.n.t('memberships')} (id, user_id, tenant_id, workspace_id, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [m.id, m.userId, m.tenantId, m.workspaceId, m.role, m.createdAt],
+    );
+  }
+
+  async memberships(userId: string, tenantId: string) {
+    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('memberships')} WHERE user_id = $1 AND tenant_id = $2 ORDER BY id`, [userId, tenantId]);
+    return rows.map(toMembership);
+  }
+
+  async insertSession(s: SessionRecord) {
+    await this.db.query(`INSERT INTO ${this.n.t('sessions')} (id, user_id, created_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5)`, [
+      s.id,
+      s.userId,
+      s.createdAt,
+      s.expiresAt,
+      s.revokedAt,
+    ]);
+  }
+
+  async getSession(id: string) {
+    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('sessions')} WHERE id = $1`, [id]);
+    const r = rows[0];
+    return r ? { id: r.id as string, userId: r.user_id as string, createdAt: iso(r.created_at), expiresAt: iso(r.expires_at), revokedAt: isoOrNull(r.revoked_at) } : null;
+  }
+
+  async revokeSession(id: string, at: string) {
+    await this.db.query(`UPDATE ${this.n.t('sessions')} SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, [at, id]);
+  }
+}
+
+export class PgJobs implements JobStore {
+  constructor(private readonly db: Conn, private readonly n: Names) {}
+
+  /** One statement: concurrent claimants queue on the row and exactly one of them takes it. */
+  async acquireLease(job: string, holder: string, now: string, until: string) {
+    const table = this.n.t('job_leases');
+    const { rowCount } = await this.db.query(
+      `INSERT INTO ${table} AS l (job, holder, until) VALUES ($1, $2, $3)
+       ON CONFLICT (job) DO UPDATE SET holder = excluded.holder, until = excluded.until
+       WHERE l.until < $4 OR l.holder = $2`,
+      [job, holder, until, now],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async releaseLease(job: string, holder: string) {
+    await this.db.query(`DELETE FROM ${this.n.t('job_leases')} WHERE job = $1 AND holder = $2`, [job, holder]);
+  }
+
+  async getState(job: string) {
+    const { rows } = await this.db.query(`SELECT state FROM ${this.n.t('job_state')} WHERE job = $1`, [job]);
+    return rows[0] ? json<Record<string, unknown>>(rows[0].state) : null;
+  }
+
+  async setState(job: string, state: Record<string, unknown>, at: string) {
+    await this.db.query(
+      `INSERT INTO ${this.n.t('job_state')} (job, state, updated_at) VALUES ($1, $2, $3) ON CONFLICT (job) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+      [job, JSON.stringify(state), at],
+    );
+  }
+}

@@ -1,0 +1,380 @@
+import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, RankedHit, Scope, SearchIndex } from '@panya/core';
+import { EmbedderMismatchError } from '@panya/core';
+import { json, type Conn, type Names, type Row } from './database.js';
+
+/**
+ * Lexical ranking, as in the SQLite store: term-frequency weights of the title (+ heading path)
+ * and the body, and the weight of the proximity boost — the BM25 of the query's adjacent term
+ * pairs as phrases, added to the term score.
+ */
+export interface LexicalWeights {
+  title: number;
+  body: number;
+  proximity: number;
+}
+
+export const DEFAULT_LEXICAL_WEIGHTS: LexicalWeights = { title: 3, body: 1, proximity: 0.15 };
+
+export interface VectorIndexOptions {
+  /** `hnsw.ef_search` floor for KNN queries (raised to 2 × the requested hits). */
+  efSearch?: number;
+  /** HNSW build parameters (pgvector defaults: m 16, ef_construction 64). */
+  m?: number;
+  efConstruction?: number;
+}
+
+/** pgvector's HNSW indexes `vector` columns of up to 2,000 dimensions; larger ones are scanned exactly. */
+const HNSW_MAX_DIMENSIONS = 2000;
+/** tsvector limits: a lexeme is < 2 KB, positions run from 1 to 16,383. */
+const MAX_LEXEME_BYTES = 2046;
+const MAX_POSITION = 16383;
+const MAX_FRAGMENTS = 32;
+const BM25 = { k1: 1.2, b: 0.75 };
+
+/** A tsvector/tsquery literal of one lexeme: quoted, so user text can never be read as syntax. */
+const lexeme = (term: string) => `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+const usableTerm = (term: string) => term.length > 0 && Buffer.byteLength(term) <= MAX_LEXEME_BYTES;
+
+/**
+ * Core's space-joined terms as a tsvector: title terms weighted A, body terms D, each with its
+ * position, so term frequencies survive for BM25. Returns the vector and its length in terms.
+ */
+export function toTsvector(lexicalTitle: string, lexicalBody: string): { vector: string; length: number } {
+  const positions = new Map<string, string[]>();
+  let at = 0;
+  let length = 0;
+  for (const [text, weight] of [[lexicalTitle, 'A'], [lexicalBody, '']] as const) {
+    // A gap between title and body: a phrase never spans the two (as with FTS5 columns).
+    if (at > 0) at++;
+    for (const term of text.split(' ')) {
+      if (!usableTerm(term)) continue;
+      at++;
+      length++;
+      let list = positions.get(term);
+      if (!list) positions.set(term, (list = []));
+      if (list.length < 256) list.push(`${Math.min(at, MAX_POSITION)}${weight}`);
+    }
+  }
+  return { vector: [...positions].map(([term, list]) => `${lexeme(term)}:${list.join(',')}`).join(' '), length };
+}
+
+const vectorLiteral = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
+/** Escapes LIKE wildcards so a fragment only ever matches itself. */
+const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Same expression as the trigram index, so the planner can use it. */
+const TRIGRAM_TEXT = `lower(c.title || E'\\n' || c.text)`;
+const CHUNK_COLUMNS = 'c.seq, c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text';
+
+const toChunk = (r: Row): ChunkRecord => ({
+  id: r.id as string,
+  tenantId: r.tenant_id as string,
+  workspaceId: (r.workspace_id as string | null) ?? null,
+  documentId: r.document_id as string,
+  ordinal: r.ordinal as number,
+  title: r.title as string,
+  headingPath: json(r.heading_path),
+  text: r.text as string,
+});
+
+/**
+ * tsvector + GIN (BM25 computed over the matched chunks), pg_trgm for fragments, pgvector HNSW
+ * for KNN. Legacy chunks (workspace_id NULL) match every workspace of their own tenant.
+ */
+export class PgSearchIndex implements SearchIndex {
+  constructor(
+    private readonly db: Conn,
+    private readonly n: Names,
+    private readonly weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS,
+    private readonly vectors: VectorIndexOptions = {},
+  ) {}
+
+  private get chunks() {
+    return this.n.t('chunks');
+  }
+
+  private get vectorTable() {
+    return this.n.t('chunk_vectors');
+  }
+
+  getIndexInfo() {
+    return this.readInfo(this.db);
+  }
+
+  private async readInfo(db: Conn): Promise<IndexInfo | null> {
+    const { rows } = await db.query(`SELECT embedder_id, dimension FROM ${this.n.t('index_info')} WHERE id = 1`);
+    return rows[0] ? { embedderId: rows[0].embedder_id as string, dimension: rows[0].dimension as number } : null;
+  }
+
+  /** Index-info changes create or drop tables: one node at a time. */
+  private lock(tx: Conn) {
+    return tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`panya:index-info:${this.n.schema}`]);
+  }
+
+  setIndexInfo(info: IndexInfo) {
+    return this.db.atomic(async (tx) => {
+      await this.lock(tx);
+      const current = await this.readInfo(tx);
+      if (current && current.embedderId === info.embedderId && current.dimension === info.dimension) return;
+      if (current) {
+        const { rows } = await tx.query(`SELECT EXISTS (SELECT 1 FROM ${this.vectorTable}) AS any`);
+        if (rows[0]?.any) throw new EmbedderMismatchError(current, info);
+        await tx.query(`DROP TABLE IF EXISTS ${this.vectorTable}`);
+      }
+      await this.createVectorTable(tx, info);
+    });
+  }
+
+  reset(info: IndexInfo) {
+    return this.db.atomic(async (tx) => {
+      await this.lock(tx);
+      await tx.query(`DROP TABLE IF EXISTS ${this.vectorTable}`);
+      await tx.query(`TRUNCATE ${this.chunks}`);
+      await tx.query(`DELETE FROM ${this.n.t('index_info')}`);
+      await this.createVectorTable(tx, info);
+    });
+  }
+
+  private async createVectorTable(tx: Conn, info: IndexInfo) {
+    if (!Number.isInteger(info.dimension) || info.dimension <= 0) throw new Error(`Invalid embedding dimension ${info.dimension}.`);
+    // tenant and workspace sit beside the vector so a filtered HNSW scan checks them in place.
+    await tx.query(`
+      CREATE TABLE ${this.vectorTable} (
+        chunk_seq bigint PRIMARY KEY REFERENCES ${this.chunks}(seq) ON DELETE CASCADE,
+        tenant_id text COLLATE "C" NOT NULL,
+        workspace_id text COLLATE "C",
+        embedding ${this.n.vector}(${info.dimension}) NOT NULL
+      )`);
+    await tx.query(`CREATE INDEX chunk_vectors_scope ON ${this.vectorTable}(tenant_id, workspace_id)`);
+    if (info.dimension <= HNSW_MAX_DIMENSIONS) {
+      const m = this.vectors.m ?? 16;
+      const efConstruction = this.vectors.efConstruction ?? 64;
+      await tx.query(`CREATE INDEX chunk_vectors_hnsw ON ${this.vectorTable} USING hnsw (embedding ${this.n.vectorOps}) WITH (m = ${m}, ef_construction = ${efConstruction})`);
+    }
+    await tx.query(
+      `INSERT INTO ${this.n.t('index_info')} (id, embedder_id, dimension) VALUES (1, $1, $2) ON CONFLICT (id) DO UPDATE SET embedder_id = excluded.embedder_id, dimension = excluded.dimension`,
+      [info.embedderId, info.dimension],
+    );
+  }
+
+  private async requireDimension(tx: Conn, chunks: ChunkInput[]) {
+    const info = await this.readInfo(tx);
+    for (const c of chunks) {
+      if (!info || c.vector.length !== info.dimension) throw new Error(`Vector of ${c.vector.length} dimensions does not match the index (${info?.dimension ?? 'no index info'}).`);
+    }
+  }
+
+  /** Inserts chunks and their vectors under one workspace (null: legacy) in two statements. */
+  private async insertChunks(tx: Conn, tenantId: string, workspaceId: string | null, documentId: string, chunks: ChunkInput[]) {
+    const BATCH = 500;
+    for (let start = 0; start < chunks.length; start += BATCH) {
+      const batch = chunks.slice(start, start + BATCH);
+      const values: unknown[] = [tenantId, workspaceId, documentId];
+      const tuples = batch.map((c) => {
+        const { vector, length } = toTsvector(c.lexicalTitle, c.lexicalBody);
+        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, vector, length);
+        const p = values.length - 7;
+        return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $${p + 6}::tsvector, $${p + 7})`;
+      });
+      const { rows } = await tx.query<{ id: string; seq: string }>(
+        `INSERT INTO ${this.chunks} (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical, lexical_length)
+         VALUES ${tuples.join(', ')} RETURNING id, seq`,
+        values,
+      );
+      const seqs = new Map(rows.map((r) => [r.id, r.seq]));
+      await tx.query(
+        `INSERT INTO ${this.vectorTable} (chunk_seq, tenant_id, workspace_id, embedding)
+         SELECT v.seq, $1::text, $2::text, v.embedding::${this.n.vector} FROM unnest($3::bigint[], $4::text[]) AS v(seq, embedding)`,
+        [tenantId, workspaceId, batch.map((c) => seqs.get(c.id)), batch.map((c) => vectorLiteral(c.vector))],
+      );
+    }
+  }
+
+  replaceDocumentChunks(scope: Scope, documentId: string, chunks: ChunkInput[]) {
+    return this.db.atomic(async (tx) => {
+      await this.requireDimension(tx, chunks);
+      // Every workspace of the tenant, legacy chunks included: the document has one home now.
+      await tx.query(`DELETE FROM ${this.chunks} WHERE tenant_id = $1 AND document_id = $2`, [scope.tenantId, documentId]);
+      if (chunks.length > 0) await this.insertChunks(tx, scope.tenantId, scope.workspaceId, documentId, chunks);
+    });
+  }
+
+  async removeDocumentChunks(scope: Scope, documentId: string) {
+    await this.db.query(`DELETE FROM ${this.chunks} WHERE tenant_id = $1 AND document_id = $2`, [scope.tenantId, documentId]);
+  }
+
+  /**
+   * Okapi BM25 over the chunks of the scope: N and the average length come from the scope,
+   * document frequencies from the matched chunks (every chunk holding a query term is matched),
+   * term frequencies from the tsvector positions (title weighted). Adjacent query terms found
+   * next to each other add their phrase BM25, times the proximity weight.
+   */
+  async lexical(scope: Scope, query: LexicalQuery, limit: number): Promise<RankedHit[]> {
+    const terms = [...new Set(query.terms.filter(usableTerm))];
+    if (terms.length === 0 || limit <= 0) return [];
+    const pairs = this.weights.proximity === 0 ? [] : (query.pairs ?? []).filter(([a, b]) => usableTerm(a) && usableTerm(b));
+    const bm25 = (tf: string, length: string, df: string) =>
+      `ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)) * ${tf} * ${BM25.k1 + 1} / (${tf} + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * ${length} / greatest(s.avgdl, 1)))`;
+    const { rows } = await this.db.query<{ id: string; score: number }>(
+      `WITH stats AS (
+         SELECT count(*)::float8 AS n, coalesce(avg(lexical_length), 0)::float8 AS avgdl
+         FROM ${this.chunks} WHERE tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL)
+       ),
+       matched AS MATERIALIZED (
+         SELECT c.id, c.lexical, c.lexical_length FROM ${this.chunks} c
+         WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND c.lexical @@ $3::tsquery
+       ),
+       term_tf AS (
+         SELECT m.id, m.lexical_length, t.lexeme,
+                $5::float8 * cardinality(array_positions(t.weights, 'A')) + $6::float8 * cardinality(array_positions(t.weights, 'D')) AS tf
+         FROM matched m CROSS JOIN LATERAL unnest(m.lexical) AS t
+         WHERE t.lexeme = ANY ($4::text[])
+       ),
+       term_df AS (SELECT lexeme, count(*)::float8 AS df FROM term_tf GROUP BY lexeme),
+       term_scores AS (
+         SELECT tf.id, sum(${bm25('tf.tf', 'tf.lexical_length', 'df.df')}) AS score
+         FROM term_tf tf JOIN term_df df USING (lexeme) CROSS JOIN stats s
+         GROUP BY tf.id
+       ),
+       pairs AS (SELECT DISTINCT a, b FROM unnest($8::text[], $9::text[]) AS p(a, b)),
+       pair_tf AS (
+         SELECT m.id, m.lexical_length, p.a, p.b, sum(CASE WHEN x.w = 'A' THEN $5::float8 ELSE $6::float8 END) AS tf
+         FROM matched m
+         CROSS JOIN pairs p
+         CROSS JOIN LATERAL (SELECT t.positions, t.weights FROM unnest(m.lexical) t WHERE t.lexeme = p.a) la
+         CROSS JOIN LATERAL (SELECT t.positions FROM unnest(m.lexical) t WHERE t.lexeme = p.b) lb
+         CROSS JOIN LATERAL unnest(la.positions, la.weights) AS x(pos, w)
+         WHERE x.pos + 1 = ANY (lb.positions)
+         GROUP BY m.id, m.lexical_length, p.a, p.b
+       ),
+       pair_df AS (SELECT a, b, count(*)::float8 AS df FROM pair_tf GROUP BY a, b),
+       pair_scores AS (
+         SELECT pt.id, sum(${bm25('pt.tf', 'pt.lexical_length', 'pd.df')}) AS score
+         FROM pair_tf pt JOIN pair_df pd USING (a, b) CROSS JOIN stats s
+         GROUP BY pt.id
+       )
+       SELECT ts.id, (ts.score + $10::float8 * coalesce(ps.score, 0))::float8 AS score
+       FROM term_scores ts LEFT JOIN pair_scores ps USING (id)
+       ORDER BY score DESC, ts.id
+       LIMIT $7`,
+      [
+        scope.tenantId,
+        scope.workspaceId,
+        terms.map(lexeme).join(' | '),
+        terms,
+        this.weights.title,
+        this.weights.body,
+        limit,
+        pairs.map(([a]) => a),
+        pairs.map(([, b]) => b),
+        this.weights.proximity,
+      ],
+    );
+    return rows.map((r) => ({ chunkId: r.id, score: Number(r.score) }));
+  }
+
+  /**
+   * Substring matches for fragments the segmenter cannot split (codes, partial words, rare
+   * scripts), found through the pg_trgm index; ranked by BM25-style saturation of occurrences.
+   */
+  async trigram(scope: Scope, fragments: string[], limit: number): Promise<RankedHit[]> {
+    const usable = [...new Set(fragments.map((f) => f.toLowerCase()).filter((f) => [...f].length >= 3))].slice(0, MAX_FRAGMENTS);
+    if (usable.length === 0 || limit <= 0) return [];
+    const values: unknown[] = [scope.tenantId, scope.workspaceId, limit, usable];
+    const likes = usable.map((f) => {
+      values.push(likePattern(f));
+      return `${TRIGRAM_TEXT} LIKE lower($${values.length})`;
+    });
+    const { rows } = await this.db.query<{ id: string; score: number }>(
+      `WITH matched AS MATERIALIZED (
+         SELECT c.id, ${TRIGRAM_TEXT} AS body FROM ${this.chunks} c
+         WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND (${likes.join(' OR ')})
+       ),
+       occurrences AS (
+         SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, lower(f), ''))) / length(f) AS occ
+         FROM matched m CROSS JOIN unnest($4::text[]) AS f
+       ),
+       sized AS (SELECT *, avg(len) OVER () AS avglen FROM occurrences WHERE occ > 0)
+       SELECT id, sum(occ * ${BM25.k1 + 1} / (occ + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * len / greatest(avglen, 1))))::float8 AS score
+       FROM sized GROUP BY id ORDER BY score DESC, id LIMIT $3`,
+      values,
+    );
+    return rows.map((r) => ({ chunkId: r.id, score: Number(r.score) }));
+  }
+
+  /**
+   * KNN by cosine distance. Iterative HNSW scans (pgvector 0.8) keep walking the graph until
+   * enough rows pass the tenant/workspace filter; relaxed order is re-sorted here.
+   */
+  semantic(scope: Scope, vector: Float32Array, limit: number): Promise<RankedHit[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    return this.db.atomic(async (tx) => {
+      if (!(await this.readInfo(tx))) return [];
+      const efSearch = Math.min(1000, Math.max(this.vectors.efSearch ?? 40, limit * 2));
+      await tx.query(`SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}`);
+      const { rows } = await tx.query<{ id: string; distance: number }>(
+        `WITH nearest AS MATERIALIZED (
+           SELECT v.chunk_seq, v.embedding ${this.n.cosine} $3::${this.n.vector} AS distance
+           FROM ${this.vectorTable} v
+           WHERE v.tenant_id = $1 AND (v.workspace_id = $2 OR v.workspace_id IS NULL)
+           ORDER BY v.embedding ${this.n.cosine} $3::${this.n.vector}
+           LIMIT $4
+         )
+         SELECT c.id, n.distance FROM nearest n JOIN ${this.chunks} c ON c.seq = n.chunk_seq
+         ORDER BY n.distance, c.id`,
+        [scope.tenantId, scope.workspaceId, vectorLiteral(vector), limit],
+      );
+      return rows.map((r) => ({ chunkId: r.id, score: 1 - Number(r.distance) }));
+    });
+  }
+
+  async getChunks(scope: Scope, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query(
+      `SELECT ${CHUNK_COLUMNS} FROM ${this.chunks} c WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND c.id = ANY($3::text[])`,
+      [scope.tenantId, scope.workspaceId, ids],
+    );
+    return rows.map(toChunk);
+  }
+
+  async countChunks(scope: Scope) {
+    const { rows } = await this.db.query(`SELECT count(*)::int AS n FROM ${this.chunks} WHERE tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL)`, [
+      scope.tenantId,
+      scope.workspaceId,
+    ]);
+    return rows[0]!.n as number;
+  }
+
+  async listLegacyChunks(after: number, limit: number) {
+    const { rows } = await this.db.query(`SELECT ${CHUNK_COLUMNS} FROM ${this.chunks} c WHERE c.workspace_id IS NULL AND c.seq > $1 ORDER BY c.seq LIMIT $2`, [after, limit]);
+    return rows.map((r) => ({ ...toChunk(r), cursor: Number(r.seq) }));
+  }
+
+  adoptLegacyChunk(chunkId: string, workspaceId: string, index: Pick<ChunkInput, 'lexicalTitle' | 'lexicalBody' | 'vector'>) {
+    return this.db.atomic(async (tx) => {
+      const { vector, length } = toTsvector(index.lexicalTitle, index.lexicalBody);
+      const { rows } = await tx.query<{ seq: string; tenant_id: string }>(
+        `UPDATE ${this.chunks} SET workspace_id = $2, lexical = $3::tsvector, lexical_length = $4 WHERE id = $1 AND workspace_id IS NULL RETURNING seq, tenant_id`,
+        [chunkId, workspaceId, vector, length],
+      );
+      const row = rows[0];
+      if (!row) return false;
+      await tx.query(
+        `INSERT INTO ${this.vectorTable} (chunk_seq, tenant_id, workspace_id, embedding) VALUES ($1, $2, $3, $4::${this.n.vector})
+         ON CONFLICT (chunk_seq) DO UPDATE SET workspace_id = excluded.workspace_id, embedding = excluded.embedding`,
+        [row.seq, row.tenant_id, workspaceId, vectorLiteral(index.vector)],
+      );
+      return true;
+    });
+  }
+
+  async removeLegacyChunk(chunkId: string) {
+    await this.db.query(`DELETE FROM ${this.chunks} WHERE id = $1 AND workspace_id IS NULL`, [chunkId]);
+  }
+
+  insertLegacyChunk(tenantId: string, documentId: string, chunk: ChunkInput) {
+    return this.db.atomic(async (tx) => {
+      await this.requireDimension(tx, [chunk]);
+      await this.insertChunks(tx, tenantId, null, documentId, [chunk]);
+    });
+  }
+}

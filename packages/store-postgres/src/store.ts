@@ -1,0 +1,152 @@
+import type { Store } from '@panya/core';
+import pg from 'pg';
+import { PgConversations } from './conversations.js';
+import { names, PoolConn, type Conn, type Names } from './database.js';
+import { PgDocuments } from './documents.js';
+import { migrate } from './migrations.js';
+import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
+import { PgSearchIndex, type LexicalWeights, type VectorIndexOptions } from './search-index.js';
+import { PgApiKeys, PgAudit, PgTenants, PgWorkspaces } from './tenancy.js';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:pass@host:5432/db`; default `PANYA_DB` when that is a postgres URL. */
+  connectionString?: string;
+  /** A pool you own: the store never ends it (`close()` only detaches). Wins over `connectionString`. */
+  pool?: pg.Pool;
+  /** Schema holding Panya's tables, created if missing (default: `?schema=` of the connection string, else `public`). */
+  schema?: string;
+  /** Size of the pool the store creates (default 10). */
+  max?: number;
+  lexicalWeights?: LexicalWeights;
+  vectorIndex?: VectorIndexOptions;
+}
+
+interface Config {
+  names: Names;
+  lexicalWeights?: LexicalWeights;
+  vectorIndex?: VectorIndexOptions;
+}
+
+function aggregates(db: Conn, config: Config) {
+  const n = config.names;
+  return {
+    tenants: new PgTenants(db, n),
+    workspaces: new PgWorkspaces(db, n),
+    apiKeys: new PgApiKeys(db, n),
+    documents: new PgDocuments(db, n),
+    audit: new PgAudit(db, n),
+    search: new PgSearchIndex(db, n, config.lexicalWeights, config.vectorIndex),
+    rateLimits: new PgRateLimits(db, n),
+    usage: new PgUsage(db, n),
+    users: new PgUsers(db, n),
+    jobs: new PgJobs(db, n),
+    conversations: new PgConversations(db, n),
+  };
+}
+
+/** A transaction's view of the store: every aggregate on the transaction's connection. */
+function transactionView(conn: Conn, config: Config, close: () => Promise<void>): Store {
+  const view: Store = {
+    ...aggregates(conn, config),
+    // Nested transactions are savepoints: an inner failure rolls back only the inner block.
+    transaction: (fn) => conn.atomic((inner) => fn(transactionView(inner, config, close))),
+    close,
+  };
+  return view;
+}
+
+export class PostgresStore implements Store {
+  readonly tenants;
+  readonly workspaces;
+  readonly apiKeys;
+  readonly documents;
+  readonly audit;
+  readonly search;
+  readonly rateLimits;
+  readonly usage;
+  readonly users;
+  readonly jobs;
+  readonly conversations;
+  private readonly root: PoolConn;
+  private closed = false;
+
+  constructor(
+    readonly pool: pg.Pool,
+    private readonly config: Config,
+    private readonly ownsPool: boolean,
+  ) {
+    this.root = new PoolConn(pool);
+    const root = aggregates(this.root, config);
+    this.tenants = root.tenants;
+    this.workspaces = root.workspaces;
+    this.apiKeys = root.apiKeys;
+    this.documents = root.documents;
+    this.audit = root.audit;
+    this.search = root.search;
+    this.rateLimits = root.rateLimits;
+    this.usage = root.usage;
+    this.users = root.users;
+    this.jobs = root.jobs;
+    this.conversations = root.conversations;
+  }
+
+  /** The schema holding the store's tables. */
+  get schema(): string {
+    return this.config.names.schema;
+  }
+
+  /** BEGIN … COMMIT on one pooled connection; ROLLBACK when `fn` throws. */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    return this.root.atomic((conn) => fn(transactionView(conn, this.config, () => this.close())));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsPool) await this.pool.end();
+  }
+}
+
+/** Whether a `--db` / `PANYA_DB` value names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresUrl(value: string | undefined): value is string {
+  return value !== undefined && /^postgres(ql)?:\/\//i.test(value);
+}
+
+/**
+ * `?schema=name` in a connection string picks the schema (the only way to choose one from
+ * `--db` / `PANYA_DB`); it is removed before the string reaches pg.
+ */
+function splitSchema(connectionString: string | undefined): { connectionString: string; schema?: string } | undefined {
+  if (connectionString === undefined) return undefined;
+  const match = /[?&]schema=([^&#]*)/.exec(connectionString);
+  if (!match) return { connectionString };
+  const rest = connectionString.replace(/([?&])schema=[^&#]*&?/, '$1').replace(/[?&]$/, '');
+  return { connectionString: rest, schema: decodeURIComponent(match[1]!) };
+}
+
+/**
+ * Connects (own pool from a connection string, or the pool you pass), creates the schema and
+ * the extensions if missing, applies pending migrations under an advisory lock, and returns
+ * the store.
+ */
+export async function openPostgresStore(options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const envUrl = process.env.PANYA_DB;
+  const url = splitSchema(options.connectionString ?? (options.pool || !isPostgresUrl(envUrl) ? undefined : envUrl));
+  const schema = options.schema ?? url?.schema ?? 'public';
+  if (schema.length === 0 || Buffer.byteLength(schema) > 63) throw new Error(`Invalid schema name "${schema}".`);
+  let pool = options.pool;
+  const ownsPool = !pool;
+  if (!pool) {
+    if (!url) throw new Error('openPostgresStore needs a connectionString, a pool, or PANYA_DB=postgres://…');
+    pool = new pg.Pool({ connectionString: url.connectionString, max: options.max ?? 10 });
+    // An idle connection dropped by the server must not crash the process; the next query reconnects.
+    pool.on('error', () => undefined);
+  }
+  try {
+    const ext = await migrate(pool, schema);
+    return new PostgresStore(pool, { names: names(schema, ext.vector, ext.trgm), lexicalWeights: options.lexicalWeights, vectorIndex: options.vectorIndex }, ownsPool);
+  } catch (error) {
+    if (ownsPool) await pool.end().catch(() => undefined);
+    throw error;
+  }
+}

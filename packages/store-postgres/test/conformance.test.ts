@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describeStoreConformance } from '@panya/core/testing';
+import { openPostgresStore } from '@panya/store-postgres';
+
+const url = process.env.PANYA_TEST_PG;
+const inCi = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
+const schemaName = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
+
+if (!url && inCi) {
+  describe('PostgreSQL store', () => {
+    it('runs in CI', () => {
+      expect.fail('PANYA_TEST_PG is not set, but CI must run the PostgreSQL conformance suite (.ci/postgres.sh starts a server).');
+    });
+  });
+} else if (!url) {
+  console.warn('PostgreSQL tests skipped: set PANYA_TEST_PG=postgres://… (see .ci/postgres.sh) to run them.');
+  describe.skip('PostgreSQL tests skipped: set PANYA_TEST_PG', () => {
+    it('store conformance: postgres', () => {});
+  });
+} else {
+  // Drops schemas after each test, and plays the part of the application's own pool.
+  const shared = new pg.Pool({ connectionString: url, max: 10 });
+  afterAll(() => shared.end());
+  const drop = (schema: string) => shared.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+
+  describeStoreConformance('postgres (own pool, fresh schema per test)', async () => {
+    const schema = schemaName('panya_test');
+    const store = await openPostgresStore({ connectionString: url, schema });
+    return {
+      store,
+      cleanup: async () => {
+        await store.close();
+        await drop(schema);
+      },
+    };
+  });
+
+  describeStoreConformance('postgres (user-supplied pool, custom schema)', async () => {
+    const schema = schemaName('Custom Schema');
+    const store = await openPostgresStore({ pool: shared, schema });
+    return {
+      store,
+      cleanup: async () => {
+        // Closing the store leaves the caller's pool open: the drop below still runs on it.
+        await store.close();
+        await drop(schema);
+      },
+    };
+  });
+}
