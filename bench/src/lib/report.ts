@@ -1,0 +1,56 @@
+/** Renders results (JSON written by each benchmark) as markdown tables, for the console and the README. */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Any = any;
+
+const f = (x: number | null | undefined, d = 2) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(d));
+const mbs = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
+const table = (head: string[], rows: (string | number)[][]) =>
+  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+export function renderSearch(r: Any): string {
+  const out: string[] = [];
+  for (const size of r.sizes as Any[]) {
+    out.push(`#### ${size.chunks.toLocaleString('en-US')} chunks × ${size.dim} d, top-${size.topK} (${size.runs} runs × ${size.cases[0].queries} queries per case)`);
+    for (const c of size.cases as Any[]) {
+      out.push(`\n*${c.case}* — ${c.chunksInScope.toLocaleString('en-US')} chunks in scope; Recall@10 of Panya's vector channel vs exact scan: **${f(c.recallAt10VectorChannel, 3)}**; floor's FTS rows identical to Panya's lexical channel for ${f(c.floorMatchesPanyaLexical * 100, 0)}% of queries; Orama returned ${f(c.oramaAvgHits, 1)} hits/query on average. Store calls per Panya search: ${Object.entries(c.storeCallsPerTracedSearch ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')} (hydration counts chunks + documents).\n`);
+      const rows = Object.entries(c.latencyMs as Record<string, Any>).map(([k, v]) => [k, f(v.p50), f(v.p99), v.runP50s.map((x: number) => f(x, 1)).join(' / ')]);
+      rows.push(...Object.entries(c.partsMs as Record<string, Any>).map(([k, v]) => [`↳ ${k}`, f(v.p50), f(v.p99), v.runP50s.map((x: number) => f(x, 1)).join(' / ')]));
+      out.push(table(['system', 'p50 ms', 'p99 ms', 'per-run p50'], rows));
+      const ra = c.ratios;
+      out.push(`\nPanya search()/floor p50 = **${f(ra.panyaSearchOverFloorP50)}×** (target ≤ 2×: ${verdict(ra.panyaSearchOverFloorP50 <= 2)}); retrieve()/floor = ${f(ra.panyaRetrieveOverFloorP50)}×; Orama/Panya p50 = **${f(ra.oramaOverPanyaP50)}×**, p99 = ${f(ra.oramaOverPanyaP99)}×${size.chunks >= 100_000 ? ` (target ≥ 10× at 100k: ${verdict(ra.oramaOverPanyaP50 >= 10)})` : ''}; scan/Panya p50 = ${f(ra.scanOverPanyaP50)}×.`);
+    }
+    const m = size.memory;
+    out.push(`\nMemory: SQLite file ${mbs(m.panya.fileBytesOneWs)} (1 ws) / ${mbs(m.panya.fileBytesTenWs)} (10 ws); Panya process RSS grew ${mbs(m.panya.processRssDeltaBytes)} opening both databases and running a warm pass. Orama: heap+external +${mbs(m.orama.heapPlusExternalDeltaBytes)} (RSS +${mbs(m.orama.rssDeltaBytes)}), built in ${m.orama.buildSeconds} s. SQLite file / Orama heap = **${f(m.sqliteFileOverOramaHeap)}** (target ≤ 0.20: ${verdict(m.sqliteFileOverOramaHeap <= 0.2)}); Panya RSS delta / Orama heap = ${f(m.panya.processRssDeltaBytes / m.orama.heapPlusExternalDeltaBytes)}.${m.panya.fileBreakdownOneWs && Object.keys(m.panya.fileBreakdownOneWs).length ? ` SQLite file by table/index (1 ws): ${Object.entries(m.panya.fileBreakdownOneWs as Record<string, number>).map(([k, v]) => `${k} ${mbs(v)}`).join(', ')}.` : ''}\n`);
+  }
+  return out.join('\n');
+}
+
+export function renderHttp(r: Any): string {
+  const rows = (r.rows as Any[]).map((x) => [x.target, x.reqPerSec, x.latencyP50Ms, x.latencyP99Ms, x.runsReqPerSec.join(' / '), x.non2xx + x.errors]);
+  const out = [table(['target @connections', 'req/s (median)', 'p50 ms', 'p99 ms', 'per-run req/s', 'non-2xx + errors'], rows)];
+  const search = (r.rows as Any[]).filter((x) => x.target.startsWith('POST /api/search'));
+  const best = search.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a), search[0]);
+  if (best) out.push(`\nSearch: best ${best.reqPerSec} req/s at ${best.connections} connections (target ≥ ${r.targets.searchReqPerSec}: ${verdict(best.reqPerSec >= r.targets.searchReqPerSec)}); p99 at 10 connections ${search.find((x: Any) => x.connections === 10)?.latencyP99Ms} ms (target ≤ ${r.targets.searchP99Ms} ms: ${verdict((search.find((x: Any) => x.connections === 10)?.latencyP99Ms ?? Infinity) <= r.targets.searchP99Ms)}).`);
+  if (r.chat?.ttfeP50Ms !== undefined) out.push(`\n\`POST /api/chat\` SSE time to first event (sequential, ${r.chat.requests} requests): p50 ${f(r.chat.ttfeP50Ms)} ms, p99 ${f(r.chat.ttfeP99Ms)} ms.`);
+  else if (r.chat?.pending) out.push(`\n\`POST /api/chat\`: pending — ${r.chat.pending}.`);
+  for (const [k, v] of Object.entries(r.pending ?? {})) out.push(`\n\`${k}\`: pending — ${v}.`);
+  return out.join('\n');
+}
+
+export function renderIngest(r: Any): string {
+  const rows = (r.variants as Any[]).map((v) => [v.variant === 'hash' ? '`hash` embedder' : 'embedding excluded', v.docs, v.chunks, f(v.docsPerSec, 0), f(v.chunksPerSec, 0), f(v.bulkSeconds, 1), f(v.drainSeconds, 1), mbs(v.peakRssBytes), v.runsDocsPerSec.map((x: number) => f(x, 0)).join(' / ')]);
+  return table(['variant', 'docs', 'chunks', 'docs/s', 'chunks/s', 'bulk s', 'drain s', 'peak RSS', 'per-run docs/s'], rows);
+}
+
+export function renderQuality(r: Any): string {
+  const out: string[] = [];
+  for (const d of r.datasets as Any[]) {
+    out.push(`#### ${d.dataset} (test: ${d.documents} documents, ${d.queries} queries; Panya: ${d.panyaChunks} chunks)\n`);
+    out.push(table(['system', 'nDCG@10', 'Recall@100', 'MRR@10', 'Hit@1', 'median ms/query', 'queries w/o hits'], (d.rows as Any[]).map((x) => [x.system, f(x.ndcgAt10, 4), f(x.recallAt100, 4), f(x.mrrAt10, 4), f(x.hitAt1, 4), f(x.medianQueryMs), Number.isNaN(x.queriesWithoutHits) || x.queriesWithoutHits === null ? '–' : x.queriesWithoutHits])));
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+export const RENDER: Record<string, (r: Any) => string> = { search: renderSearch, http: renderHttp, ingest: renderIngest, quality: renderQuality };

@@ -1,0 +1,161 @@
+/**
+ * `pnpm bench [search|http|ingest|quality …]` — runs the benchmarks (all by default), each in
+ * child processes, prints a table per benchmark, writes bench/results/<name>.json and
+ * regenerates bench/results/README.md from every result file present.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runChild } from './lib/child.js';
+import { machineInfo } from './lib/machine.js';
+import { BENCH_DIR, CACHE_ROOT, sourceHash } from './lib/panya.js';
+import { RENDER } from './lib/report.js';
+import { median } from './lib/stats.js';
+
+const ALL = ['search', 'http', 'ingest', 'quality'] as const;
+type Name = (typeof ALL)[number];
+const readmeOnly = process.argv.includes('--readme');
+const asked = process.argv.slice(2).filter((a) => a !== '--' && a !== '--readme');
+for (const a of asked) if (!(ALL as readonly string[]).includes(a)) throw new Error(`unknown benchmark "${a}" (choose from ${ALL.join(', ')})`);
+const names: Name[] = readmeOnly ? [] : asked.length ? (asked as Name[]) : [...ALL];
+const RESULTS = join(BENCH_DIR, 'results');
+const SEARCH_SIZES = (process.env.BENCH_SEARCH_SIZES ?? '10000,100000').split(',').map(Number);
+const INGEST_RUNS = Number(process.env.BENCH_INGEST_RUNS ?? 2);
+const INGEST_DOCS = Number(process.env.BENCH_INGEST_DOCS ?? 10_000);
+
+mkdirSync(RESULTS, { recursive: true });
+const started = Date.now();
+const hash = sourceHash(); // fixed for this run and handed to every child through the environment
+// Cached databases built from other sources are stale: remove them.
+if (!readmeOnly && existsSync(CACHE_ROOT)) for (const d of readdirSync(CACHE_ROOT)) if (!d.endsWith(hash)) rmSync(join(CACHE_ROOT, d), { recursive: true, force: true });
+
+async function pool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> {
+  const out: T[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      out[i] = await jobs[i]!();
+    }
+  }));
+  return out;
+}
+
+/** Builds the cached Panya databases the benchmarks need, two at a time (one per core). */
+async function prebuild(sizes: number[]) {
+  const jobs = sizes.flatMap((n) => [1, 10].map((ws) => () => runChild('build.ts', [String(n), String(ws)]).catch(() => null)));
+  await pool(jobs, 2);
+}
+
+const runners: Record<Name, () => Promise<object>> = {
+  async search() {
+    const sizes = [];
+    for (const n of SEARCH_SIZES) sizes.push(await runChild<object>('search.ts', [String(n)]));
+    return { sizes };
+  },
+  async http() {
+    return runChild<object>('http.ts');
+  },
+  async ingest() {
+    const runs: Record<string, Record<string, number>[]> = { hash: [], precomputed: [] };
+    for (let r = 0; r < INGEST_RUNS; r++) {
+      for (const v of ['hash', 'precomputed']) runs[v]!.push(await runChild<Record<string, number>>('ingest.ts', [v, String(INGEST_DOCS)]));
+    }
+    const variants = Object.entries(runs).map(([variant, rs]) => {
+      const m = (k: string) => median(rs.map((x) => x[k]!));
+      return {
+        variant,
+        embedder: (rs[0] as unknown as { embedder: string }).embedder,
+        docs: rs[0]!.docs,
+        chunks: rs[0]!.chunks,
+        avgWordsPerDoc: rs[0]!.avgWordsPerDoc,
+        docsPerSec: m('docsPerSec'),
+        chunksPerSec: m('chunksPerSec'),
+        bulkSeconds: m('bulkSeconds'),
+        drainSeconds: m('drainSeconds'),
+        peakRssBytes: m('peakRssBytes'),
+        runsDocsPerSec: rs.map((x) => x.docsPerSec!),
+      };
+    });
+    return { runs: INGEST_RUNS, variants, raw: runs };
+  },
+  async quality() {
+    return runChild<object>('quality.ts');
+  },
+};
+
+if (!readmeOnly && (names.includes('search') || names.includes('http'))) {
+  console.error(`preparing Panya databases (cache ${CACHE_ROOT}, key ${hash}) …`);
+  await prebuild(names.includes('search') ? SEARCH_SIZES : [10_000]);
+}
+
+for (const name of names) {
+  const machine = machineInfo();
+  const t0 = Date.now();
+  console.error(`\n== ${name} ==`);
+  const result = await runners[name]();
+  const record = { benchmark: name, startedAt: new Date(t0).toISOString(), seconds: Math.round((Date.now() - t0) / 1000), machine: { ...machine, loadAverageAfter: machineInfo().loadAverage }, ...result };
+  writeFileSync(join(RESULTS, `${name}.json`), JSON.stringify(record, null, 2) + '\n');
+  console.log(`\n## ${name}\n\n${RENDER[name]!(record)}\n`);
+}
+
+writeFileSync(join(RESULTS, 'README.md'), readme());
+console.error(`\nresults in ${RESULTS} (${Math.round((Date.now() - started) / 1000)} s)`);
+
+function readme(): string {
+  const present = ALL.filter((n) => existsSync(join(RESULTS, `${n}.json`)));
+  const records = Object.fromEntries(present.map((n) => [n, JSON.parse(readFileSync(join(RESULTS, `${n}.json`), 'utf8'))]));
+  const m = records[present[0]!]?.machine ?? machineInfo();
+  const sections: Record<Name, string> = {
+    search: `## search — in-process hybrid search
+
+Synthetic corpus (seeded): topics are clusters (vector = normalised subtopic centroid + noise around a topic centroid; text drawn from a per-topic Zipfian vocabulary mixed with a Zipfian background vocabulary), one chunk per document, loaded through Panya's real write path (\`documents.bulk\` + \`ingest.drain()\`) with an embedder that returns the synthetic vectors. Queries are 2–4 words written from a target chunk, and its vector plus noise; every system gets the same query vector.
+
+- **panya search()** — \`engine.search.search(ctx, {query, topK: 10})\`: validation, the lexical (BM25 + proximity) and vector channels (100 candidates each; the trigram channel only as a fallback when lexical finds few), RRF fusion, chunk and document hydration.
+- **panya retrieve()** — \`engine.search.retrieve(scope, query, 10)\`: the channels and fusion only.
+- **(a) raw FTS5 + vec0 floor** — the same FTS5 \`MATCH\` (workspace scope token + the terms Panya's lexical channel sends, captured per query) with the store's \`bm25()\` weights, \`ORDER BY … LIMIT 100\`, and the same partitioned vec0 KNN (\`k = 100\`), issued directly with better-sqlite3 on the same connection: what Panya adds to. The floor's FTS candidate set is checked against Panya's lexical channel (the "identical" percentage).
+- **(b) Float32Array scan** — exact cosine (dot product of unit vectors) over the workspace's vectors in plain JS, top-10.
+- **(c) Orama hybrid** — \`search(db, {term, mode: 'hybrid', vector, limit: 10, similarity: 0.5})\` on the same chunks and vectors; the 10-workspace case filters \`where: {ws: {eq}}\`. (Orama's default similarity 0.8 lets ~1 vector hit through on this data; the scan cost is the same.)
+- **↳ rows** — the floor's two statements timed alone, and one more \`search()\` per query with the store's calls traced (wrapped store methods): time in the lexical, trigram and semantic calls, in hydration (\`getChunks\` + \`documents.getMany\` for the 10 hits) and the rest (validation, tokenizing, fusion, glue); store calls per search are listed above each table.
+- **p50** — median over runs of each run's median; **p99** — over all samples of all runs; **per-run p50** shows the spread.
+- **Recall@10** — Panya's vector channel (\`store.search.semantic(scope, v, 10)\`) against the exact scan of the same workspace.
+- **Memory** — Orama: growth of V8 heap + external memory (after forced GC) from building its index, which holds the documents; Panya: the SQLite file (database + WAL), i.e. the most the OS page cache can hold for it, and the RSS growth of the process from opening both databases and running a warm query pass (SQLite's own page cache included).
+- **(ii) one of 10 workspaces** — the same number of chunks split over 10 workspaces (topic mod 10) in one database; queries are confined to one workspace.
+`,
+    http: `## http — REST throughput
+
+\`createPanyaApp(engine)\` (auth, usage metering and limits included; tenant on the Enterprise plan, so no rate limit rejects requests) serving the 10k-chunk database from its own process on 127.0.0.1; autocannon in another process (one core each). Each row is the median of the runs, runs interleaved across targets.
+
+- **GET /healthz** — the Express floor: no auth, no store.
+- **POST /api/search** — \`{query, topK: 10}\` cycling through 500 queries; **req/s** is autocannon's mean per run, **p50/p99** its latency percentiles.
+- **POST /api/answer** — extractive answer (the default generator) for the same queries.
+- **/api/chat** — time from sending the request to the first complete SSE event, sequential requests.
+- One server process runs SQLite synchronously on its event loop, so search req/s is bounded by 1000 / (in-process \`search()\` ms) at the same corpus size; compare with the search benchmark's 10k one-workspace row.
+`,
+    ingest: `## ingest — indexing throughput
+
+10k seeded markdown articles (H1, 2–4 H2 sections with paragraphs, a bullet list, a table, some H3s), written with \`engine.documents.bulk\` (1,000 per call) and indexed by \`engine.ingest.drain()\` into a SQLite file. One run per process.
+
+- **docs/s, chunks/s** — documents (chunks) over the whole time, bulk writes + drain; **bulk s / drain s** — the two phases.
+- **\`hash\` embedder** — the built-in default embedder (1,024 d); **embedding excluded** — an embedder handing out precomputed 1,024-d vectors (no embedding work, same vector writes).
+- **peak RSS** — the process's maximum resident set (\`process.resourceUsage().maxRSS\`), documents held in memory included.
+`,
+    quality: `## quality — retrieval quality side by side
+
+TEST split of each dataset in \`/work/shared/eval\`; nothing tuned. Same metrics for everyone (\`evaluateRun\` from \`@panya/core\`): nDCG@10, Recall@100, MRR@10, Hit@1, documents ranked to depth 100.
+
+- **Panya lexical / semantic / hybrid** — \`runEval\` (what \`panya eval\` runs) on a fresh in-memory engine with the default \`hash\` embedder; documents scored by their best chunk. With the \`hash\` embedder, hybrid is (nearly) lexical: the engine weighs hash vectors at \`HASH_SEMANTIC_WEIGHT\` (0 at the time of writing, tuned on SciFact train) in fusion.
+- **MiniSearch / Lunr / Orama (defaults)** — set up as their READMEs show: fields title + text, default tokenizer and options, \`search(query)\` (Lunr: \`idx.search\`, escaped and retried if its query syntax rejects the text; Orama: \`limit: 100\`).
+- **+ Intl.Segmenter** — the same with an ICU word tokenizer (\`Intl.Segmenter('th', {granularity: 'word'})\`, word-like segments, lower-cased): MiniSearch \`tokenize\`, Lunr custom tokenizer without the trimmer (it strips \\W, i.e. all Thai) and \`idx.query\` with segmented terms, Orama custom tokenizer component.
+- **queries w/o hits** — queries for which the library returned nothing.
+`,
+  };
+  return `# Panya benchmarks
+
+Generated by \`pnpm bench\` (package \`@panya/bench\`, sources in \`bench/src\`). Every input is generated from fixed seeds; each figure is measured side by side with its reference in the same run.
+
+**Machine:** ${m.cpu}, ${m.nproc} cores (nproc), ${m.memoryGiB} GiB RAM, Node ${m.node} (ICU ${m.icu}), ${m.platform}. Load average when each benchmark started is in its JSON (\`machine.loadAverage\`): the machine is shared, so absolute figures move with other work; ratios measured in the same run are the figures to compare.
+
+**Re-run:** \`pnpm bench\` (everything, ~20–25 min when the databases are cached, more on a cold cache) or one benchmark: \`pnpm --filter @panya/bench run bench search\` (or \`http\`, \`ingest\`, \`quality\`). Knobs: \`BENCH_SEARCH_SIZES=10000\`, \`BENCH_RUNS\`, \`BENCH_QUERIES\`, \`BENCH_INGEST_RUNS\`, \`BENCH_INGEST_DOCS\`, \`BENCH_HTTP_SECONDS\`, \`BENCH_DATASETS=scifact\`. Panya databases for the search and HTTP benchmarks are built through the ingest path once and cached in \`${CACHE_ROOT.replace(/^\/tmp/, '$TMPDIR')}\` (keyed by a hash of the chunker, tokenizer, search-index and corpus sources); \`PANYA_BENCH_FRESH=1\` rebuilds. \`pnpm --filter @panya/bench run bench --readme\` only regenerates this file from the JSON results.
+
+${present.map((n) => `${sections[n]}\n_Run ${records[n].startedAt}, ${records[n].seconds} s, load average ${records[n].machine.loadAverage.join(' / ')}._\n\n${RENDER[n]!(records[n])}\n`).join('\n')}`;
+}
