@@ -86,3 +86,12 @@ describe('ingest queue', () => {
     await second.close();
   });
 });
+
+describe('citation snippets', () => {
+  it('are plain text: no markdown markers or table rules', async () => {
+    const { citationsIn } = await import('@panya/core');
+    const text = '## Fees\n\n- **Standard** delivery: `60 THB`\n\n| Zone | Fee |\n|---|---|\n| Bangkok | 40 THB |';
+    const [citation] = citationsIn('Fees are listed [1]', { passages: [{ n: 1, chunkId: 'chk_1', documentId: 'doc_1', title: 'Shipping', headingPath: [], text }], urls: new Map() });
+    expect(citation!.snippet).toBe('Fees Standard delivery: 60 THB Zone · Fee Bangkok · 40 THB');
+  });
+});

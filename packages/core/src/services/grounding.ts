@@ -26,8 +26,16 @@ export async function retrieveContext(store: Store, search: SearchService, scope
   return { passages, urls: new Map(docs.map((d) => [d.id, d.url])) };
 }
 
+/** Plain text of a chunk for a citation preview: markdown markers, table rules and fences removed. */
 function snippet(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const lines = text.split('\n').flatMap((raw) => {
+    const line = raw.trim();
+    if (/^\|?\s*:?-{3,}/.test(line) || line.startsWith('```')) return [];
+    const plain = line.replace(/^(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)/, '').replace(/\*\*|__|`/g, '');
+    // A table row becomes its cells joined by a middle dot.
+    return plain.startsWith('|') ? [plain.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()).join(' · ')] : [plain];
+  });
+  const flat = lines.join(' ').replace(/\s+/g, ' ').trim();
   return flat.length <= SNIPPET_CHARS ? flat : `${flat.slice(0, SNIPPET_CHARS - 1).trimEnd()}…`;
 }
 
