@@ -16,6 +16,8 @@ import { CommandError } from './commands/tenant.js';
 import { createLogger, openEngine, processIo, type Io } from './runtime.js';
 import { runStdioServer } from '@panya/adapter-mcp';
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
 const port = (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('must be a port number (0-65535)');
@@ -65,6 +67,8 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
         logger,
         app: {
           nodeId,
+          // A server on loopback only answers MCP requests addressed to loopback (DNS-rebinding protection).
+          ...(LOOPBACK.has(opts.host ?? env.HOST) ? { mcp: { allowedHosts: [...LOOPBACK] } } : {}),
           secureCookies: env.PANYA_BASE_URL?.startsWith('https:') ?? false,
           ...(env.PANYA_CRON_SECRET ? { cronSecret: env.PANYA_CRON_SECRET } : {}),
           ...(env.PANYA_SESSION_SECRET ? { sessionSecret: env.PANYA_SESSION_SECRET } : {}),

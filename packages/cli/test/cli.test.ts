@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -122,6 +123,19 @@ describe('panya serve (built binary)', () => {
       const docs = await fetch(`${url}/api/docs?limit=100`, { headers: { Authorization: `Bearer ${key}` } });
       expect(docs.status).toBe(200);
       expect(((await docs.json()) as { data: unknown[] }).data).toHaveLength(demoArticles.length);
+
+      // On loopback, MCP requests for another host name are refused (DNS-rebinding protection).
+      const mcpInit = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const mcpHeaders = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+      // fetch cannot set Host, so this one request goes through node:http.
+      const rebound = await new Promise<number>((ok, fail) => {
+        const req = httpRequest(`${url}/api/mcp`, { method: 'POST', headers: { ...mcpHeaders, Host: 'attacker.example' } }, (res) => (res.resume(), ok(res.statusCode ?? 0)));
+        req.on('error', fail);
+        req.end(JSON.stringify(mcpInit));
+      });
+      expect(rebound).toBe(403);
+      const local = await fetch(`${url}/api/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify(mcpInit) });
+      expect(local.status).toBe(200);
 
       // A CLI command writing to the same database while the server runs.
       await run(['tenant', 'create', '--slug', 'second', '--db', db]);
