@@ -82,7 +82,7 @@ describe('ingest queue', () => {
     // Re-indexing everything with the new embedder is the way out.
     expect(await second.ingest.reindexAll()).toBe(1);
     expect(await second.ingest.drain()).toBe(1);
-    expect(await store.search.getIndexInfo()).toEqual({ embedderId: second.embedder.id, dimension: 256 });
+    expect(await store.search.getIndexInfo()).toMatchObject({ embedderId: second.embedder.id, dimension: 256 });
     await second.close();
   });
 });
@@ -93,5 +93,30 @@ describe('citation snippets', () => {
     const text = '## Fees\n\n- **Standard** delivery: `60 THB`\n\n| Zone | Fee |\n|---|---|\n| Bangkok | 40 THB |';
     const [citation] = citationsIn('Fees are listed [1]', { passages: [{ n: 1, chunkId: 'chk_1', documentId: 'doc_1', title: 'Shipping', headingPath: [], text }], urls: new Map() });
     expect(citation!.snippet).toBe('Fees Standard delivery: 60 THB Zone · Fee Bangkok · 40 THB');
+  });
+});
+
+describe('tokenizer version', () => {
+  it('is recorded with a new index, and a different one on start is a warning pointing to reindex', async () => {
+    const { TOKENIZER_VERSION } = await import('@panya/core');
+    const store = openSqliteStore({ path: ':memory:' });
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (msg: string) => warnings.push(msg), error() {} };
+    const engine = createEngine({ store, logger });
+    await engine.start();
+    expect((await store.search.getIndexInfo())?.tokenizer).toBe(TOKENIZER_VERSION);
+    expect(warnings).toEqual([]);
+    await engine.close();
+
+    const older = openSqliteStore({ path: ':memory:' });
+    const hash = new HashEmbedder();
+    await older.search.setIndexInfo({ embedderId: hash.id, dimension: hash.dimension, tokenizer: 'seg-porter-v0/icu-70.1' });
+    const upgraded = createEngine({ store: older, logger });
+    await upgraded.start();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/panya reindex --all/);
+    await upgraded.ingest.reindexAll();
+    expect((await older.search.getIndexInfo())?.tokenizer).toBe(TOKENIZER_VERSION);
+    await upgraded.close();
   });
 });

@@ -205,6 +205,11 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       CREATE INDEX messages_conversation ON ${n.t('messages')}(conversation_id, id);
     `,
   },
+  {
+    version: 5,
+    name: 'tokenizer version of the index',
+    sql: (n) => `ALTER TABLE ${n.t('index_info')} ADD COLUMN tokenizer text;`,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -101,8 +101,10 @@ export class PgSearchIndex implements SearchIndex {
   }
 
   private async readInfo(db: Conn): Promise<IndexInfo | null> {
-    const { rows } = await db.query(`SELECT embedder_id, dimension FROM ${this.n.t('index_info')} WHERE id = 1`);
-    return rows[0] ? { embedderId: rows[0].embedder_id as string, dimension: rows[0].dimension as number } : null;
+    const { rows } = await db.query(`SELECT embedder_id, dimension, tokenizer FROM ${this.n.t('index_info')} WHERE id = 1`);
+    const row = rows[0];
+    if (!row) return null;
+    return { embedderId: row.embedder_id as string, dimension: row.dimension as number, ...(row.tokenizer ? { tokenizer: row.tokenizer as string } : {}) };
   }
 
   /** Index-info changes create or drop tables: one node at a time. */
@@ -151,8 +153,9 @@ export class PgSearchIndex implements SearchIndex {
       await tx.query(`CREATE INDEX chunk_vectors_hnsw ON ${this.vectorTable} USING hnsw (embedding ${this.n.vectorOps}) WITH (m = ${m}, ef_construction = ${efConstruction})`);
     }
     await tx.query(
-      `INSERT INTO ${this.n.t('index_info')} (id, embedder_id, dimension) VALUES (1, $1, $2) ON CONFLICT (id) DO UPDATE SET embedder_id = excluded.embedder_id, dimension = excluded.dimension`,
-      [info.embedderId, info.dimension],
+      `INSERT INTO ${this.n.t('index_info')} (id, embedder_id, dimension, tokenizer) VALUES (1, $1, $2, $3)
+       ON CONFLICT (id) DO UPDATE SET embedder_id = excluded.embedder_id, dimension = excluded.dimension, tokenizer = excluded.tokenizer`,
+      [info.embedderId, info.dimension, info.tokenizer ?? null],
     );
   }
 

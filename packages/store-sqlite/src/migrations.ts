@@ -214,6 +214,11 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX messages_conversation ON messages(conversation_id, id);
     `,
   },
+  {
+    version: 6,
+    name: 'tokenizer version of the index',
+    sql: `ALTER TABLE index_info ADD COLUMN tokenizer TEXT;`,
+  },
 ];
 
 export function migrate(db: Db): void {

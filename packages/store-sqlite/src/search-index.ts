@@ -56,8 +56,9 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private readInfo(): IndexInfo | null {
-    const row = this.sql.get('SELECT embedder_id, dimension FROM index_info WHERE id = 1').get() as Row | undefined;
-    return row ? { embedderId: row.embedder_id as string, dimension: row.dimension as number } : null;
+    const row = this.sql.get('SELECT embedder_id, dimension, tokenizer FROM index_info WHERE id = 1').get() as Row | undefined;
+    if (!row) return null;
+    return { embedderId: row.embedder_id as string, dimension: row.dimension as number, ...(row.tokenizer ? { tokenizer: row.tokenizer as string } : {}) };
   }
 
   setIndexInfo(info: IndexInfo) {
@@ -87,7 +88,9 @@ export class SqliteSearchIndex implements SearchIndex {
   private createVectorTable(info: IndexInfo) {
     if (!Number.isInteger(info.dimension) || info.dimension <= 0) throw new Error(`Invalid embedding dimension ${info.dimension}.`);
     this.db.exec(`CREATE VIRTUAL TABLE chunk_vectors USING vec0(part TEXT PARTITION KEY, embedding float[${info.dimension}] distance_metric=cosine)`);
-    this.db.prepare('INSERT INTO index_info (id, embedder_id, dimension) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET embedder_id = excluded.embedder_id, dimension = excluded.dimension').run(info.embedderId, info.dimension);
+    this.db
+      .prepare('INSERT INTO index_info (id, embedder_id, dimension, tokenizer) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET embedder_id = excluded.embedder_id, dimension = excluded.dimension, tokenizer = excluded.tokenizer')
+      .run(info.embedderId, info.dimension, info.tokenizer ?? null);
   }
 
   replaceDocumentChunks(scope: Scope, documentId: string, chunks: ChunkInput[]) {

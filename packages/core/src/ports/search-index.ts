@@ -48,6 +48,8 @@ export interface LexicalQuery {
 export interface IndexInfo {
   embedderId: string;
   dimension: number;
+  /** The tokenizer (and ICU) version the lexical index was written with, when known. */
+  tokenizer?: string;
 }
 
 export interface SearchIndex {

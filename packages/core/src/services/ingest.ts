@@ -3,7 +3,7 @@ import type { Contextualizer } from '../ports/generator.js';
 import type { ChunkInput } from '../ports/search-index.js';
 import type { IndexingClaim, Scope } from '../ports/store.js';
 import { chunkMarkdown } from '../ingest/chunker.js';
-import { tokenize } from '../text/tokenizer.js';
+import { tokenize, TOKENIZER_VERSION } from '../text/tokenizer.js';
 import { EmbedderMismatchError } from '../errors.js';
 import type { ServiceDeps } from './context.js';
 
@@ -66,7 +66,7 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
   async function ensureIndexInfo(): Promise<void> {
     if (indexChecked) return;
     const info = await store.search.getIndexInfo();
-    const configured = { embedderId: embedder.id, dimension: embedder.dimension };
+    const configured = { embedderId: embedder.id, dimension: embedder.dimension, tokenizer: TOKENIZER_VERSION };
     if (info && (info.embedderId !== configured.embedderId || info.dimension !== configured.dimension)) {
       await store.search.setIndexInfo(configured).catch((error: unknown) => {
         if (error instanceof EmbedderMismatchError) throw error;
@@ -74,6 +74,9 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
       });
     } else if (!info) {
       await store.search.setIndexInfo(configured);
+    } else if (info.tokenizer && info.tokenizer !== TOKENIZER_VERSION) {
+      // Search still works, but new and old index terms may differ (e.g. Thai after a Node upgrade).
+      logger.warn('the lexical index was written by another tokenizer version; run `panya reindex --all`', { indexed: info.tokenizer, running: TOKENIZER_VERSION });
     }
     indexChecked = true;
   }
@@ -193,7 +196,7 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
         return store.documents.requeueAll(at, tenantId);
       }
       const count = await store.transaction(async (tx) => {
-        await tx.search.reset({ embedderId: embedder.id, dimension: embedder.dimension });
+        await tx.search.reset({ embedderId: embedder.id, dimension: embedder.dimension, tokenizer: TOKENIZER_VERSION });
         return tx.documents.requeueAll(at);
       });
       indexChecked = true;

@@ -58,6 +58,14 @@ export function searchIndexSuite(getStore: () => Store): void {
       expect(await store.search.lexical(s.scopeA, q('hello'), 10)).toEqual([]);
     });
 
+    it('records the tokenizer version with the index', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM, tokenizer: 'tok-1/icu-1' });
+      expect(await store.search.getIndexInfo()).toEqual({ embedderId: 'e1', dimension: DIM, tokenizer: 'tok-1/icu-1' });
+      await store.search.reset({ embedderId: 'e2', dimension: DIM, tokenizer: 'tok-2/icu-1' });
+      expect((await store.search.getIndexInfo())?.tokenizer).toBe('tok-2/icu-1');
+    });
+
     it('lets an empty index switch embedders', async () => {
       const store = getStore();
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });

@@ -17,6 +17,12 @@ import { ENGLISH_STOPWORDS } from './stopwords.js';
 /** Bump when the output of `tokenize()` changes: stored, pre-segmented text must be rebuilt. */
 export const TOKENIZER_ID = 'seg-porter-v1';
 
+/**
+ * What the stored index terms depend on: this tokenizer and the ICU data of the running Node
+ * (a Node upgrade can segment Thai differently). Recorded with the index.
+ */
+export const TOKENIZER_VERSION = `${TOKENIZER_ID}/icu-${process.versions.icu ?? 'none'}`;
+
 /** Tokens longer than this are junk for retrieval (base64, hashes, URLs glued together). */
 const MAX_TOKEN_LENGTH = 64;
 
