@@ -141,7 +141,7 @@ Synthetic corpus (seeded): topics are clusters (vector = normalised subtopic cen
 `,
     quality: `## quality — retrieval quality side by side
 
-TEST split of each dataset in \`/work/shared/eval\`; nothing tuned. Same metrics for everyone (\`evaluateRun\` from \`@panya/core\`): nDCG@10, Recall@100, MRR@10, Hit@1, documents ranked to depth 100.
+TEST split of each dataset in \`../shared/eval\` (beside the repository); nothing tuned. Same metrics for everyone (\`evaluateRun\` from \`@panya/core\`): nDCG@10, Recall@100, MRR@10, Hit@1, documents ranked to depth 100.
 
 - **Panya lexical / semantic / hybrid** — \`runEval\` (what \`panya eval\` runs) on a fresh in-memory engine with the default \`hash\` embedder; documents scored by their best chunk. With the \`hash\` embedder, hybrid is (nearly) lexical: the engine weighs hash vectors at \`HASH_SEMANTIC_WEIGHT\` (0 at the time of writing, tuned on SciFact train) in fusion.
 - **MiniSearch / Lunr / Orama (defaults)** — set up as their READMEs show: fields title + text, default tokenizer and options, \`search(query)\` (Lunr: \`idx.search\`, escaped and retried if its query syntax rejects the text; Orama: \`limit: 100\`).

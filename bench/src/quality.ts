@@ -1,5 +1,5 @@
 /**
- * Retrieval quality side by side on the BEIR-format datasets in /work/shared/eval (TEST split
+ * Retrieval quality side by side on the BEIR-format datasets in ../shared/eval (TEST split
  * only; nothing tuned): Panya's `runEval` (the code behind `panya eval`, fresh in-memory engine,
  * default `hash` embedder) next to MiniSearch, Lunr and Orama set up as their docs show
  * (defaults), and each again with an Intl.Segmenter word tokenizer (for Thai). Same metrics
@@ -7,17 +7,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import { createEngine, evaluateRun, type Metrics, type Qrels, type Run } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import lunr from 'lunr';
 import MiniSearch from 'minisearch';
-// Not exported by @panya/cli's entry point: imported from its source, exactly what `panya eval` runs.
+// Exactly what `panya eval` runs.
 import { runEval } from '@panya/cli';
 import { emit, log } from './lib/child.js';
 import { median, round } from './lib/stats.js';
 
-const EVAL_DIR = process.env.PANYA_EVAL_DIR ?? '/work/shared/eval';
+// The datasets live in shared/ beside the repository checkout.
+const EVAL_DIR = process.env.PANYA_EVAL_DIR ?? fileURLToPath(new URL('../../../shared/eval', import.meta.url));
 const DATASETS = (process.env.BENCH_DATASETS ?? 'scifact,xquad-th,xquad-en').split(',');
 const DEPTH = 100;
 

@@ -16,6 +16,7 @@ if (!url && inCi) {
   });
 } else if (!url) {
   console.warn('PostgreSQL tests skipped: set PANYA_TEST_PG=postgres://… (see .ci/postgres.sh) to run them.');
+  // Skipped on purpose outside CI: these tests need a PostgreSQL server (PANYA_TEST_PG); CI always runs them.
   describe.skip('PostgreSQL tests skipped: set PANYA_TEST_PG', () => {
     it('store conformance: postgres', () => {});
   });
