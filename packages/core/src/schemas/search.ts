@@ -10,3 +10,4 @@ export const searchSchema = z.strictObject({
   weights: z.strictObject({ lexical: weight.optional(), semantic: weight.optional(), trigram: weight.optional() }).optional(),
 });
 export type SearchInput = z.input<typeof searchSchema>;
+export type SearchRequest = z.output<typeof searchSchema>;

@@ -30,11 +30,11 @@ async function complete(generator: Generator, request: Parameters<Generator['gen
 
 /** Grounded answers with `[n]` citations; each call is a billable API query. */
 export function createAnswerService(deps: ServiceDeps & { generator: Generator; search: SearchService; queries: QueryService }) {
-  const { store, generator } = deps;
+  const { generator } = deps;
 
   async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal): Promise<Result<AnswerResponse, PanyaError>> {
     const locale = input.locale ?? detectLocale(input.query);
-    const context = await retrieveContext(store, deps.search, ctx.scope, input.query);
+    const context = await retrieveContext(deps.search, ctx.scope, input.query);
     const { text } = await complete(generator, { query: input.query, locale, context: context.passages, ...(signal ? { signal } : {}) });
     const citations = citationsIn(text, context);
     return ok({ answer: text, citations, locale, grounded: citations.length > 0 });
@@ -51,5 +51,4 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
   };
 }
 
-export { complete as collectGeneration };
 export type AnswerService = ReturnType<typeof createAnswerService>;

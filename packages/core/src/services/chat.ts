@@ -72,7 +72,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
         yield { event: 'meta', data: { conversationId: conversation.id, messageId } };
         try {
           const standalone = history.length === 0 ? query : generator.condense ? await generator.condense(query, history, signal) : condenseQuery(query, history);
-          const context = await retrieveContext(store, deps.search, ctx.scope, standalone);
+          const context = await retrieveContext(deps.search, ctx.scope, standalone);
           let text = '';
           let usage: GeneratorUsage = { inputTokens: 0, outputTokens: 0 };
           for await (const event of generator.generate({ query, locale, context: context.passages, history, ...(signal ? { signal } : {}) })) {

@@ -1,6 +1,6 @@
 import type { Citation } from '../ports/conversations.js';
 import type { GeneratorContext } from '../ports/generator.js';
-import type { Scope, Store } from '../ports/store.js';
+import type { Scope } from '../ports/store.js';
 import type { SearchService } from './search.js';
 
 /** Passages handed to the generator per answer. */
@@ -12,18 +12,13 @@ export interface GroundingContext {
   urls: Map<string, string | null>;
 }
 
-/** Retrieves the passages an answer may cite, numbered from 1 in rank order. */
-export async function retrieveContext(store: Store, search: SearchService, scope: Scope, query: string): Promise<GroundingContext> {
-  const hits = await search.retrieve(scope, query, CONTEXT_PASSAGES);
-  const top = hits.slice(0, CONTEXT_PASSAGES);
-  const chunks = new Map((await store.search.getChunks(scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));
-  const passages: GeneratorContext[] = [];
-  for (const hit of top) {
-    const c = chunks.get(hit.chunkId);
-    if (c) passages.push({ n: passages.length + 1, chunkId: c.id, documentId: c.documentId, title: c.title, headingPath: c.headingPath, text: c.text });
-  }
-  const docs = await store.documents.getMany(scope, [...new Set(passages.map((p) => p.documentId))]);
-  return { passages, urls: new Map(docs.map((d) => [d.id, d.url])) };
+/** Retrieves the passages an answer may cite, numbered from 1 in rank order (the search pipeline, top 6). */
+export async function retrieveContext(search: SearchService, scope: Scope, query: string): Promise<GroundingContext> {
+  const { results } = await search.run(scope, { query, topK: CONTEXT_PASSAGES });
+  return {
+    passages: results.map((r, i) => ({ n: i + 1, chunkId: r.chunkId, documentId: r.documentId, title: r.title, headingPath: r.headingPath, text: r.text })),
+    urls: new Map(results.map((r) => [r.documentId, r.url])),
+  };
 }
 
 /** Plain text of a chunk for a citation preview: markdown markers, table rules and fences removed. */

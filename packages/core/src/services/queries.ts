@@ -45,7 +45,7 @@ export function createQueryService(deps: { limits: LimitsService; usage: UsageSe
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(searchSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      return counted(ctx, channel, 'search', () => deps.search.search(ctx, parsed.value));
+      return counted(ctx, channel, 'search', async () => ok(await deps.search.run(ctx.scope, parsed.value)));
     },
   };
 }

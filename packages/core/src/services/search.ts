@@ -3,7 +3,7 @@ import type { PanyaError } from '../errors.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { RankedHit } from '../ports/search-index.js';
 import type { Scope } from '../ports/store.js';
-import { searchSchema, type SearchInput } from '../schemas/search.js';
+import { searchSchema, type SearchInput, type SearchRequest } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
 import { reciprocalRankFusion, RRF_K, type FusedHit } from '../search/fusion.js';
 import { searchTerms } from '../text/query.js';
@@ -97,42 +97,50 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, 
   return {
     retrieve,
 
+    /** Validates, checks the `read` scope, then runs the search. */
     async search(ctx: RequestContext, input: SearchInput | unknown): Promise<Result<SearchResponse, PanyaError>> {
-      const started = performance.now();
       const allowed = requireScope(ctx, 'read');
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(searchSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      const { query, topK } = parsed.value;
-      const fused = await retrieve(ctx.scope, query, topK, { ...defaults, ...parsed.value.weights });
-      const k = Math.max(depth, topK);
-
-      const top = fused.slice(0, options.reranker ? k : topK);
-      const chunks = new Map((await store.search.getChunks(ctx.scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));
-      const docs = new Map((await store.documents.getMany(ctx.scope, [...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [d.id, d]));
-      let results: SearchResult[] = [];
-      for (const hit of top) {
-        const chunk = chunks.get(hit.chunkId);
-        if (!chunk) continue;
-        results.push({
-          chunkId: chunk.id,
-          documentId: chunk.documentId,
-          title: chunk.title,
-          headingPath: chunk.headingPath,
-          text: chunk.text,
-          score: hit.score,
-          rank: 0,
-          lexicalRank: hit.ranks.lexical ?? null,
-          semanticRank: hit.ranks.semantic ?? null,
-          url: docs.get(chunk.documentId)?.url ?? null,
-        });
-      }
-      if (options.reranker) results = await options.reranker.rerank(query, results);
-      results = results.filter((r) => r.score >= minScore).slice(0, topK);
-      results.forEach((r, i) => (r.rank = i + 1));
-      return ok({ results, tookMs: Math.round((performance.now() - started) * 100) / 100 });
+      return ok(await run(ctx.scope, parsed.value));
     },
+
+    run,
   };
+
+  /** Ranked, hydrated chunks for an already validated request. */
+  async function run(scope: Scope, request: SearchRequest): Promise<SearchResponse> {
+    const started = performance.now();
+    const { query, topK } = request;
+    const fused = await retrieve(scope, query, topK, { ...defaults, ...request.weights });
+    const k = Math.max(depth, topK);
+
+    const top = fused.slice(0, options.reranker ? k : topK);
+    const chunks = new Map((await store.search.getChunks(scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));
+    const docs = new Map((await store.documents.getMany(scope, [...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [d.id, d]));
+    let results: SearchResult[] = [];
+    for (const hit of top) {
+      const chunk = chunks.get(hit.chunkId);
+      if (!chunk) continue;
+      results.push({
+        chunkId: chunk.id,
+        documentId: chunk.documentId,
+        title: chunk.title,
+        headingPath: chunk.headingPath,
+        text: chunk.text,
+        score: hit.score,
+        rank: 0,
+        lexicalRank: hit.ranks.lexical ?? null,
+        semanticRank: hit.ranks.semantic ?? null,
+        url: docs.get(chunk.documentId)?.url ?? null,
+      });
+    }
+    if (options.reranker) results = await options.reranker.rerank(query, results);
+    results = results.filter((r) => r.score >= minScore).slice(0, topK);
+    results.forEach((r, i) => (r.rank = i + 1));
+    return { results, tookMs: Math.round((performance.now() - started) * 100) / 100 };
+  }
 }
 
 export type SearchService = ReturnType<typeof createSearchService>;
