@@ -11,6 +11,7 @@ import { authRouter } from './routes/auth.js';
 import { cronRouter } from './routes/cron.js';
 import { docsRouter } from './routes/docs.js';
 import { searchRouter } from './routes/search.js';
+import { workspacesRouter } from './routes/workspaces.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -46,6 +47,7 @@ function apiRouter(engine: Engine, options: PanyaAppOptions): Router {
   api.use(authenticate(engine));
   api.use('/docs', docsRouter(engine));
   api.use('/search', searchRouter(engine));
+  api.use('/workspaces', workspacesRouter(engine));
   api.use(answersRouter(engine, options.sseHeartbeatMs ? { heartbeatMs: options.sseHeartbeatMs } : {}));
   api.use(notFoundRoute);
   return api;

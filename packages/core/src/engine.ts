@@ -21,6 +21,7 @@ import { createQueryService } from './services/queries.js';
 import { createTenancyService } from './services/tenancy.js';
 import { createUsageService } from './services/usage.js';
 import { createUserService } from './services/users.js';
+import { createWorkspaceService } from './services/workspaces.js';
 import { createIds, silentLogger, systemClock } from './system.js';
 
 export interface EngineOptions {
@@ -64,6 +65,7 @@ export function createEngine(options: EngineOptions) {
     store: options.store,
     embedder,
     tenancy: createTenancyService(deps),
+    workspaces: createWorkspaceService(deps),
     apiKeys: createApiKeyService(deps),
     access: createAccessService(deps),
     documents: createDocumentService({ ...deps, indexing: worker, ingest, worker }),

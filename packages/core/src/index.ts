@@ -20,6 +20,8 @@ export * from './services/access.js';
 export * from './services/api-keys.js';
 export * from './services/documents.js';
 export * from './services/tenancy.js';
+export * from './services/workspaces.js';
+export * from './schemas/workspaces.js';
 export * from './embedders/hash.js';
 export * from './eval/metrics.js';
 export * from './ingest/chunker.js';

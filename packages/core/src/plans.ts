@@ -190,3 +190,20 @@ export function parsePlanId(value: string): PlanId | undefined {
   const lower = value.trim().toLowerCase();
   return isPlanId(lower) ? (lower as PlanId) : undefined;
 }
+
+/** The plan-table limits a tenant's `quotas_json` may override. */
+export const QUOTA_KEYS = ['queriesPerDay', 'perKeyPerHour', 'mcpToolsPerHour', 'chatHardCap', 'maxWorkspaces', 'maxActiveHostnames'] as const satisfies readonly (keyof PlanLimits)[];
+export type QuotaKey = (typeof QUOTA_KEYS)[number];
+
+/** Longer names operators may use for a quota key. */
+export const QUOTA_ALIASES = {
+  queriesPerKeyPerHour: 'perKeyPerHour',
+  mcpToolCallsPerHour: 'mcpToolsPerHour',
+} as const satisfies Record<string, QuotaKey>;
+export type QuotaAlias = keyof typeof QUOTA_ALIASES;
+
+/** A quota key or one of its aliases, as the plan table names it; undefined when unknown. */
+export function quotaKey(name: string): QuotaKey | undefined {
+  if ((QUOTA_KEYS as readonly string[]).includes(name)) return name as QuotaKey;
+  return Object.hasOwn(QUOTA_ALIASES, name) ? QUOTA_ALIASES[name as QuotaAlias] : undefined;
+}

@@ -210,6 +210,17 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
     name: 'tokenizer version of the index',
     sql: (n) => `ALTER TABLE ${n.t('index_info')} ADD COLUMN tokenizer text;`,
   },
+  {
+    version: 6,
+    name: 'workspace lifecycle',
+    // The cleanup job finds expired soft-deleted workspaces and deletes their rows in batches.
+    sql: (n) => `
+      CREATE INDEX workspaces_deleted ON ${n.t('workspaces')}(deleted_at) WHERE deleted_at IS NOT NULL;
+      CREATE INDEX conversations_workspace ON ${n.t('conversations')}(tenant_id, workspace_id);
+      CREATE INDEX messages_workspace ON ${n.t('messages')}(tenant_id, workspace_id);
+      CREATE INDEX api_query_events_workspace ON ${n.t('api_query_events')}(tenant_id, workspace_id);
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -1,7 +1,8 @@
 import type { Store } from '@panya/core';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
-import { names, PoolConn, type Conn, type Names } from './database.js';
+import { ident, names, PoolConn, type Conn, type Names } from './database.js';
+import { workspaceScopedTables } from './workspace-cascade.js';
 import { PgDocuments } from './documents.js';
 import { migrate } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
@@ -29,13 +30,14 @@ interface Config {
 
 function aggregates(db: Conn, config: Config) {
   const n = config.names;
+  const search = new PgSearchIndex(db, n, config.lexicalWeights, config.vectorIndex);
   return {
     tenants: new PgTenants(db, n),
-    workspaces: new PgWorkspaces(db, n),
+    workspaces: new PgWorkspaces(db, n, search),
     apiKeys: new PgApiKeys(db, n),
     documents: new PgDocuments(db, n),
     audit: new PgAudit(db, n),
-    search: new PgSearchIndex(db, n, config.lexicalWeights, config.vectorIndex),
+    search,
     rateLimits: new PgRateLimits(db, n),
     usage: new PgUsage(db, n),
     users: new PgUsers(db, n),
@@ -93,6 +95,16 @@ export class PostgresStore implements Store {
   /** The schema holding the store's tables. */
   get schema(): string {
     return this.config.names.schema;
+  }
+
+  /** Tables with a `workspace_id` column, and how many rows of a workspace one holds (schema checks, tests). */
+  workspaceScopedTables(): Promise<string[]> {
+    return workspaceScopedTables(this.root, this.config.names);
+  }
+
+  async countWorkspaceRows(table: string, workspaceId: string): Promise<number> {
+    const { rows } = await this.root.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${this.config.names.t(ident(table))} WHERE workspace_id = $1`, [workspaceId]);
+    return Number(rows[0]!.n);
   }
 
   /** BEGIN … COMMIT on one pooled connection; ROLLBACK when `fn` throws. */

@@ -3,12 +3,16 @@ import type {
   ApiKeyStore,
   AuditEvent,
   AuditStore,
+  SearchIndex,
   TenantRecord,
   TenantStore,
+  WorkspacePatch,
+  WorkspacePurge,
   WorkspaceRecord,
   WorkspaceStore,
 } from '@panya/core';
 import { iso, isoOrNull, json, type Conn, type Names, type Row } from './database.js';
+import { WORKSPACE_CASCADE } from './workspace-cascade.js';
 
 const toTenant = (r: Row): TenantRecord => ({
   id: r.id as string,
@@ -79,10 +83,19 @@ export class PgTenants implements TenantStore {
     values.push(id);
     await this.db.query(`UPDATE ${this.n.t('tenants')} SET ${sets.join(', ')} WHERE id = $${values.length}`, values);
   }
+
+  async list() {
+    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('tenants')} ORDER BY slug`);
+    return rows.map(toTenant);
+  }
 }
 
 export class PgWorkspaces implements WorkspaceStore {
-  constructor(private readonly db: Conn, private readonly n: Names) {}
+  constructor(
+    private readonly db: Conn,
+    private readonly n: Names,
+    private readonly search: SearchIndex,
+  ) {}
 
   async insert(w: WorkspaceRecord) {
     await this.db.query(
@@ -108,9 +121,80 @@ export class PgWorkspaces implements WorkspaceStore {
     return this.one('tenant_id = $1 AND is_default', [tenantId]);
   }
 
-  async list(tenantId: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('workspaces')} WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY is_default DESC, id`, [tenantId]);
+  async list(tenantId: string, options: { includeDeleted?: boolean } = {}) {
+    const where = options.includeDeleted ? '' : 'AND deleted_at IS NULL';
+    const { rows } = await this.db.query(
+      `SELECT * FROM ${this.n.t('workspaces')} WHERE tenant_id = $1 ${where} ORDER BY deleted_at IS NOT NULL, is_default DESC, id`,
+      [tenantId],
+    );
     return rows.map(toWorkspace);
+  }
+
+  async update(tenantId: string, id: string, patch: WorkspacePatch) {
+    const values: unknown[] = [tenantId, id, patch.updatedAt];
+    const sets = ['updated_at = $3'];
+    const set = (column: string, value: unknown) => {
+      values.push(value);
+      sets.push(`${column} = $${values.length}`);
+    };
+    if (patch.name !== undefined) set('name', patch.name);
+    if (patch.brandAccent !== undefined) set('brand_accent', patch.brandAccent);
+    if (patch.deletedAt !== undefined) set('deleted_at', patch.deletedAt);
+    const { rows } = await this.db.query(`UPDATE ${this.n.t('workspaces')} SET ${sets.join(', ')} WHERE tenant_id = $1 AND id = $2 RETURNING *`, values);
+    return rows[0] ? toWorkspace(rows[0]) : null;
+  }
+
+  async listDeletedBefore(before: string, limit: number, tenantId?: string) {
+    const { rows } = await this.db.query(
+      `SELECT * FROM ${this.n.t('workspaces')} WHERE deleted_at IS NOT NULL AND deleted_at <= $1 AND ($2::text IS NULL OR tenant_id = $2) ORDER BY deleted_at, id LIMIT $3`,
+      [before, tenantId ?? null, limit],
+    );
+    return rows.map(toWorkspace);
+  }
+
+  async purge(tenantId: string, id: string, limit: number): Promise<WorkspacePurge> {
+    const ws = await this.get(tenantId, id);
+    if (!ws) return { deleted: {}, done: true };
+    if (!ws.deletedAt) throw new Error(`Workspace ${id} is not soft-deleted; refusing to purge it.`);
+    const scope = { tenantId, workspaceId: id };
+    const deleted: Record<string, number> = {};
+    let budget = limit;
+    for (const step of WORKSPACE_CASCADE) {
+      if (budget <= 0) return { deleted, done: false };
+      if (step.via === 'with-chunks') continue;
+      const n = step.via === 'search-index' ? await this.purgeChunks(scope, budget) : await this.purgeRows(step.table, scope, budget);
+      if (n > 0) deleted[step.table] = n;
+      budget -= n;
+    }
+    if (budget <= 0) return { deleted, done: false };
+    await this.db.query(`DELETE FROM ${this.n.t('workspaces')} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    deleted.workspaces = 1;
+    return { deleted, done: true };
+  }
+
+  /** The workspace's chunks (and legacy chunks of its documents), document by document through the search index. */
+  private async purgeChunks(scope: { tenantId: string; workspaceId: string }, budget: number): Promise<number> {
+    const { rows } = await this.db.query<{ document_id: string; n: string }>(
+      `SELECT document_id, COUNT(*) AS n FROM ${this.n.t('chunks')} WHERE tenant_id = $1 AND (workspace_id = $2
+         OR (workspace_id IS NULL AND document_id IN (SELECT id FROM ${this.n.t('documents')} WHERE tenant_id = $1 AND workspace_id = $2)))
+       GROUP BY document_id LIMIT $3`,
+      [scope.tenantId, scope.workspaceId, budget],
+    );
+    let removed = 0;
+    for (const doc of rows) {
+      await this.search.removeDocumentChunks(scope, doc.document_id);
+      removed += Number(doc.n);
+    }
+    return removed;
+  }
+
+  private async purgeRows(table: string, scope: { tenantId: string; workspaceId: string }, budget: number): Promise<number> {
+    const t = this.n.t(table);
+    const { rowCount } = await this.db.query(
+      `DELETE FROM ${t} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${t} WHERE tenant_id = $1 AND workspace_id = $2 LIMIT $3))`,
+      [scope.tenantId, scope.workspaceId, budget],
+    );
+    return rowCount ?? 0;
   }
 }
 

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { describeStoreConformance } from '@panya/core/testing';
-import { openPostgresStore } from '@panya/store-postgres';
+import { openPostgresStore, WORKSPACE_CASCADE, type PostgresStore } from '@panya/store-postgres';
+
+const probe = (store: PostgresStore) => ({
+  workspaceScopedTables: () => store.workspaceScopedTables(),
+  cascadeTables: WORKSPACE_CASCADE.map((s) => s.table),
+  countWorkspaceRows: (table: string, workspaceId: string) => store.countWorkspaceRows(table, workspaceId),
+});
 
 const url = process.env.PANYA_TEST_PG;
 const inCi = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
@@ -31,6 +37,7 @@ if (!url && inCi) {
     const store = await openPostgresStore({ connectionString: url, schema });
     return {
       store,
+      schema: probe(store),
       cleanup: async () => {
         await store.close();
         await drop(schema);
@@ -43,6 +50,7 @@ if (!url && inCi) {
     const store = await openPostgresStore({ pool: shared, schema });
     return {
       store,
+      schema: probe(store),
       cleanup: async () => {
         // Closing the store leaves the caller's pool open: the drop below still runs on it.
         await store.close();

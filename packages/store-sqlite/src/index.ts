@@ -1,3 +1,4 @@
 export { openSqliteStore, SqliteStore, type SqliteStoreOptions } from './store.js';
 export { DEFAULT_LEXICAL_WEIGHTS, SqliteSearchIndex, type LexicalWeights } from './search-index.js';
 export { migrations } from './migrations.js';
+export { WORKSPACE_CASCADE, workspaceScopedTables, type CascadeStep } from './workspace-cascade.js';

@@ -219,6 +219,17 @@ export const migrations: { version: number; name: string; sql: string }[] = [
     name: 'tokenizer version of the index',
     sql: `ALTER TABLE index_info ADD COLUMN tokenizer TEXT;`,
   },
+  {
+    version: 7,
+    name: 'workspace lifecycle',
+    // The cleanup job finds expired soft-deleted workspaces and deletes their rows in batches.
+    sql: `
+      CREATE INDEX workspaces_deleted ON workspaces(deleted_at) WHERE deleted_at IS NOT NULL;
+      CREATE INDEX conversations_workspace ON conversations(tenant_id, workspace_id);
+      CREATE INDEX messages_workspace ON messages(tenant_id, workspace_id);
+      CREATE INDEX api_query_events_workspace ON api_query_events(tenant_id, workspace_id);
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -3,6 +3,7 @@ import { openDatabase, Statements, type Db, type OpenOptions, type Runner } from
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
 import { migrate } from './migrations.js';
+import { workspaceScopedTables } from './workspace-cascade.js';
 import { SqliteSearchIndex } from './search-index.js';
 import { SqliteJobs, SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
 import { SqliteApiKeys, SqliteAudit, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
@@ -36,13 +37,14 @@ class Gate {
 }
 
 function aggregates(db: Db, sql: Statements, run: Runner) {
+  const search = new SqliteSearchIndex(db, sql, run);
   return {
     tenants: new SqliteTenants(sql, run),
-    workspaces: new SqliteWorkspaces(sql, run),
+    workspaces: new SqliteWorkspaces(sql, run, search),
     apiKeys: new SqliteApiKeys(sql, run),
     documents: new SqliteDocuments(sql, run),
     audit: new SqliteAudit(sql, run),
-    search: new SqliteSearchIndex(db, sql, run),
+    search,
     rateLimits: new SqliteRateLimits(db, sql, run),
     usage: new SqliteUsage(sql, run),
     users: new SqliteUsers(sql, run),
@@ -103,6 +105,15 @@ export class SqliteStore implements Store {
         throw error;
       }
     });
+  }
+
+  /** Tables with a `workspace_id` column, and how many rows of a workspace one holds (schema checks, tests). */
+  async workspaceScopedTables(): Promise<string[]> {
+    return workspaceScopedTables(this.db);
+  }
+
+  async countWorkspaceRows(table: string, workspaceId: string): Promise<number> {
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM "${table.replaceAll('"', '""')}" WHERE workspace_id = ?`).get(workspaceId) as { n: number }).n;
   }
 
   async close(): Promise<void> {

@@ -3,12 +3,16 @@ import type {
   ApiKeyStore,
   AuditEvent,
   AuditStore,
+  SearchIndex,
   TenantRecord,
   TenantStore,
+  WorkspacePatch,
+  WorkspacePurge,
   WorkspaceRecord,
   WorkspaceStore,
 } from '@panya/core';
 import { translateError, type Runner, type Statements } from './database.js';
+import { WORKSPACE_CASCADE } from './workspace-cascade.js';
 
 type Row = Record<string, unknown>;
 
@@ -87,10 +91,18 @@ export class SqliteTenants implements TenantStore {
       this.sql.get(`UPDATE tenants SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
     });
   }
+
+  list() {
+    return this.run(() => (this.sql.get('SELECT * FROM tenants ORDER BY slug').all() as Row[]).map(toTenant));
+  }
 }
 
 export class SqliteWorkspaces implements WorkspaceStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  constructor(
+    private readonly sql: Statements,
+    private readonly run: Runner,
+    private readonly search: SearchIndex,
+  ) {}
 
   insert(w: WorkspaceRecord) {
     return this.run(() => {
@@ -125,9 +137,81 @@ export class SqliteWorkspaces implements WorkspaceStore {
     });
   }
 
-  list(tenantId: string) {
+  list(tenantId: string, options: { includeDeleted?: boolean } = {}) {
+    return this.run(() => {
+      const where = options.includeDeleted ? '' : 'AND deleted_at IS NULL';
+      const rows = this.sql.get(`SELECT * FROM workspaces WHERE tenant_id = ? ${where} ORDER BY deleted_at IS NOT NULL, is_default DESC, id`).all(tenantId) as Row[];
+      return rows.map(toWorkspace);
+    });
+  }
+
+  update(tenantId: string, id: string, patch: WorkspacePatch) {
+    return this.run(() => {
+      const sets: string[] = ['updated_at = ?'];
+      const values: unknown[] = [patch.updatedAt];
+      if (patch.name !== undefined) (sets.push('name = ?'), values.push(patch.name));
+      if (patch.brandAccent !== undefined) (sets.push('brand_accent = ?'), values.push(patch.brandAccent));
+      if (patch.deletedAt !== undefined) (sets.push('deleted_at = ?'), values.push(patch.deletedAt));
+      const row = this.sql.get(`UPDATE workspaces SET ${sets.join(', ')} WHERE tenant_id = ? AND id = ? RETURNING *`).get(...values, tenantId, id) as Row | undefined;
+      return row ? toWorkspace(row) : null;
+    });
+  }
+
+  listDeletedBefore(before: string, limit: number, tenantId?: string) {
     return this.run(() =>
-      (this.sql.get('SELECT * FROM workspaces WHERE tenant_id = ? AND deleted_at IS NULL ORDER BY is_default DESC, id').all(tenantId) as Row[]).map(toWorkspace),
+      (
+        this.sql
+          .get('SELECT * FROM workspaces WHERE deleted_at IS NOT NULL AND deleted_at <= ? AND (? IS NULL OR tenant_id = ?) ORDER BY deleted_at, id LIMIT ?')
+          .all(before, tenantId ?? null, tenantId ?? null, limit) as Row[]
+      ).map(toWorkspace),
+    );
+  }
+
+  async purge(tenantId: string, id: string, limit: number): Promise<WorkspacePurge> {
+    const ws = await this.get(tenantId, id);
+    if (!ws) return { deleted: {}, done: true };
+    if (!ws.deletedAt) throw new Error(`Workspace ${id} is not soft-deleted; refusing to purge it.`);
+    const scope = { tenantId, workspaceId: id };
+    const deleted: Record<string, number> = {};
+    let budget = limit;
+    for (const step of WORKSPACE_CASCADE) {
+      if (budget <= 0) return { deleted, done: false };
+      const n = step.via === 'search-index' ? await this.purgeChunks(scope, budget) : await this.purgeRows(step.table, scope, budget);
+      if (n > 0) deleted[step.table] = n;
+      budget -= n;
+    }
+    if (budget <= 0) return { deleted, done: false };
+    await this.run(() => this.sql.get('DELETE FROM workspaces WHERE tenant_id = ? AND id = ?').run(tenantId, id));
+    deleted.workspaces = 1;
+    return { deleted, done: true };
+  }
+
+  /** The workspace's chunks (and legacy chunks of its documents), document by document through the search index. */
+  private async purgeChunks(scope: { tenantId: string; workspaceId: string }, budget: number): Promise<number> {
+    const docs = await this.run(
+      () =>
+        this.sql
+          .get(
+            `SELECT document_id, COUNT(*) AS n FROM chunks WHERE tenant_id = @t AND (workspace_id = @w
+               OR (workspace_id IS NULL AND document_id IN (SELECT id FROM documents WHERE tenant_id = @t AND workspace_id = @w)))
+             GROUP BY document_id LIMIT @limit`,
+          )
+          .all({ t: scope.tenantId, w: scope.workspaceId, limit: budget }) as { document_id: string; n: number }[],
+    );
+    let removed = 0;
+    for (const doc of docs) {
+      await this.search.removeDocumentChunks(scope, doc.document_id);
+      removed += doc.n;
+    }
+    return removed;
+  }
+
+  private purgeRows(table: string, scope: { tenantId: string; workspaceId: string }, budget: number): Promise<number> {
+    return this.run(
+      () =>
+        this.sql
+          .get(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE tenant_id = ? AND workspace_id = ? LIMIT ?)`)
+          .run(scope.tenantId, scope.workspaceId, budget).changes,
     );
   }
 }

@@ -2,11 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeStoreConformance } from '@panya/core/testing';
-import { openSqliteStore } from '@panya/store-sqlite';
+import { openSqliteStore, WORKSPACE_CASCADE, type SqliteStore } from '@panya/store-sqlite';
+
+const probe = (store: SqliteStore) => ({
+  workspaceScopedTables: () => store.workspaceScopedTables(),
+  cascadeTables: WORKSPACE_CASCADE.map((s) => s.table),
+  countWorkspaceRows: (table: string, workspaceId: string) => store.countWorkspaceRows(table, workspaceId),
+});
 
 describeStoreConformance('sqlite :memory:', async () => {
   const store = openSqliteStore({ path: ':memory:' });
-  return { store, cleanup: () => store.close() };
+  return { store, schema: probe(store), cleanup: () => store.close() };
 });
 
 describeStoreConformance('sqlite file (WAL)', async () => {
@@ -14,6 +20,7 @@ describeStoreConformance('sqlite file (WAL)', async () => {
   const store = openSqliteStore({ path: join(dir, 'panya.db') });
   return {
     store,
+    schema: probe(store),
     cleanup: async () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

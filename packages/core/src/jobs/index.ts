@@ -2,6 +2,7 @@ import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
 import type { JobContext } from './types.js';
 import { vectorizeReindex } from './vectorize-reindex.js';
+import { workspaceCleanup } from './workspace-cleanup.js';
 
 export type { JobContext } from './types.js';
 
@@ -50,7 +51,7 @@ export const JOBS = {
   'workspace-cleanup': {
     schedule: '30 3 * * *',
     adminMode: false,
-    run: async () => ok({ job: 'workspace-cleanup', hardDeleted: 0 }),
+    run: workspaceCleanup,
   },
   'usage-reporter': {
     schedule: '0 1 1 * *',
@@ -77,3 +78,4 @@ export function isJobName(name: string): name is JobName {
 }
 
 export { vectorizeReindex, type VectorizeReindexSummary } from './vectorize-reindex.js';
+export { workspaceCleanup, type WorkspaceCleanupSummary } from './workspace-cleanup.js';

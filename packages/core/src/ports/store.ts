@@ -93,6 +93,24 @@ export interface TenantStore {
   get(id: string): Promise<TenantRecord | null>;
   getBySlug(slug: string): Promise<TenantRecord | null>;
   update(id: string, patch: Partial<Pick<TenantRecord, 'plan' | 'quotas' | 'paymentCustomerId' | 'updatedAt'>>): Promise<void>;
+  /** Every tenant, by slug (operator listings). */
+  list(): Promise<TenantRecord[]>;
+}
+
+export interface WorkspacePatch {
+  name?: string;
+  brandAccent?: string | null;
+  /** Set: soft-deleted at that time; null: restored. */
+  deletedAt?: string | null;
+  updatedAt: string;
+}
+
+/** One bounded step of a workspace's hard delete. */
+export interface WorkspacePurge {
+  /** Rows removed in this step, by table. */
+  deleted: Record<string, number>;
+  /** True once nothing is left under the workspace and its own row is gone. */
+  done: boolean;
 }
 
 export interface WorkspaceStore {
@@ -100,8 +118,19 @@ export interface WorkspaceStore {
   get(tenantId: string, id: string): Promise<WorkspaceRecord | null>;
   getBySlug(tenantId: string, slug: string): Promise<WorkspaceRecord | null>;
   getDefault(tenantId: string): Promise<WorkspaceRecord | null>;
-  /** Live workspaces, default first. */
-  list(tenantId: string): Promise<WorkspaceRecord[]>;
+  /** Live workspaces, default first; with `includeDeleted`, soft-deleted ones after them. */
+  list(tenantId: string, options?: { includeDeleted?: boolean }): Promise<WorkspaceRecord[]>;
+  /** Returns the updated record, or null when the tenant has no such workspace. */
+  update(tenantId: string, id: string, patch: WorkspacePatch): Promise<WorkspaceRecord | null>;
+  /** Soft-deleted workspaces (of one tenant, or all) deleted at or before `before`, oldest first. */
+  listDeletedBefore(before: string, limit: number, tenantId?: string): Promise<WorkspaceRecord[]>;
+  /**
+   * Hard-deletes up to about `limit` rows under a soft-deleted workspace, table by table along
+   * the store's cascade list (search-index entries through the search index's own deletion), and
+   * the workspace row once nothing is left. Idempotent and resumable: call until `done`.
+   * Throws when the workspace is not soft-deleted.
+   */
+  purge(tenantId: string, id: string, limit: number): Promise<WorkspacePurge>;
 }
 
 export interface ApiKeyStore {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAN_IDS } from '../plans.js';
+import { PLAN_IDS, PLAN_NAMES, QUOTA_KEYS, quotaKey, type PlanId, type QuotaAlias, type QuotaKey } from '../plans.js';
 import { API_KEY_SCOPES } from '../ports/store.js';
 
 /** Slugs appear in URLs (`/c/{slug}`) and hostnames, so they are DNS-label-like. */
@@ -32,3 +32,32 @@ export const createApiKeySchema = z.strictObject({
   workspaceSlug: slugSchema.optional(),
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
+
+const quotaValue = z.union([z.number().int().nonnegative(), z.null(), z.literal('default')]);
+
+/**
+ * An operator's change to a tenant. `quotas` merges into `quotas_json` by plan-table key
+ * (aliases such as `queriesPerKeyPerHour` accepted): a number overrides the plan, `null` lifts
+ * the limit, `'default'` removes the override. `grandfather` sets (or with null ends) a window
+ * during which the legacy plan's rate limits apply and no hard cap or overage does.
+ */
+export const updateTenantSchema = z.strictObject({
+  plan: planSchema.optional(),
+  quotas: z
+    .record(z.string(), quotaValue)
+    .superRefine((quotas, ctx) => {
+      for (const key of Object.keys(quotas)) {
+        if (!quotaKey(key)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown quota; use one of ${QUOTA_KEYS.join(', ')}` });
+      }
+    })
+    .optional(),
+  grandfather: z
+    .strictObject({ until: z.iso.date().or(z.iso.datetime()), legacyPlan: planSchema })
+    .nullable()
+    .optional(),
+});
+export interface UpdateTenantInput {
+  plan?: PlanId | (typeof PLAN_NAMES)[PlanId];
+  quotas?: Partial<Record<QuotaKey | QuotaAlias, number | null | 'default'>>;
+  grandfather?: { until: string; legacyPlan: PlanId | (typeof PLAN_NAMES)[PlanId] } | null;
+}

@@ -68,6 +68,11 @@ export function createApiKeyService(deps: ServiceDeps) {
       if (!record || record.revokedAt) return err(errors.unauthorized());
       const same = timingSafeEqual(Buffer.from(record.secretHash, 'hex'), Buffer.from(hash, 'hex'));
       if (!same) return err(errors.unauthorized());
+      if (record.workspaceId) {
+        // A key bound to a soft-deleted workspace stops working with it (and works again on restore).
+        const ws = await store.workspaces.get(record.tenantId, record.workspaceId);
+        if (!ws || ws.deletedAt) return err(errors.unauthorized('This API key belongs to a deleted workspace.'));
+      }
       return ok({ kind: 'api_key', id: record.id, tenantId: record.tenantId, workspaceId: record.workspaceId, scopes: record.scopes });
     },
 

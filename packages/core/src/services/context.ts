@@ -20,7 +20,7 @@ export interface Principal {
   kind: 'api_key' | 'user' | 'system';
   id: string;
   tenantId: string;
-  /** The workspace an API key is bound to, if any. */
+  /** The workspace an API key (or a workspace-scoped membership) is bound to, if any. */
   workspaceId: string | null;
   scopes: ApiKeyScope[];
   /** A signed-in user's role for this request. */

@@ -1,8 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type PanyaError } from '../errors.js';
-import { quotasSchema } from '../plans.js';
+import { quotaKey, quotasSchema } from '../plans.js';
 import type { TenantRecord, WorkspaceRecord } from '../ports/store.js';
-import { createTenantSchema, type CreateTenantInput } from '../schemas/tenancy.js';
+import { createTenantSchema, updateTenantSchema, type CreateTenantInput, type UpdateTenantInput } from '../schemas/tenancy.js';
 import { parseInput } from '../schemas/validate.js';
 import { runInTransaction, type ServiceDeps } from './context.js';
 
@@ -49,6 +49,43 @@ export function createTenancyService(deps: ServiceDeps) {
         await tx.tenants.insert(tenant);
         await tx.workspaces.insert(defaultWorkspace);
         return ok({ tenant, defaultWorkspace });
+      });
+    },
+
+    /** Every tenant (operator listing), by slug. */
+    async list(): Promise<TenantRecord[]> {
+      return store.tenants.list();
+    },
+
+    /**
+     * The operator's change to a tenant's plan, `quotas_json` overrides and grandfathering
+     * window; the result is re-validated as a whole before it is written.
+     */
+    async update(slug: string, input: UpdateTenantInput | unknown): Promise<Result<TenantRecord, PanyaError>> {
+      const parsed = parseInput(updateTenantSchema, input);
+      if (parsed.isErr()) return err(parsed.error);
+      const { plan, quotas: changes, grandfather } = parsed.value;
+      return runInTransaction(store, async (tx) => {
+        const tenant = await tx.tenants.getBySlug(slug);
+        if (!tenant) return err(errors.notFound(`Tenant "${slug}"`));
+        const quotas: Record<string, unknown> = { ...tenant.quotas };
+        for (const [name, value] of Object.entries(changes ?? {})) {
+          const key = quotaKey(name)!;
+          if (value === 'default') delete quotas[key];
+          else quotas[key] = value;
+        }
+        if (grandfather === null) {
+          delete quotas.legacyPlan;
+          delete quotas.grandfatheredUntil;
+        } else if (grandfather) {
+          quotas.legacyPlan = grandfather.legacyPlan;
+          quotas.grandfatheredUntil = grandfather.until;
+        }
+        const valid = parseInput(quotasSchema, quotas, 'quotas');
+        if (valid.isErr()) return err(valid.error);
+        const patch = { ...(plan ? { plan } : {}), quotas: valid.value, updatedAt: clock.now().toISOString() };
+        await tx.tenants.update(tenant.id, patch);
+        return ok({ ...tenant, ...patch });
       });
     },
 

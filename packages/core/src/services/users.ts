@@ -123,7 +123,7 @@ export function createUserService(deps: ServiceDeps) {
       if (!workspace || workspace.deletedAt) return err(errors.notFound('Workspace'));
       const membership = memberships.find((m) => m.workspaceId === null) ?? memberships.find((m) => m.workspaceId === workspace.id);
       if (!membership) return err(errors.forbidden('Your membership does not cover this workspace.'));
-      const principal: Principal = { kind: 'user', id: user.id, tenantId: tenant.id, workspaceId: null, scopes: ROLE_SCOPES[membership.role], role: membership.role };
+      const principal: Principal = { kind: 'user', id: user.id, tenantId: tenant.id, workspaceId: membership.workspaceId, scopes: ROLE_SCOPES[membership.role], role: membership.role };
       return ok({ tenant, workspace, principal, scope: { tenantId: tenant.id, workspaceId: workspace.id } });
     },
   };

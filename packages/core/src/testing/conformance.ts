@@ -10,9 +10,12 @@ import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtu
 import { conversationsSuite } from './conversations-conformance.js';
 import { operationsSuite } from './operations-conformance.js';
 import { searchIndexSuite } from './search-conformance.js';
+import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
 
 export interface StoreHandle {
   store: Store;
+  /** The backend's schema, for the workspace-cascade coverage checks. */
+  schema: SchemaProbe;
   /** Releases the backend (drop schema, delete file…). */
   cleanup(): Promise<void>;
 }
@@ -155,6 +158,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     searchIndexSuite(() => store);
     operationsSuite(() => store);
     conversationsSuite(() => store);
+    workspacesSuite(() => store, () => handle.schema);
 
     describe('transactions', () => {
       it('commits all writes together', async () => {

@@ -1,2 +1,3 @@
 export { describeStoreConformance, type StoreFactory, type StoreHandle } from './conformance.js';
+export { seedWorkspaceData, type SchemaProbe } from './workspaces-conformance.js';
 export * from './fixtures.js';
