@@ -22,6 +22,7 @@ const STATUS: Record<PanyaErrorCode, number> = {
   quota_exceeded: 403,
   not_found: 404,
   conflict: 409,
+  unprocessable: 422,
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -39,6 +40,7 @@ const TITLE: Record<PanyaErrorCode, string> = {
   quota_exceeded: 'Quota exceeded',
   not_found: 'Not found',
   conflict: 'Conflict',
+  unprocessable: 'Unprocessable request',
   gone: 'Gone',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
@@ -82,6 +84,7 @@ export function toProblem(error: PanyaError, locale: 'th' | 'en' = 'en'): { prob
   const headers: Record<string, string> = {};
   switch (error.code) {
     case 'invalid_request':
+    case 'unprocessable':
       problem.errors = error.issues;
       break;
     case 'not_found':

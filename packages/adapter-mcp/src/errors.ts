@@ -32,6 +32,7 @@ function describe(error: PanyaError): { text: string; meta: ToolErrorMeta } {
     case 'payload_too_large':
     case 'unsupported_media_type':
     case 'conflict':
+    case 'unprocessable':
     case 'gone':
       return { text: error.message, meta: { code: error.code } };
     case 'unavailable':

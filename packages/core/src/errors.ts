@@ -29,6 +29,8 @@ export type PanyaError =
   | (Base & { code: 'not_found'; resource: string; issues?: FieldIssue[] })
   | (Base & { code: 'gone' })
   | (Base & { code: 'conflict' })
+  /** Well-formed but not possible for this resource (e.g. checkout for a plan with no product). */
+  | (Base & { code: 'unprocessable'; issues: FieldIssue[] })
   | (Base & { code: 'plan_required'; plan: string })
   | (Base & { code: 'quota_exceeded'; limit: number; plan?: string })
   | (Base & { code: 'rate_limited'; limit: number; remaining: number; resetAt: Date; retryAfterSeconds: number })
@@ -58,6 +60,7 @@ export const errors = {
     panyaError('forbidden', requiredScope ? { message, requiredScope } : { message }),
   notFound: (resource: string) => panyaError('not_found', { message: `${resource} not found.`, resource }),
   conflict: (message: string) => panyaError('conflict', { message }),
+  unprocessable: (message: string, issues: FieldIssue[] = []) => panyaError('unprocessable', { message, issues }),
   internal: (message = 'Internal error.') => panyaError('internal', { message }),
 };
 

@@ -134,8 +134,6 @@ export type Quotas = z.infer<typeof quotasSchema>;
 
 export interface EffectiveLimits extends PlanLimits {
   plan: PlanId;
-  /** The plan whose rate limits apply: the legacy plan during a grandfathering window. */
-  ratePlan: PlanId;
   grandfathered: boolean;
   /** False while grandfathered: neither the chat hard cap nor overage applies. */
   hardCapApplies: boolean;
@@ -156,25 +154,22 @@ export function isGrandfathered(quotas: Quotas, now: Date): boolean {
 }
 
 /**
- * The single place that decides which limits bind a tenant: plan row, then the legacy plan's
- * rate limits during a grandfathering window, then explicit `quotas_json` overrides.
+ * The single place that decides which limits bind a tenant: the current plan's row, then explicit
+ * `quotas_json` overrides. Grandfathering lifts only the hard cap and overage (spec: nothing else
+ * changes), so the legacy plan never supplies rate limits.
  */
 export function resolveLimits(tenant: { plan: PlanId; quotas: Quotas }, now: Date): EffectiveLimits {
   const grandfathered = isGrandfathered(tenant.quotas, now);
-  const legacy = tenant.quotas.legacyPlan?.toLowerCase();
-  const ratePlan: PlanId = grandfathered && isPlanId(legacy) ? (legacy as PlanId) : tenant.plan;
   const base = PLANS[tenant.plan].limits;
-  const rates = PLANS[ratePlan].limits;
   const q = tenant.quotas;
   const pick = <K extends keyof PlanLimits>(key: K, fallback: PlanLimits[K]): PlanLimits[K] =>
     q[key] !== undefined ? (q[key] as PlanLimits[K]) : fallback;
   const chatHardCap = pick('chatHardCap', base.chatHardCap);
   return {
     plan: tenant.plan,
-    ratePlan,
-    queriesPerDay: pick('queriesPerDay', rates.queriesPerDay),
-    perKeyPerHour: pick('perKeyPerHour', rates.perKeyPerHour),
-    mcpToolsPerHour: pick('mcpToolsPerHour', rates.mcpToolsPerHour),
+    queriesPerDay: pick('queriesPerDay', base.queriesPerDay),
+    perKeyPerHour: pick('perKeyPerHour', base.perKeyPerHour),
+    mcpToolsPerHour: pick('mcpToolsPerHour', base.mcpToolsPerHour),
     chatHardCap,
     maxWorkspaces: pick('maxWorkspaces', base.maxWorkspaces),
     maxActiveHostnames: pick('maxActiveHostnames', base.maxActiveHostnames),

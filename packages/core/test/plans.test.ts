@@ -80,9 +80,15 @@ describe('resolveLimits: quotas_json and grandfathering', () => {
   it('exempts a grandfathered tenant from hard cap and overage while the date has not passed', () => {
     const quotas = { legacyPlan: 'business', grandfatheredUntil: '2026-11-21' };
     const during = resolveLimits({ plan: 'team', quotas }, now);
-    expect(during).toMatchObject({ grandfathered: true, hardCapApplies: false, overageApplies: false, ratePlan: 'business', queriesPerDay: 10_000 });
+    // Nothing else changes: rate limits stay the current plan's, not the legacy plan's.
+    expect(during).toMatchObject({ grandfathered: true, hardCapApplies: false, overageApplies: false, queriesPerDay: 1_000 });
     const after = resolveLimits({ plan: 'team', quotas }, new Date('2026-11-22T00:00:00Z'));
-    expect(after).toMatchObject({ grandfathered: false, hardCapApplies: true, overageApplies: true, ratePlan: 'team', queriesPerDay: 1_000 });
+    expect(after).toMatchObject({ grandfathered: false, hardCapApplies: true, overageApplies: true, queriesPerDay: 1_000 });
+  });
+
+  it('holds a Business tenant grandfathered from Free to Business rate limits', () => {
+    const limits = resolveLimits({ plan: 'business', quotas: { legacyPlan: 'free', grandfatheredUntil: '2099-01-01' } }, now);
+    expect(limits).toMatchObject({ grandfathered: true, queriesPerDay: 10_000, chatHardCap: 10_000, hardCapApplies: false });
   });
 
   it('needs both legacyPlan and grandfatheredUntil', () => {
@@ -90,9 +96,9 @@ describe('resolveLimits: quotas_json and grandfathering', () => {
     expect(resolveLimits({ plan: 'team', quotas: { legacyPlan: 'business' } }, now).grandfathered).toBe(false);
   });
 
-  it('keeps the current plan’s rates when the legacy plan is not a known plan', () => {
+  it('grandfathers a legacy plan that is no longer a known plan', () => {
     const limits = resolveLimits({ plan: 'team', quotas: { legacyPlan: 'starter-2023', grandfatheredUntil: '2099-01-01' } }, now);
-    expect(limits).toMatchObject({ grandfathered: true, hardCapApplies: false, ratePlan: 'team', queriesPerDay: 1_000 });
+    expect(limits).toMatchObject({ grandfathered: true, hardCapApplies: false, queriesPerDay: 1_000 });
   });
 
   it('parses plan names case-insensitively', () => {

@@ -1,3 +1,4 @@
+import type { MeterEventNames } from '../billing/catalog.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store } from '../ports/store.js';
 import type { Logger } from '../ports/system.js';
@@ -13,5 +14,5 @@ export interface JobContext {
   /** Confirms the index holds this embedder's vectors before a job writes any. */
   ensureIndex(): Promise<void>;
   /** Meter event names configured for the payment processor, by meter. */
-  meterEventNames: Partial<Record<'svc_resolutions' | 'svc_api_queries' | 'svc_seat_addon_team' | 'svc_guided_flow', string>>;
+  meterEventNames: MeterEventNames;
 }

@@ -1,3 +1,4 @@
 export { describeStoreConformance, type StoreFactory, type StoreHandle } from './conformance.js';
 export { seedWorkspaceData, type SchemaProbe } from './workspaces-conformance.js';
 export * from './fixtures.js';
+export * from './payment.js';

@@ -1,0 +1,5 @@
+export * from './catalog.js';
+export * from './checkout.js';
+export * from './overage.js';
+export * from './reporter.js';
+export * from './seats.js';
