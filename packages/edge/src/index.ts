@@ -1,0 +1,4 @@
+export * from './cloudflare.js';
+export * from './config.js';
+export * from './dns.js';
+export * from './none.js';
