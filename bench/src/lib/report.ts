@@ -53,4 +53,17 @@ export function renderQuality(r: Any): string {
   return out.join('\n');
 }
 
-export const RENDER: Record<string, (r: Any) => string> = { search: renderSearch, http: renderHttp, ingest: renderIngest, quality: renderQuality };
+export function renderAnswers(r: Any): string {
+  const pct = (n: number, d: number) => `${n}/${d} (${Math.round((100 * n) / Math.max(1, d))} %)`;
+  const rows = (r.groups as Any[]).map((g) => [g.locale, g.kind, g.cases, pct(g.correct, g.cases), pct(g.peerCorrect, g.cases)]);
+  rows.push(['all', '', r.cases, pct(r.correct, r.cases), pct(r.peerCorrect, r.cases)]);
+  const misses = (r.outcomes as Any[]).filter((o) => !o.correct).map((o) => `- \`${o.id}\`: ${o.answer}`);
+  return [
+    table(['locale', 'questions', 'cases', 'Panya extractive correct', 'peer: top passage correct'], rows),
+    '',
+    `Citations numbered 1..n in order of first use: ${pct(r.numberedInOrder, r.cases)}; answers opening in the requested language: ${pct(r.inRequestedLocale, r.cases)}.`,
+    ...(misses.length ? ['', 'Missed:', ...misses] : []),
+  ].join('\n');
+}
+
+export const RENDER: Record<string, (r: Any) => string> = { search: renderSearch, http: renderHttp, ingest: renderIngest, quality: renderQuality, answers: renderAnswers };

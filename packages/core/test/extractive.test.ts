@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExtractiveGenerator, NO_ANSWER, condenseQuery } from '../src/generators/extractive.js';
+import { ExtractiveGenerator, NO_ANSWER, OTHER_LANGUAGE_LEAD, answerKind, condenseQuery } from '../src/generators/extractive.js';
 import { countWordTokens } from '../src/ingest/chunker.js';
 import type { ChatTurn, GenerateRequest, GeneratorContext, GeneratorEvent } from '../src/ports/generator.js';
 
@@ -100,9 +100,37 @@ describe('ExtractiveGenerator', () => {
     expect(await answer('อะไรคะ', TH, 'th')).toBe(NO_ANSWER.th);
   });
 
-  it('quotes English passages for a Thai-locale request without adding anything', async () => {
+  it('says in Thai that the answer is quoted in English when only English passages answer a Thai-locale request', async () => {
     const text = await answer('express shipping fee', EN, 'th');
-    expect(text).toBe('Express shipping is available for an extra fee of 120 baht. [2]');
+    expect(text).toBe(`${OTHER_LANGUAGE_LEAD.th} Express shipping is available for an extra fee of 120 baht. [2]`);
+  });
+
+  it('answers from the passages in the requested language when one of them answers', async () => {
+    const mixed = [...EN, passage(4, 'Express', 'บริการ Express shipping ค่าบริการเพิ่ม 120 บาท จัดส่งภายใน 1 วันทำการ')];
+    expect(await answer('express shipping', mixed, 'th')).toBe('บริการ Express shipping ค่าบริการเพิ่ม 120 บาท จัดส่งภายใน 1 วันทำการ [4]');
+    expect(await answer('express shipping', mixed, 'en')).toContain('Express shipping is available for an extra fee of 120 baht. [2]');
+  });
+
+  it('quotes only sentences stating the kind of fact asked for ("how long" wants a duration)', async () => {
+    const refunds = [
+      passage(1, 'Returns and refunds', '## How to return\n\nGo to My orders and tap Refund to start a refund request.\n\n## When you get your money back\n\nRefunds reach your original payment method within 7 business days.\n\nShipping fees are refunded only when the whole order is returned.'),
+      passage(2, 'Warranty', 'A warranty claim may end in a repair, a replacement or a refund.'),
+    ];
+    expect(await answer('How long do refunds take?', refunds)).toBe('Refunds reach your original payment method within 7 business days. [1]');
+    expect(answerKind('How long do refunds take?')).toBe('duration');
+    expect(answerKind('ค่าส่งไปเชียงใหม่เท่าไหร่')).toBe('amount');
+    expect(answerKind('คืนเงินใช้เวลากี่วัน')).toBe('duration');
+    expect(answerKind('Can I return underwear?')).toBeNull();
+  });
+
+  it('judges a follow-up by its standalone form and its own words', async () => {
+    const shipping = [
+      passage(1, 'Shipping', '| Zone | Fee |\n|---|---|\n| Bangkok | 40 THB |\n| Other provinces (e.g. Chiang Mai) | 60 THB |\n| Islands | 100 THB |'),
+    ];
+    const history: ChatTurn[] = [{ role: 'user', content: 'How much is shipping to Chiang Mai?' }, { role: 'assistant', content: 'Zone: Other provinces (e.g. Chiang Mai); Fee: 60 THB [1]' }];
+    const searchQuery = condenseQuery('and to Bangkok?', history);
+    const { text } = await collect({ query: 'and to Bangkok?', searchQuery, history, context: shipping, locale: 'en' });
+    expect(text).toBe('Zone: Bangkok; Fee: 40 THB [1]');
   });
 
   it('cites only numbers present in the context', async () => {

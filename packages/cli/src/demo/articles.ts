@@ -104,7 +104,7 @@ Siam Mart delivers to every province in Thailand. Delivery time and fee depend o
 | Zone | Standard delivery | Standard fee | Free shipping from |
 |---|---|---|---|
 | Bangkok and vicinity (Nonthaburi, Pathum Thani, Samut Prakan) | 1–2 business days | 40 THB | 500 THB |
-| Other provinces | 2–4 business days | 60 THB | 1,000 THB |
+| Other provinces (e.g. Chiang Mai, Khon Kaen, Phuket) | 2–4 business days | 60 THB | 1,000 THB |
 | Remote areas and islands (e.g. Ko Samui, Ko Pha-ngan, Ko Tao, parts of Mae Hong Son) | 4–7 business days | 100 THB | Not available |
 
 The free shipping threshold is based on the order total after discounts, excluding the shipping fee.
@@ -608,7 +608,7 @@ Siam Mart จัดส่งครบทุกจังหวัดทั่ว�
 | พื้นที่ | ระยะเวลา | ค่าจัดส่ง | ส่งฟรีเมื่อซื้อครบ |
 |---|---|---|---|
 | กรุงเทพฯ และปริมณฑล (นนทบุรี ปทุมธานี สมุทรปราการ) | 1–2 วันทำการ | 40 บาท | 500 บาท |
-| ต่างจังหวัด | 2–4 วันทำการ | 60 บาท | 1,000 บาท |
+| ต่างจังหวัด (เช่น เชียงใหม่ ขอนแก่น ภูเก็ต) | 2–4 วันทำการ | 60 บาท | 1,000 บาท |
 | พื้นที่ห่างไกลและเกาะ (เช่น เกาะสมุย เกาะพะงัน เกาะเต่า บางพื้นที่ของแม่ฮ่องสอน) | 4–7 วันทำการ | 100 บาท | ไม่ร่วมรายการ |
 
 ยอดขั้นต่ำสำหรับส่งฟรีคิดจากยอดสินค้าหลังหักส่วนลด ไม่รวมค่าจัดส่ง

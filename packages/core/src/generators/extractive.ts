@@ -15,6 +15,18 @@ export const NO_ANSWER: Readonly<{ en: string; th: string }> = {
   th: 'ขออภัย ไม่พบคำตอบของคำถามนี้ในฐานความรู้',
 };
 
+/** Said before quotes in the other language, when the knowledge base answers only in that one. */
+export const OTHER_LANGUAGE_LEAD: Readonly<{ en: string; th: string }> = {
+  en: 'The knowledge base answers this in Thai:',
+  th: 'ฐานความรู้มีคำตอบนี้เป็นภาษาอังกฤษ:',
+};
+
+/** Score bonus of a follow-up's own words, on top of its standalone form's. */
+const ASKED_WEIGHT = 0.25;
+
+/** Score bonus of a sentence stating the kind of fact asked for (a duration for "how long"). */
+const KIND_BONUS = 0.15;
+
 export interface ExtractiveGeneratorOptions {
   /** Share of the query's weighted terms the best sentence must cover (with its headings and neighbours). Default 0.4. */
   minCoverage?: number;
@@ -52,6 +64,35 @@ const REFERRING = new Set([
 const FOLLOW_UP_START = /^\s*(?:and|also|but|so|what about|how about|what if|or|then|แล้ว|และ|ส่วน|ถ้า|หรือ)(?:\s|$)|^\s*(?:แล้ว|ส่วน)/iu;
 const FOLLOW_UP_END = /(?:ล่ะ|หล่ะ|ด้วย(?:ไหม|มั้ย)?)\s*[?？]?\s*$/u;
 
+/**
+ * What kind of fact a question asks for. The question frame ("how long", "เท่าไหร่") is dropped
+ * from the topic terms, so without this every sentence naming the topic would look like an answer
+ * ("Original shipping fees are refunded…" for "how long do refunds take?").
+ */
+type AnswerKind = 'duration' | 'amount' | 'count';
+const ASKS: [AnswerKind, RegExp][] = [
+  ['duration', /\bhow\s+(?:long|soon|quickly)\b|\bwhen\s+will\b|กี่วัน|กี่ชั่วโมง|กี่นาที|นานแค่ไหน|นานไหม|ใช้เวลา/iu],
+  ['amount', /\bhow\s+much\b|\b(?:cost|costs|price|prices|fee|fees|charge|charges)\b|เท่าไหร่|เท่าไร|ราคา|ค่าส่ง|ค่าจัดส่ง|ค่าธรรมเนียม|ค่าบริการ/iu],
+  ['count', /\bhow\s+many\b|กี่/iu],
+];
+const GIVES: Record<AnswerKind, RegExp> = {
+  duration: /\d\s*(?:[–-]\s*\d+\s*)?(?:business\s+|working\s+)?(?:days?|hours?|minutes?|weeks?|months?|years?)\b|\d\s*(?:[–-]\s*\d+\s*)?(?:วัน|ชั่วโมง|นาที|สัปดาห์|เดือน|ปี)|\b(?:same|next)[- ]day\b|ภายในวัน|วันถัดไป/iu,
+  amount: /\d[\d,.]*\s*(?:thb|baht|บาท)|฿\s*\d|\bfree\b|ฟรี/iu,
+  count: /\d/u,
+};
+
+/** Index terms that only frame a question of that kind. */
+const FRAME_TERMS: Record<AnswerKind, ReadonlySet<string>> = {
+  duration: new Set(['ใช้เวลา', 'เวลา', 'นาน', 'กี่วัน']),
+  amount: new Set(['ราคา', 'ค่าใช้จ่าย', 'ค่า']),
+  count: new Set(),
+};
+
+/** The kind of fact the question asks for, if its frame says so. */
+export function answerKind(query: string): AnswerKind | null {
+  return ASKS.find(([, re]) => re.test(query))?.[0] ?? null;
+}
+
 interface Sentence {
   /** Index of the passage in the context (its rank). */
   passage: number;
@@ -70,6 +111,8 @@ interface Sentence {
   ownCoverage: number;
   coverage: number;
   score: number;
+  /** The sentence states a fact of the kind the question asks for. */
+  gives: boolean;
 }
 
 export class ExtractiveGenerator implements Generator {
@@ -88,7 +131,8 @@ export class ExtractiveGenerator implements Generator {
 
   async *generate(request: GenerateRequest): AsyncIterable<GeneratorEvent> {
     const { signal } = request;
-    const pieces = this.answer(request.query, request.context, request.locale);
+    // A follow-up is judged by its standalone form ("shipping Chiang Mai and to Bangkok?"), which found the context.
+    const pieces = this.answer(request.searchQuery ?? request.query, request.context, request.locale, request.query);
     let output = '';
     for (const piece of pieces) {
       if (signal?.aborted) return;
@@ -100,21 +144,52 @@ export class ExtractiveGenerator implements Generator {
     yield { type: 'done', usage: { inputTokens, outputTokens: countWordTokens(output) } };
   }
 
-  /** The answer as stream pieces: one per quoted sentence, or the no-answer message. */
-  answer(query: string, context: readonly GeneratorContext[], locale: 'th' | 'en'): string[] {
+  /**
+   * The answer as stream pieces: one per quoted sentence, or the no-answer message. `query` names
+   * the topic; `asked` (default: the same) is the user's own wording, whose frame says what kind
+   * of fact is wanted.
+   */
+  answer(query: string, context: readonly GeneratorContext[], locale: 'th' | 'en', asked: string = query): string[] {
     const noAnswer = [NO_ANSWER[locale] ?? NO_ANSWER.en];
-    const queryTerms = queryContentTerms(query);
+    const kind = answerKind(asked);
+    // "ใช้เวลา" (takes time), "ราคา" (price): the frame of the question, not its topic.
+    const queryTerms = queryContentTerms(query).filter((t) => !kind || !FRAME_TERMS[kind].has(t));
     if (queryTerms.length === 0 || context.length === 0) return noAnswer;
 
     const sentences = this.candidates(context);
     if (sentences.length === 0) return noAnswer;
     scoreSentences(sentences, queryTerms, context.length);
+    // A follow-up's own words ("and to Bangkok?") decide among the passages its standalone form found,
+    // and may carry the answer alone: the words taken from earlier turns are only context.
+    const askedTerms = asked === query ? [] : queryContentTerms(asked).filter((t) => !kind || !FRAME_TERMS[kind].has(t));
+    if (askedTerms.length > 0) {
+      const byAsked = sentences.map((s) => ({ ...s }));
+      scoreSentences(byAsked, askedTerms, context.length);
+      sentences.forEach((s, i) => {
+        s.score += ASKED_WEIGHT * byAsked[i]!.ownCoverage;
+        s.coverage = Math.max(s.coverage, byAsked[i]!.coverage);
+      });
+    }
+    phraseBonus(sentences, asked);
+    if (kind) {
+      for (const s of sentences) {
+        s.gives = GIVES[kind].test(s.text);
+        if (s.gives) s.score += KIND_BONUS;
+      }
+    }
 
-    const ranked = sentences
+    let ranked = sentences
       .filter((s) => s.ownCoverage > 0)
       .sort((a, b) => b.score - a.score || a.passage - b.passage || a.pos - b.pos);
+    // Answer in the requested language when a passage in it answers well enough.
+    const inLocale = (s: Sentence) => s.thai === (locale === 'th');
+    if (ranked.some((s) => inLocale(s) && s.coverage >= this.minCoverage)) ranked = ranked.filter(inLocale);
     const best = ranked[0];
     if (!best || best.coverage < this.minCoverage) return noAnswer;
+    // Once the best quote states the asked-for fact, further quotes must state one too; once it
+    // matches a follow-up's own words, they must match them too ("Bangkok", not Chiang Mai again).
+    const asks = (s: Sentence) => askedTerms.some((q) => matchIn(q, s.terms) > 0);
+    const onTopic = (s: Sentence) => (!kind || !best.gives || s.gives) && (!asks(best) || asks(s));
 
     const selected: Sentence[] = [best];
     let used = Math.min(best.cost, 1);
@@ -123,23 +198,35 @@ export class ExtractiveGenerator implements Generator {
       selected.push(s);
       used += s.cost;
     };
+    // A further quote must add a query term the quotes so far lack: otherwise it merely names the
+    // same topic again (a warranty's refund for a refund-policy question, every row of a fee table).
+    const covered = new Set(queryTerms.filter((q) => matchIn(q, best.terms) > 0 || matchIn(q, best.headingTerms) > 0));
+    const adds = (s: Sentence) => queryTerms.some((q) => !covered.has(q) && matchIn(q, s.terms) > 0);
     // Further quotes must be nearly as good and match the query on their own, not only through a neighbour.
     const floor = Math.max(0.6 * best.score, 0.25);
     for (const s of ranked.slice(1)) {
       if (selected.length >= this.maxSentences || s.score < floor) break;
-      if (s.ownCoverage >= 0.5 * best.ownCoverage && fits(s)) take(s);
+      if (s.ownCoverage >= 0.75 * best.ownCoverage && onTopic(s) && adds(s) && fits(s)) {
+        take(s);
+        for (const q of queryTerms) if (matchIn(q, s.terms) > 0) covered.add(q);
+      }
     }
-    // A lone quote reads better with the sentence that continues it in the same paragraph or item.
+    // A lone quote reads better with the sentence that continues it in the same paragraph or item,
+    // when that sentence is still about the question.
     if (selected.length === 1) {
       const next = sentences.find((s) => s.passage === best.passage && s.pos === best.pos + 1 && s.block === best.block);
-      if (next && fits(next)) take(next);
+      if (next && (next.ownCoverage > 0 || (kind !== null && next.gives)) && onTopic(next) && fits(next)) take(next);
     }
 
     selected.sort((a, b) => a.passage - b.passage || a.pos - b.pos);
-    return selected.map((s, i) => {
-      const text = s.cost > 1 ? this.clip(s) : s.text;
-      return `${i === 0 ? '' : ' '}${text} [${s.n}]`;
-    });
+    const lead = inLocale(best) ? [] : [`${OTHER_LANGUAGE_LEAD[locale]} `];
+    return [
+      ...lead,
+      ...selected.map((s, i) => {
+        const text = s.cost > 1 ? this.clip(s) : s.text;
+        return `${i === 0 ? '' : ' '}${text} [${s.n}]`;
+      }),
+    ];
   }
 
   /** Quotable sentences of all passages, each sentence once (chunks overlap), with its best-ranked passage. */
@@ -170,6 +257,7 @@ export class ExtractiveGenerator implements Generator {
             ownCoverage: 0,
             coverage: 0,
             score: 0,
+            gives: false,
           });
         }
       }
@@ -325,8 +413,31 @@ function scoreSentences(sentences: Sentence[], queryTerms: readonly string[], pa
   sentences.forEach((s, i) => {
     const neighbours = [sentences[i - 1], sentences[i + 1]].filter((t) => t && t.passage === s.passage) as Sentence[];
     const strongestNeighbour = Math.max(0, ...neighbours.map((t) => t.ownCoverage));
-    s.score = s.coverage + 0.05 * (1 - s.passage / passages) + 0.1 * strongestNeighbour;
+    s.score = s.coverage + 0.1 * (1 - s.passage / passages) + 0.1 * strongestNeighbour;
   });
+}
+
+/** Articles, prepositions and pronouns: a pair with one of them is no phrase ("an item"). */
+const GLUE_WORDS = new Set(['a', 'an', 'the', 'to', 'of', 'in', 'on', 'for', 'at', 'by', 'with', 'from', 'is', 'are', 'do', 'does', 'i', 'my', 'your', 'we', 'you', 'it', 'and', 'or']);
+
+/** Adjacent word pairs of the question found adjacent in a sentence ("same-day delivery"): a small bonus each. */
+function phraseBonus(sentences: Sentence[], asked: string): void {
+  const pairs = new Set<string>();
+  const words = segmentWords(asked);
+  const content = new Set(queryContentWords(words));
+  const counts = (w: string) => content.has(w) || !GLUE_WORDS.has(w);
+  for (let i = 1; i < words.length; i++) {
+    const [a, b] = [words[i - 1]!, words[i]!];
+    if ((content.has(a) || content.has(b)) && counts(a) && counts(b)) pairs.add(`${a} ${b}`);
+  }
+  if (pairs.size === 0) return;
+  for (const s of sentences) {
+    if (s.ownCoverage === 0) continue;
+    const w = segmentWords(s.text);
+    let found = 0;
+    for (let i = 1; i < w.length && found < 3; i++) if (pairs.has(`${w[i - 1]} ${w[i]}`)) found++;
+    s.score += 0.05 * found;
+  }
 }
 
 /** Same text, or term sets that mostly coincide (a sentence restated in another passage). */

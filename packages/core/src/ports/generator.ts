@@ -28,6 +28,8 @@ export interface GenerateRequest {
   context: GeneratorContext[];
   /** Earlier turns of the conversation, oldest first. */
   history?: ChatTurn[];
+  /** The standalone form of a follow-up `query` (see `condense`), which retrieved `context`. */
+  searchQuery?: string;
   signal?: AbortSignal;
 }
 

@@ -5,7 +5,7 @@ import type { Generator, GeneratorUsage } from '../ports/generator.js';
 import { answerSchema, detectLocale, type AnswerInput, type Locale } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
-import { citationsIn, retrieveContext } from './grounding.js';
+import { numberCitations, retrieveContext } from './grounding.js';
 import type { Counted, QueryChannel, QueryService } from './queries.js';
 import type { SearchService } from './search.js';
 
@@ -35,8 +35,8 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
   async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal): Promise<Result<AnswerResponse, PanyaError>> {
     const locale = input.locale ?? detectLocale(input.query);
     const context = await retrieveContext(deps.search, ctx.scope, input.query);
-    const { text } = await complete(generator, { query: input.query, locale, context: context.passages, ...(signal ? { signal } : {}) });
-    const citations = citationsIn(text, context);
+    const generated = await complete(generator, { query: input.query, locale, context: context.passages, ...(signal ? { signal } : {}) });
+    const { text, citations } = numberCitations(generated.text, context);
     return ok({ answer: text, citations, locale, grounded: citations.length > 0 });
   }
 

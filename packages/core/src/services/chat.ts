@@ -6,7 +6,7 @@ import type { ChatTurn, Generator, GeneratorUsage } from '../ports/generator.js'
 import { chatSchema, detectLocale, type ChatInput } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
-import { citationsIn, retrieveContext } from './grounding.js';
+import { CitationNumbering, retrieveContext } from './grounding.js';
 import type { LimitsService, RateLimitStatus } from './limits.js';
 import type { SearchService } from './search.js';
 
@@ -73,17 +73,23 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
         try {
           const standalone = history.length === 0 ? query : generator.condense ? await generator.condense(query, history, signal) : condenseQuery(query, history);
           const context = await retrieveContext(deps.search, ctx.scope, standalone);
+          const numbering = new CitationNumbering(context);
           let text = '';
           let usage: GeneratorUsage = { inputTokens: 0, outputTokens: 0 };
-          for await (const event of generator.generate({ query, locale, context: context.passages, history, ...(signal ? { signal } : {}) })) {
+          const request = { query, locale, context: context.passages, history, ...(standalone !== query ? { searchQuery: standalone } : {}), ...(signal ? { signal } : {}) };
+          for await (const event of generator.generate(request)) {
             if (signal?.aborted) return;
             if (event.type === 'delta') {
-              text += event.text;
-              yield { event: 'delta', data: { text: event.text } };
+              const piece = numbering.push(event.text);
+              text += piece;
+              if (piece) yield { event: 'delta', data: { text: piece } };
             } else usage = event.usage;
           }
           if (signal?.aborted) return;
-          const citations = citationsIn(text, context);
+          const rest = numbering.flush();
+          text += rest;
+          if (rest) yield { event: 'delta', data: { text: rest } };
+          const citations = numbering.citations();
           for (const citation of citations) yield { event: 'citation', data: citation };
           await store.conversations.appendMessage(ctx.scope, {
             id: messageId,

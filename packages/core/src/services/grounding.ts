@@ -34,6 +34,10 @@ function snippet(text: string): string {
   return flat.length <= SNIPPET_CHARS ? flat : `${flat.slice(0, SNIPPET_CHARS - 1).trimEnd()}…`;
 }
 
+function citationOf(p: GeneratorContext, n: number, context: GroundingContext): Citation {
+  return { n, documentId: p.documentId, chunkId: p.chunkId, title: p.title, url: context.urls.get(p.documentId) ?? null, snippet: snippet(p.text) };
+}
+
 /** The passages an answer cites as `[n]`, in order of first citation; unknown numbers are ignored. */
 export function citationsIn(answer: string, context: GroundingContext): Citation[] {
   const byN = new Map(context.passages.map((p) => [p.n, p]));
@@ -44,7 +48,63 @@ export function citationsIn(answer: string, context: GroundingContext): Citation
     const p = byN.get(n);
     if (!p || seen.has(n)) continue;
     seen.add(n);
-    citations.push({ n, documentId: p.documentId, chunkId: p.chunkId, title: p.title, url: context.urls.get(p.documentId) ?? null, snippet: snippet(p.text) });
+    citations.push(citationOf(p, n, context));
   }
   return citations;
+}
+
+const MARKER = / ?\[(\d{1,3})\]/g;
+/** A marker that the next piece of a stream may complete ("… [1" + "2]"). */
+const OPEN_MARKER = / ?\[\d{0,3}$/;
+
+/**
+ * Renumbers an answer's citations 1..n in order of first use while it streams: generators cite
+ * passages by search rank (`[2] … [5]`), readers expect `[1] … [2]`. Markers naming no passage are
+ * dropped. Only a possibly incomplete marker at the end of a piece is held back.
+ */
+export class CitationNumbering {
+  private held = '';
+  /** Passage number → number shown. */
+  private readonly shown = new Map<number, number>();
+  private readonly byN: Map<number, GeneratorContext>;
+
+  constructor(private readonly context: GroundingContext) {
+    this.byN = new Map(context.passages.map((p) => [p.n, p]));
+  }
+
+  /** Rewrites the next piece of the answer; returns what can be emitted now. */
+  push(piece: string): string {
+    const text = this.held + piece;
+    const open = OPEN_MARKER.exec(text);
+    this.held = open ? text.slice(open.index) : '';
+    return this.rewrite(open ? text.slice(0, open.index) : text);
+  }
+
+  /** The rest held back, at the end of the answer. */
+  flush(): string {
+    const rest = this.rewrite(this.held);
+    this.held = '';
+    return rest;
+  }
+
+  /** The cited passages, numbered as shown. */
+  citations(): Citation[] {
+    return [...this.shown].map(([n, shown]) => citationOf(this.byN.get(n)!, shown, this.context));
+  }
+
+  private rewrite(text: string): string {
+    return text.replace(MARKER, (marker, digits: string) => {
+      const n = Number(digits);
+      if (!this.byN.has(n)) return '';
+      if (!this.shown.has(n)) this.shown.set(n, this.shown.size + 1);
+      return marker.replace(`[${digits}]`, `[${this.shown.get(n)}]`);
+    });
+  }
+}
+
+/** Renumbers a complete answer (see `CitationNumbering`). */
+export function numberCitations(answer: string, context: GroundingContext): { text: string; citations: Citation[] } {
+  const numbering = new CitationNumbering(context);
+  const text = numbering.push(answer) + numbering.flush();
+  return { text, citations: numbering.citations() };
 }

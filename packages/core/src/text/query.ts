@@ -27,6 +27,7 @@ const QUESTION_WORDS = new Set([
 export const THAI_FUNCTION_WORDS: ReadonlySet<string> = new Set([
   'แล้ว', 'ได้', 'คือ', 'การ', 'ที่', 'และ', 'ของ', 'ใน', 'จะ', 'มี', 'เป็น', 'ให้', 'กับ', 'ก็', 'นี้', 'นั้น', 'นี่',
   'นั่น', 'หรือ', 'ว่า', 'จาก', 'โดย', 'อยู่', 'ไป', 'มา', 'ผม', 'ฉัน', 'ดิฉัน', 'หนู', 'เรา', 'คุณ', 'มัน', 'เขา', 'ความ',
+  'ถ้า', 'หาก', 'แบบ',
 ]);
 /** "how long", "how much", "เท่าไหร่": the second word asks for a quantity, it is not the topic. */
 const HOW_QUANTIFIERS = new Set(['long', 'much', 'many', 'often', 'far', 'soon', 'big', 'old']);
