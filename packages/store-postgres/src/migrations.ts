@@ -221,6 +221,38 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       CREATE INDEX api_query_events_workspace ON ${n.t('api_query_events')}(tenant_id, workspace_id);
     `,
   },
+  {
+    version: 7,
+    name: 'custom hostnames and tenant tombstones',
+    sql: (n) => `
+      CREATE TABLE ${n.t('custom_hostnames')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        hostname text NOT NULL UNIQUE,
+        status text NOT NULL,
+        edge_hostname_id text,
+        txt_name text NOT NULL,
+        txt_value text NOT NULL,
+        verification_error text,
+        verification_detail text,
+        status_changed_at timestamptz NOT NULL,
+        last_checked_at timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX custom_hostnames_tenant ON ${n.t('custom_hostnames')}(tenant_id, status);
+      CREATE INDEX custom_hostnames_status ON ${n.t('custom_hostnames')}(status, status_changed_at);
+      -- Outlives its tenant on purpose: erased help-center URLs answer 410 Gone from it.
+      CREATE TABLE ${n.t('tenant_tombstones')} (
+        slug text PRIMARY KEY,
+        tenant_id text NOT NULL,
+        hostnames jsonb NOT NULL DEFAULT '[]',
+        erased_at timestamptz NOT NULL,
+        purged_at timestamptz
+      );
+      CREATE INDEX tenant_tombstones_hostnames ON ${n.t('tenant_tombstones')} USING gin (hostnames);
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -4,6 +4,7 @@ import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { PgDocuments } from './documents.js';
+import { PgHostnames, PgTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
 import { PgSearchIndex, type LexicalWeights, type VectorIndexOptions } from './search-index.js';
@@ -43,6 +44,8 @@ function aggregates(db: Conn, config: Config) {
     users: new PgUsers(db, n),
     jobs: new PgJobs(db, n),
     conversations: new PgConversations(db, n),
+    hostnames: new PgHostnames(db, n),
+    tombstones: new PgTombstones(db, n),
   };
 }
 
@@ -69,6 +72,8 @@ export class PostgresStore implements Store {
   readonly users;
   readonly jobs;
   readonly conversations;
+  readonly hostnames;
+  readonly tombstones;
   private readonly root: PoolConn;
   private closed = false;
 
@@ -90,6 +95,8 @@ export class PostgresStore implements Store {
     this.users = root.users;
     this.jobs = root.jobs;
     this.conversations = root.conversations;
+    this.hostnames = root.hostnames;
+    this.tombstones = root.tombstones;
   }
 
   /** The schema holding the store's tables. */

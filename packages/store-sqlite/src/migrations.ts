@@ -230,6 +230,37 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX api_query_events_workspace ON api_query_events(tenant_id, workspace_id);
     `,
   },
+  {
+    version: 8,
+    name: 'custom hostnames and tenant tombstones',
+    sql: `
+      CREATE TABLE custom_hostnames (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        hostname TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL,
+        edge_hostname_id TEXT,
+        txt_name TEXT NOT NULL,
+        txt_value TEXT NOT NULL,
+        verification_error TEXT,
+        verification_detail TEXT,
+        status_changed_at TEXT NOT NULL,
+        last_checked_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX custom_hostnames_tenant ON custom_hostnames(tenant_id, status);
+      CREATE INDEX custom_hostnames_status ON custom_hostnames(status, status_changed_at);
+      -- Outlives its tenant on purpose: erased help-center URLs answer 410 Gone from it.
+      CREATE TABLE tenant_tombstones (
+        slug TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        hostnames TEXT NOT NULL DEFAULT '[]',
+        erased_at TEXT NOT NULL,
+        purged_at TEXT
+      );
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

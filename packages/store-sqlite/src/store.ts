@@ -2,6 +2,7 @@ import type { Store } from '@panya/core';
 import { openDatabase, Statements, type Db, type OpenOptions, type Runner } from './database.js';
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
+import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { SqliteSearchIndex } from './search-index.js';
@@ -50,6 +51,8 @@ function aggregates(db: Db, sql: Statements, run: Runner) {
     users: new SqliteUsers(sql, run),
     jobs: new SqliteJobs(sql, run),
     conversations: new SqliteConversations(db, sql, run),
+    hostnames: new SqliteHostnames(sql, run),
+    tombstones: new SqliteTombstones(sql, run),
   };
 }
 
@@ -65,6 +68,8 @@ export class SqliteStore implements Store {
   readonly users;
   readonly jobs;
   readonly conversations;
+  readonly hostnames;
+  readonly tombstones;
   private readonly gate = new Gate();
   private readonly txView: Store;
 
@@ -85,6 +90,8 @@ export class SqliteStore implements Store {
     this.users = root.users;
     this.jobs = root.jobs;
     this.conversations = root.conversations;
+    this.hostnames = root.hostnames;
+    this.tombstones = root.tombstones;
     const inTx = aggregates(db, sql, async (fn) => fn());
     this.txView = {
       ...inTx,

@@ -6,6 +6,7 @@
  * Isolation is structural: every method that touches tenant data takes the tenant (and,
  * for workspace data, the workspace) and filters by it in the query itself.
  */
+import type { HostnameStore, TombstoneStore } from '../hostnames/record.js';
 import type { PlanId, Quotas } from '../plans.js';
 import type { ConversationStore } from './conversations.js';
 import type { JobStore, RateLimitStore, UsageStore, UserStore } from './operations.js';
@@ -225,6 +226,8 @@ export interface Store {
   readonly users: UserStore;
   readonly jobs: JobStore;
   readonly conversations: ConversationStore;
+  readonly hostnames: HostnameStore;
+  readonly tombstones: TombstoneStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
    * `tx` it is given; other callers wait until the transaction ends.

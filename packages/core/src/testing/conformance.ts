@@ -8,6 +8,7 @@ import type { Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtures.js';
 import { conversationsSuite } from './conversations-conformance.js';
+import { hostnamesSuite } from './hostnames-conformance.js';
 import { operationsSuite } from './operations-conformance.js';
 import { searchIndexSuite } from './search-conformance.js';
 import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
@@ -158,6 +159,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     searchIndexSuite(() => store);
     operationsSuite(() => store);
     conversationsSuite(() => store);
+    hostnamesSuite(() => store);
     workspacesSuite(() => store, () => handle.schema);
 
     describe('transactions', () => {
