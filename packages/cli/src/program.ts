@@ -4,8 +4,18 @@ import { demoCommand } from './commands/demo.js';
 import { importDocsCommand } from './commands/docs.js';
 import { startServer } from './commands/serve.js';
 import { createKeyCommand, createTenantCommand } from './commands/tenant.js';
+import {
+  keyListCommand,
+  keyRevokeCommand,
+  tenantListCommand,
+  tenantUpdateCommand,
+  workspaceCreateCommand,
+  workspaceDeleteCommand,
+  workspaceListCommand,
+  workspaceRestoreCommand,
+} from './commands/workspace.js';
 import { basename, resolve } from 'node:path';
-import type { Engine } from '@panya/core';
+import { QUOTA_KEYS, type Engine } from '@panya/core';
 import type { EnvConfig } from './config.js';
 import { evalCommand } from './commands/eval.js';
 import { reindexCommand } from './commands/reindex.js';
@@ -95,6 +105,41 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--plan <plan>', 'free | team | business | growth | enterprise', 'free')
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => createTenantCommand(engine, io, opts)));
+  dbOption(tenant.command('update').description("change a tenant's plan, quota overrides (quotas_json) or grandfathering window"))
+    .requiredOption('--slug <slug>', 'tenant slug')
+    .option('--plan <plan>', 'free | team | business | growth | enterprise')
+    .option('--quota <key=value...>', `override a plan limit: ${QUOTA_KEYS.join(', ')} (or queriesPerKeyPerHour); value a number, unlimited or default`)
+    .option('--grandfather-until <date>', 'keep the legacy plan\'s rate limits, without hard cap or overage, through this date (YYYY-MM-DD)')
+    .option('--legacy-plan <plan>', 'the plan a grandfathered tenant keeps')
+    .option('--end-grandfathering', 'remove the grandfathering window')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => tenantUpdateCommand(engine, io, opts)));
+  dbOption(tenant.command('list').description('list tenants with their plans and quota overrides'))
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => tenantListCommand(engine, io, opts)));
+
+  const workspace = program.command('workspace').description("manage a tenant's workspaces (brands)");
+  dbOption(workspace.command('create').description('create a workspace within the plan cap'))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .requiredOption('--slug <slug>', 'workspace slug, addressed as /c/{tenant}/_w/{slug}/api')
+    .option('--name <name>', 'display name (default: the slug)')
+    .option('--brand-accent <colour>', 'brand accent colour, #rrggbb')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => workspaceCreateCommand(engine, io, opts)));
+  dbOption(workspace.command('list').description('list workspaces, soft-deleted ones with their recovery countdown'))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => workspaceListCommand(engine, io, opts)));
+  dbOption(workspace.command('delete').description('soft-delete a workspace (recoverable for 30 days)'))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .requiredOption('--slug <slug>', 'workspace slug')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => workspaceDeleteCommand(engine, io, opts)));
+  dbOption(workspace.command('restore').description('restore a soft-deleted workspace within its 30 days'))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .requiredOption('--slug <slug>', 'workspace slug')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => workspaceRestoreCommand(engine, io, opts)));
 
   const key = program.command('key').description('manage API keys');
   dbOption(key.command('create').description('create an API key'))
@@ -104,6 +149,15 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--name <name>', 'a label for the key')
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => createKeyCommand(engine, io, opts)));
+  dbOption(key.command('list').description("list a tenant's API keys (prefixes only; secrets are never stored)"))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => keyListCommand(engine, io, opts)));
+  dbOption(key.command('revoke').description('revoke an API key'))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .requiredOption('--id <id>', 'key id (key_…), from panya key list')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => keyRevokeCommand(engine, io, opts)));
 
   const user = program.command('user').description('manage users of the admin app');
   dbOption(user.command('create').description('create a user (or reuse one by e-mail) with a membership'))
