@@ -3,7 +3,7 @@ import cookieParser from 'cookie-parser';
 import type { Engine, Logger } from '@panya/core';
 import { errors, panyaError, silentLogger } from '@panya/core';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, Router } from 'express';
-import { mcpHttpHandler, type McpHttpOptions } from '@panya/adapter-mcp';
+import { mcpHttpHandler, noAuthorizationServer, protectedResourceMetadata, type McpHttpOptions } from '@panya/adapter-mcp';
 import { authenticate, notFoundRoute } from './context.js';
 import { sendProblem } from './problem.js';
 import { answersRouter } from './routes/answers.js';
@@ -76,6 +76,9 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.use('/api/auth', authRouter(engine, cookie));
   app.use('/api/cron', cron);
   app.use('/c/:tenantSlug/api/cron', cron);
+  // MCP hosts look for OAuth after a 401: say that there is none and that the API key is the credential.
+  app.get(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/*rest'], protectedResourceMetadata);
+  app.all(['/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server/*rest', '/.well-known/openid-configuration', '/.well-known/openid-configuration/*rest', '/register', '/authorize', '/token'], noAuthorizationServer);
   const mcp = mcpHttpHandler(engine, { ...options.mcp, logger });
   app.all('/api/mcp', mcp);
   app.all('/c/:tenantSlug/_w/:workspaceSlug/api/mcp', mcp);

@@ -1,4 +1,5 @@
 import { detectLocale, type PanyaError, type PanyaErrorCode } from '@panya/core';
+import { bearerChallenge } from '@panya/adapter-mcp';
 import type { Request, Response } from 'express';
 
 /** RFC 9457 problem details, as every error leaves the HTTP API. */
@@ -129,6 +130,7 @@ export function toProblem(error: PanyaError, locale: 'th' | 'en' = 'en'): { prob
 
 export function sendProblem(req: Request, res: Response, error: PanyaError, locale?: 'th' | 'en'): void {
   const { problem, headers } = toProblem(error, locale ?? requestLocale(req));
+  if (error.code === 'unauthorized') headers['WWW-Authenticate'] = bearerChallenge(error, { keySent: Boolean(req.get('authorization')) });
   problem.instance = req.originalUrl;
   const requestId = res.getHeader('X-Request-Id');
   if (requestId) problem.requestId = String(requestId);

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { requireScope, silentLogger, type Engine, type Logger, type PanyaError, type RequestContext } from '@panya/core';
 import { createPanyaMcpServer } from './server.js';
+import { bearerChallenge, resourceMetadataUrl } from './oauth.js';
 
 export interface McpHttpOptions {
   logger?: Logger;
@@ -18,6 +19,7 @@ export interface McpHttpOptions {
 /** What the handler reads: a Node request, plus Express's route params and parsed body when mounted there. */
 export type McpHttpRequest = IncomingMessage & {
   params?: Record<string, string | undefined>;
+  protocol?: string;
   body?: unknown;
   originalUrl?: string;
 };
@@ -53,7 +55,9 @@ function sendProblem(req: McpHttpRequest, res: ServerResponse, error: PanyaError
   if (error.code === 'forbidden' && error.requiredScope) problem.requiredScope = error.requiredScope;
   const requestId = res.getHeader('X-Request-Id');
   if (requestId) problem.requestId = String(requestId);
-  sendJson(res, status, problem, 'application/problem+json', status === 401 ? { 'WWW-Authenticate': 'Bearer realm="panya"' } : {});
+  const path = new URL(req.originalUrl ?? req.url ?? '/', 'http://x').pathname;
+  const challenge = () => bearerChallenge(error, { keySent: Boolean(req.headers.authorization), resourceMetadata: resourceMetadataUrl(req, path) });
+  sendJson(res, status, problem, 'application/problem+json', status === 401 ? { 'WWW-Authenticate': challenge() } : {});
 }
 
 function bearer(req: IncomingMessage): string | undefined {
@@ -102,11 +106,11 @@ export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): Mc
   return async (req, res) => {
     const refused = rebindingRefusal(req, options);
     if (refused) return sendJsonRpcError(res, 403, -32000, refused);
-    // Stateless: no server-initiated stream to GET and no session to DELETE.
-    if (req.method !== 'POST') return sendJsonRpcError(res, 405, -32000, 'Method not allowed.', { Allow: 'POST' });
-
+    // The key first, whatever the method: a host falling back to a GET stream must still learn that its key is refused.
     const principal = await engine.apiKeys.authenticate(bearer(req));
     if (principal.isErr()) return sendProblem(req, res, principal.error);
+    // Stateless: no server-initiated stream to GET and no session to DELETE.
+    if (req.method !== 'POST') return sendJsonRpcError(res, 405, -32000, 'Method not allowed.', { Allow: 'POST' });
     const params = req.params ?? {};
     const resolved = await engine.access.resolve(principal.value, {
       ...(params.tenantSlug !== undefined ? { tenantSlug: params.tenantSlug } : {}),

@@ -2,3 +2,4 @@ export { createPanyaMcpServer, PROMPT_NAMES, SERVER_NAME, SERVER_VERSION, TOOL_N
 export { mcpHttpHandler, type McpHttpHandler, type McpHttpOptions, type McpHttpRequest } from './http.js';
 export { runStdioServer, type RunningStdioServer, type StdioServerOptions } from './stdio.js';
 export { toolError, type ToolErrorMeta } from './errors.js';
+export { NO_OAUTH, bearerChallenge, noAuthorizationServer, protectedResourceMetadata, resourceMetadataUrl } from './oauth.js';

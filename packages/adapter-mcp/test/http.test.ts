@@ -2,7 +2,10 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '@panya/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpHttpHandler } from '../src/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { NO_OAUTH, mcpHttpHandler } from '../src/index.js';
 import { ARTICLES, callTool, connect, makeEngine, makeKey, makeTenant, seed, startApp } from './helpers.js';
 
 const INITIALIZE = {
@@ -62,6 +65,57 @@ describe('MCP endpoint: authentication and HTTP behaviour', () => {
     const revoked = await makeKey(engine, acme.tenant.id, ['mcp']);
     (await engine.apiKeys.revoke(acme.tenant.id, revoked.keyId))._unsafeUnwrap();
     expect((await post(endpoint, { Authorization: `Bearer ${revoked.key}` })).status).toBe(401);
+  });
+
+  it('says in the challenge and the problem that a sent key was refused, and where the resource metadata is', async () => {
+    const res = await post(endpoint, { Authorization: 'Bearer svc_live_00000000000000000000000000000000' });
+    const challenge = res.headers.get('www-authenticate')!;
+    expect(challenge).toContain('error="invalid_token"');
+    expect(challenge).toContain('error_description="The API key is unknown or has been revoked."');
+    expect(challenge).toContain(`resource_metadata="${app.url}/.well-known/oauth-protected-resource/api/mcp"`);
+    expect(((await res.json()) as { detail: string }).detail).toBe("The API key is unknown or has been revoked.");
+    // No key: a plain challenge (RFC 6750 §3.1: no error code when no credentials were sent).
+    const none = await post(endpoint, {});
+    expect(none.headers.get('www-authenticate')).not.toContain('error=');
+    expect(((await none.json()) as { detail: string }).detail).toContain('Authorization: Bearer');
+  });
+
+  it('serves protected-resource metadata that offers no authorization server, and 404s the OAuth addresses with a word about keys', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource/api/mcp', '/.well-known/oauth-protected-resource/c/acme/api/mcp']) {
+      const res = await fetch(`${app.url}${path}`);
+      expect(res.status).toBe(200);
+      const meta = await res.json();
+      expect(meta).toMatchObject({ resource: `${app.url}${path.replace('/.well-known/oauth-protected-resource', '')}`, authorization_servers: [], bearer_methods_supported: ['header'] });
+    }
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/register']) {
+      const res = await fetch(`${app.url}${path}`, { method: path === '/register' ? 'POST' : 'GET' });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ code: 'not_found', error_description: NO_OAUTH });
+    }
+  });
+
+  it('lets an OAuth-capable MCP client (the SDK behind MCP hosts) report a refused key as a key problem', async () => {
+    const stored: Record<string, unknown> = {};
+    const provider: OAuthClientProvider = {
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      clientMetadata: { redirect_uris: ['http://127.0.0.1:1/callback'], client_name: 'host' },
+      clientInformation: () => stored.client as never,
+      saveClientInformation: (info) => void (stored.client = info),
+      tokens: () => undefined,
+      saveTokens: () => {},
+      redirectToAuthorization: () => {},
+      saveCodeVerifier: () => {},
+      codeVerifier: () => 'verifier',
+    };
+    const client = new Client({ name: 'host', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(endpoint), { authProvider: provider, requestInit: { headers: { Authorization: 'Bearer svc_live_00000000000000000000000000000000' } } });
+    await expect(client.connect(transport)).rejects.toThrow(/API key/);
+  });
+
+  it('answers a refused key with 401 whatever the method (a host falling back to a GET stream)', async () => {
+    const res = await fetch(endpoint, { headers: { Authorization: 'Bearer svc_live_00000000000000000000000000000000', Accept: 'text/event-stream' } });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe('unauthorized');
   });
 
   it('answers 403 naming the mcp scope for a key without it', async () => {

@@ -62,10 +62,11 @@ export function createApiKeyService(deps: ServiceDeps) {
      * the secret); the stored hash is then compared in constant time.
      */
     async authenticate(presented: string | undefined): Promise<Result<Principal, PanyaError>> {
-      if (!presented || !KEY_PATTERN.test(presented)) return err(errors.unauthorized());
+      if (!presented) return err(errors.unauthorized('An API key is required: send "Authorization: Bearer svc_live_…".'));
+      if (!KEY_PATTERN.test(presented)) return err(errors.unauthorized('The API key is malformed: Panya keys look like svc_live_….'));
       const hash = hashApiKey(presented);
       const record = await store.apiKeys.findByHash(hash);
-      if (!record || record.revokedAt) return err(errors.unauthorized());
+      if (!record || record.revokedAt) return err(errors.unauthorized('The API key is unknown or has been revoked.'));
       const same = timingSafeEqual(Buffer.from(record.secretHash, 'hex'), Buffer.from(hash, 'hex'));
       if (!same) return err(errors.unauthorized());
       if (record.workspaceId) {
