@@ -45,3 +45,5 @@ export * from './services/chat.js';
 export * from './services/grounding.js';
 export * from './services/resolutions.js';
 export * from './text/query.js';
+export * from './search/lexical-index.js';
+export * from './search/lexical-ranker.js';

@@ -253,6 +253,56 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       CREATE INDEX tenant_tombstones_hostnames ON ${n.t('tenant_tombstones')} USING gin (hostnames);
     `,
   },
+  {
+    version: 8,
+    name: 'search change sequence',
+    // Chunks keep their core index terms, so the in-memory lexical index can be rebuilt from
+    // them (NULL for chunks written before: core re-tokenizes those). Statement triggers give
+    // every change to a tenant's chunks the next number of the tenant's sequence and list the
+    // chunks under it, whatever statement (or cascade) made the change. The upsert locks the
+    // tenant's row until commit, so a tenant's numbers become visible in commit order.
+    sql: (n) => `
+      ALTER TABLE ${n.t('chunks')} ADD COLUMN lexical_title text, ADD COLUMN lexical_body text;
+      CREATE TABLE ${n.t('search_versions')} (
+        tenant_id text COLLATE "C" PRIMARY KEY,
+        seq bigint NOT NULL,
+        floor bigint NOT NULL DEFAULT 0
+      );
+      CREATE TABLE ${n.t('search_changes')} (
+        tenant_id text COLLATE "C" NOT NULL,
+        seq bigint NOT NULL,
+        chunk_id text COLLATE "C" NOT NULL,
+        PRIMARY KEY (tenant_id, seq, chunk_id)
+      );
+      CREATE FUNCTION ${n.t('chunks_search_changed')}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          WITH bumped AS (
+            INSERT INTO ${n.t('search_versions')} AS v (tenant_id, seq) SELECT DISTINCT tenant_id, 1 FROM new_rows
+            ON CONFLICT (tenant_id) DO UPDATE SET seq = v.seq + 1 RETURNING v.tenant_id, v.seq
+          )
+          INSERT INTO ${n.t('search_changes')} (tenant_id, seq, chunk_id)
+          SELECT DISTINCT r.tenant_id, b.seq, r.id FROM new_rows r JOIN bumped b ON b.tenant_id = r.tenant_id ON CONFLICT DO NOTHING;
+        END IF;
+        IF TG_OP IN ('DELETE', 'UPDATE') THEN
+          WITH bumped AS (
+            INSERT INTO ${n.t('search_versions')} AS v (tenant_id, seq) SELECT DISTINCT tenant_id, 1 FROM old_rows
+            ON CONFLICT (tenant_id) DO UPDATE SET seq = v.seq + 1 RETURNING v.tenant_id, v.seq
+          )
+          INSERT INTO ${n.t('search_changes')} (tenant_id, seq, chunk_id)
+          SELECT DISTINCT r.tenant_id, b.seq, r.id FROM old_rows r JOIN bumped b ON b.tenant_id = r.tenant_id ON CONFLICT DO NOTHING;
+        END IF;
+        RETURN NULL;
+      END
+      $fn$;
+      CREATE TRIGGER chunks_search_insert AFTER INSERT ON ${n.t('chunks')}
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${n.t('chunks_search_changed')}();
+      CREATE TRIGGER chunks_search_update AFTER UPDATE ON ${n.t('chunks')}
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${n.t('chunks_search_changed')}();
+      CREATE TRIGGER chunks_search_delete AFTER DELETE ON ${n.t('chunks')}
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${n.t('chunks_search_changed')}();
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -1,19 +1,8 @@
-import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, RankedHit, Scope, SearchIndex } from '@panya/core';
-import { EmbedderMismatchError } from '@panya/core';
+import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, Scope, SearchIndex } from '@panya/core';
+import { DEFAULT_LEXICAL_WEIGHTS, EmbedderMismatchError, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
 import { json, type Conn, type Names, type Row } from './database.js';
 
-/**
- * Lexical ranking, as in the SQLite store: term-frequency weights of the title (+ heading path)
- * and the body, and the weight of the proximity boost — the BM25 of the query's adjacent term
- * pairs as phrases, added to the term score.
- */
-export interface LexicalWeights {
-  title: number;
-  body: number;
-  proximity: number;
-}
-
-export const DEFAULT_LEXICAL_WEIGHTS: LexicalWeights = { title: 3, body: 1, proximity: 0.15 };
+export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
 
 export interface VectorIndexOptions {
   /** `hnsw.ef_search` floor for KNN queries (raised to 2 × the requested hits). */
@@ -65,6 +54,18 @@ const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) =>
 const TRIGRAM_TEXT = `lower(c.title || E'\\n' || c.text)`;
 const CHUNK_COLUMNS = 'c.seq, c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text';
 
+/** The columns core's lexical index needs; the text only for chunks written before terms were stored. */
+const LEXICAL_COLUMNS = `c.id, c.lexical_title, c.lexical_body,
+  CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.title END AS title,
+  CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.heading_path END AS heading_path,
+  CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.text END AS text`;
+
+function toLexicalDoc(r: Row): LexicalSourceDoc {
+  if (r.lexical_title != null && r.lexical_body != null) return { id: r.id as string, title: r.lexical_title as string, body: r.lexical_body as string };
+  const { lexicalTitle, lexicalBody } = lexicalFields(r.title as string, json(r.heading_path), r.text as string);
+  return { id: r.id as string, title: lexicalTitle, body: lexicalBody };
+}
+
 const toChunk = (r: Row): ChunkRecord => ({
   id: r.id as string,
   tenantId: r.tenant_id as string,
@@ -77,16 +78,49 @@ const toChunk = (r: Row): ChunkRecord => ({
 });
 
 /**
- * tsvector + GIN (BM25 computed over the matched chunks), pg_trgm for fragments, pgvector HNSW
- * for KNN. Legacy chunks (workspace_id NULL) match every workspace of their own tenant.
+ * Core's in-memory BM25 over the chunks' stored index terms (kept fresh through the tenant's
+ * change sequence, see migration 8), pg_trgm for fragments, pgvector HNSW for KNN. Legacy chunks
+ * (workspace_id NULL) match every workspace of their own tenant.
  */
 export class PgSearchIndex implements SearchIndex {
+  private readonly ranker: LexicalRanker;
+
+  /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
   constructor(
     private readonly db: Conn,
     private readonly n: Names,
-    private readonly weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS,
+    weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS,
     private readonly vectors: VectorIndexOptions = {},
-  ) {}
+    shared = true,
+  ) {
+    this.ranker = new LexicalRanker(this.lexicalSource(), { weights, cache: shared });
+  }
+
+  /** The rows core's lexical index is built and refreshed from. */
+  private lexicalSource(): LexicalSource {
+    const inScope = 'c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL)';
+    return {
+      version: async (tenantId) => {
+        const { rows } = await this.db.query(`SELECT seq, floor FROM ${this.n.t('search_versions')} WHERE tenant_id = $1`, [tenantId]);
+        return rows[0] ? { seq: Number(rows[0].seq), floor: Number(rows[0].floor) } : { seq: 0, floor: 0 };
+      },
+      load: async (scope) => {
+        const { rows } = await this.db.query(`SELECT ${LEXICAL_COLUMNS} FROM ${this.chunks} c WHERE ${inScope}`, [scope.tenantId, scope.workspaceId]);
+        return rows.map(toLexicalDoc);
+      },
+      changes: async (scope, since) => {
+        const { rows } = await this.db.query(
+          `WITH changed AS (SELECT DISTINCT chunk_id FROM ${this.n.t('search_changes')} WHERE tenant_id = $1 AND seq > $3)
+           SELECT ch.chunk_id, ${LEXICAL_COLUMNS} FROM changed ch LEFT JOIN ${this.chunks} c ON c.id = ch.chunk_id AND ${inScope}`,
+          [scope.tenantId, scope.workspaceId, since],
+        );
+        return {
+          upserts: rows.filter((r) => r.id != null).map(toLexicalDoc),
+          removed: rows.filter((r) => r.id == null).map((r) => r.chunk_id as string),
+        };
+      },
+    };
+  }
 
   private get chunks() {
     return this.n.t('chunks');
@@ -131,6 +165,9 @@ export class PgSearchIndex implements SearchIndex {
       await this.lock(tx);
       await tx.query(`DROP TABLE IF EXISTS ${this.vectorTable}`);
       await tx.query(`TRUNCATE ${this.chunks}`);
+      // TRUNCATE fires no row triggers: move every tenant's floor past its cached indexes instead.
+      await tx.query(`TRUNCATE ${this.n.t('search_changes')}`);
+      await tx.query(`UPDATE ${this.n.t('search_versions')} SET seq = seq + 1, floor = seq + 1`);
       await tx.query(`DELETE FROM ${this.n.t('index_info')}`);
       await this.createVectorTable(tx, info);
     });
@@ -174,12 +211,12 @@ export class PgSearchIndex implements SearchIndex {
       const values: unknown[] = [tenantId, workspaceId, documentId];
       const tuples = batch.map((c) => {
         const { vector, length } = toTsvector(c.lexicalTitle, c.lexicalBody);
-        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, vector, length);
-        const p = values.length - 7;
-        return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $${p + 6}::tsvector, $${p + 7})`;
+        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, vector, length, c.lexicalTitle, c.lexicalBody);
+        const p = values.length - 9;
+        return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $${p + 6}::tsvector, $${p + 7}, $${p + 8}, $${p + 9})`;
       });
       const { rows } = await tx.query<{ id: string; seq: string }>(
-        `INSERT INTO ${this.chunks} (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical, lexical_length)
+        `INSERT INTO ${this.chunks} (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical, lexical_length, lexical_title, lexical_body)
          VALUES ${tuples.join(', ')} RETURNING id, seq`,
         values,
       );
@@ -205,74 +242,9 @@ export class PgSearchIndex implements SearchIndex {
     await this.db.query(`DELETE FROM ${this.chunks} WHERE tenant_id = $1 AND document_id = $2`, [scope.tenantId, documentId]);
   }
 
-  /**
-   * Okapi BM25 over the chunks of the scope: N and the average length come from the scope,
-   * document frequencies from the matched chunks (every chunk holding a query term is matched),
-   * term frequencies from the tsvector positions (title weighted). Adjacent query terms found
-   * next to each other add their phrase BM25, times the proximity weight.
-   */
-  async lexical(scope: Scope, query: LexicalQuery, limit: number): Promise<RankedHit[]> {
-    const terms = [...new Set(query.terms.filter(usableTerm))];
-    if (terms.length === 0 || limit <= 0) return [];
-    const pairs = this.weights.proximity === 0 ? [] : (query.pairs ?? []).filter(([a, b]) => usableTerm(a) && usableTerm(b));
-    const bm25 = (tf: string, length: string, df: string) =>
-      `ln(1 + (s.n - ${df} + 0.5) / (${df} + 0.5)) * ${tf} * ${BM25.k1 + 1} / (${tf} + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * ${length} / greatest(s.avgdl, 1)))`;
-    const { rows } = await this.db.query<{ id: string; score: number }>(
-      `WITH stats AS (
-         SELECT count(*)::float8 AS n, coalesce(avg(lexical_length), 0)::float8 AS avgdl
-         FROM ${this.chunks} WHERE tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL)
-       ),
-       matched AS MATERIALIZED (
-         SELECT c.id, c.lexical, c.lexical_length FROM ${this.chunks} c
-         WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND c.lexical @@ $3::tsquery
-       ),
-       term_tf AS (
-         SELECT m.id, m.lexical_length, t.lexeme,
-                $5::float8 * cardinality(array_positions(t.weights, 'A')) + $6::float8 * cardinality(array_positions(t.weights, 'D')) AS tf
-         FROM matched m CROSS JOIN LATERAL unnest(m.lexical) AS t
-         WHERE t.lexeme = ANY ($4::text[])
-       ),
-       term_df AS (SELECT lexeme, count(*)::float8 AS df FROM term_tf GROUP BY lexeme),
-       term_scores AS (
-         SELECT tf.id, sum(${bm25('tf.tf', 'tf.lexical_length', 'df.df')}) AS score
-         FROM term_tf tf JOIN term_df df USING (lexeme) CROSS JOIN stats s
-         GROUP BY tf.id
-       ),
-       pairs AS (SELECT DISTINCT a, b FROM unnest($8::text[], $9::text[]) AS p(a, b)),
-       pair_tf AS (
-         SELECT m.id, m.lexical_length, p.a, p.b, sum(CASE WHEN x.w = 'A' THEN $5::float8 ELSE $6::float8 END) AS tf
-         FROM matched m
-         CROSS JOIN pairs p
-         CROSS JOIN LATERAL (SELECT t.positions, t.weights FROM unnest(m.lexical) t WHERE t.lexeme = p.a) la
-         CROSS JOIN LATERAL (SELECT t.positions FROM unnest(m.lexical) t WHERE t.lexeme = p.b) lb
-         CROSS JOIN LATERAL unnest(la.positions, la.weights) AS x(pos, w)
-         WHERE x.pos + 1 = ANY (lb.positions)
-         GROUP BY m.id, m.lexical_length, p.a, p.b
-       ),
-       pair_df AS (SELECT a, b, count(*)::float8 AS df FROM pair_tf GROUP BY a, b),
-       pair_scores AS (
-         SELECT pt.id, sum(${bm25('pt.tf', 'pt.lexical_length', 'pd.df')}) AS score
-         FROM pair_tf pt JOIN pair_df pd USING (a, b) CROSS JOIN stats s
-         GROUP BY pt.id
-       )
-       SELECT ts.id, (ts.score + $10::float8 * coalesce(ps.score, 0))::float8 AS score
-       FROM term_scores ts LEFT JOIN pair_scores ps USING (id)
-       ORDER BY score DESC, ts.id
-       LIMIT $7`,
-      [
-        scope.tenantId,
-        scope.workspaceId,
-        terms.map(lexeme).join(' | '),
-        terms,
-        this.weights.title,
-        this.weights.body,
-        limit,
-        pairs.map(([a]) => a),
-        pairs.map(([, b]) => b),
-        this.weights.proximity,
-      ],
-    );
-    return rows.map((r) => ({ chunkId: r.id, score: Number(r.score) }));
+  /** Core's BM25 over the workspace's own statistics (see LexicalRanker). */
+  lexical(scope: Scope, query: LexicalQuery, limit: number): Promise<RankedHit[]> {
+    return this.ranker.search(scope, query, limit);
   }
 
   /**
@@ -356,8 +328,9 @@ export class PgSearchIndex implements SearchIndex {
     return this.db.atomic(async (tx) => {
       const { vector, length } = toTsvector(index.lexicalTitle, index.lexicalBody);
       const { rows } = await tx.query<{ seq: string; tenant_id: string }>(
-        `UPDATE ${this.chunks} SET workspace_id = $2, lexical = $3::tsvector, lexical_length = $4 WHERE id = $1 AND workspace_id IS NULL RETURNING seq, tenant_id`,
-        [chunkId, workspaceId, vector, length],
+        `UPDATE ${this.chunks} SET workspace_id = $2, lexical = $3::tsvector, lexical_length = $4, lexical_title = $5, lexical_body = $6
+         WHERE id = $1 AND workspace_id IS NULL RETURNING seq, tenant_id`,
+        [chunkId, workspaceId, vector, length, index.lexicalTitle, index.lexicalBody],
       );
       const row = rows[0];
       if (!row) return false;

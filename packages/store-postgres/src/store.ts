@@ -29,9 +29,9 @@ interface Config {
   vectorIndex?: VectorIndexOptions;
 }
 
-function aggregates(db: Conn, config: Config) {
+function aggregates(db: Conn, config: Config, shared: boolean) {
   const n = config.names;
-  const search = new PgSearchIndex(db, n, config.lexicalWeights, config.vectorIndex);
+  const search = new PgSearchIndex(db, n, config.lexicalWeights, config.vectorIndex, shared);
   return {
     tenants: new PgTenants(db, n),
     workspaces: new PgWorkspaces(db, n, search),
@@ -52,7 +52,7 @@ function aggregates(db: Conn, config: Config) {
 /** A transaction's view of the store: every aggregate on the transaction's connection. */
 function transactionView(conn: Conn, config: Config, close: () => Promise<void>): Store {
   const view: Store = {
-    ...aggregates(conn, config),
+    ...aggregates(conn, config, false),
     // Nested transactions are savepoints: an inner failure rolls back only the inner block.
     transaction: (fn) => conn.atomic((inner) => fn(transactionView(inner, config, close))),
     close,
@@ -83,7 +83,7 @@ export class PostgresStore implements Store {
     private readonly ownsPool: boolean,
   ) {
     this.root = new PoolConn(pool);
-    const root = aggregates(this.root, config);
+    const root = aggregates(this.root, config, true);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;

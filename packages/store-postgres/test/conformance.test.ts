@@ -38,6 +38,7 @@ if (!url && inCi) {
     return {
       store,
       schema: probe(store),
+      openPeer: () => openPostgresStore({ connectionString: url, schema, max: 2 }),
       cleanup: async () => {
         await store.close();
         await drop(schema);

@@ -261,6 +261,43 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: 'search change sequence',
+    // Chunks keep their core index terms, so the in-memory lexical index can be rebuilt from
+    // them (NULL for chunks written before: core re-tokenizes those). Triggers give every
+    // change to a tenant's chunks the next number of the tenant's sequence and list the chunk
+    // under it, whatever statement (or cascade) made the change.
+    sql: `
+      ALTER TABLE chunks ADD COLUMN lexical_title TEXT;
+      ALTER TABLE chunks ADD COLUMN lexical_body TEXT;
+      CREATE TABLE search_versions (
+        tenant_id TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL,
+        floor INTEGER NOT NULL DEFAULT 0
+      ) WITHOUT ROWID;
+      CREATE TABLE search_changes (
+        tenant_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        chunk_id TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, seq, chunk_id)
+      ) WITHOUT ROWID;
+      CREATE TRIGGER chunks_search_insert AFTER INSERT ON chunks BEGIN
+        INSERT INTO search_versions (tenant_id, seq) VALUES (NEW.tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET seq = seq + 1;
+        INSERT OR IGNORE INTO search_changes (tenant_id, seq, chunk_id) SELECT NEW.tenant_id, seq, NEW.id FROM search_versions WHERE tenant_id = NEW.tenant_id;
+      END;
+      CREATE TRIGGER chunks_search_delete AFTER DELETE ON chunks BEGIN
+        INSERT INTO search_versions (tenant_id, seq) VALUES (OLD.tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET seq = seq + 1;
+        INSERT OR IGNORE INTO search_changes (tenant_id, seq, chunk_id) SELECT OLD.tenant_id, seq, OLD.id FROM search_versions WHERE tenant_id = OLD.tenant_id;
+      END;
+      CREATE TRIGGER chunks_search_update AFTER UPDATE OF id, tenant_id, workspace_id, lexical_title, lexical_body ON chunks BEGIN
+        INSERT INTO search_versions (tenant_id, seq) VALUES (OLD.tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET seq = seq + 1;
+        INSERT OR IGNORE INTO search_changes (tenant_id, seq, chunk_id) SELECT OLD.tenant_id, seq, OLD.id FROM search_versions WHERE tenant_id = OLD.tenant_id;
+        INSERT INTO search_versions (tenant_id, seq) VALUES (NEW.tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET seq = seq + 1;
+        INSERT OR IGNORE INTO search_changes (tenant_id, seq, chunk_id) SELECT NEW.tenant_id, seq, NEW.id FROM search_versions WHERE tenant_id = NEW.tenant_id;
+      END;
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -1,22 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, RankedHit, Scope, SearchIndex } from '@panya/core';
-import { EmbedderMismatchError } from '@panya/core';
+import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchIndex } from '@panya/core';
+import { DEFAULT_LEXICAL_WEIGHTS, EmbedderMismatchError, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
 
+export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
+
 type Row = Record<string, unknown>;
-
-/**
- * Lexical ranking: bm25() column weights (scope is never scored), and the weight of the
- * proximity boost — the bm25 of the query's adjacent term pairs as phrases, added to the
- * term score. Defaults tuned on SciFact's train split.
- */
-export interface LexicalWeights {
-  title: number;
-  body: number;
-  proximity: number;
-}
-
-export const DEFAULT_LEXICAL_WEIGHTS: LexicalWeights = { title: 3, body: 1, proximity: 0.15 };
 
 const hashToken = (kind: string, id: string) => kind + createHash('sha256').update(id).digest('hex').slice(0, 24);
 /** One FTS token per workspace (and one per tenant for legacy chunks); lowercase hex survives case folding. */
@@ -24,6 +13,19 @@ const workspaceToken = (scope: Scope) => hashToken('w', `${scope.tenantId}/${sco
 const legacyToken = (tenantId: string) => hashToken('l', tenantId);
 const workspacePartition = (scope: Scope) => `w:${scope.workspaceId}`;
 const legacyPartition = (tenantId: string) => `l:${tenantId}`;
+
+/** A chunk row's index terms; chunks written before terms were stored are tokenized again. */
+const toLexicalDoc = (r: Row): LexicalSourceDoc =>
+  r.lexical_title == null || r.lexical_body == null
+    ? { id: r.id as string, ...retokenize(r) }
+    : { id: r.id as string, title: r.lexical_title as string, body: r.lexical_body as string };
+
+function retokenize(r: Row) {
+  const { lexicalTitle, lexicalBody } = lexicalFields(r.title as string, JSON.parse(r.heading_path as string), r.text as string);
+  return { title: lexicalTitle, body: lexicalBody };
+}
+
+const LEXICAL_COLUMNS = 'c.id, c.lexical_title, c.lexical_body, c.title, c.heading_path, c.text';
 
 /** Quotes a term for FTS5 so user text can never be read as query syntax. */
 const quote = (term: string) => `"${term.replaceAll('"', '""')}"`;
@@ -40,16 +42,49 @@ const toChunk = (r: Row): ChunkRecord => ({
 });
 
 /**
- * FTS5 (BM25 over core-tokenized text, plus a trigram table for fragments) and sqlite-vec
- * (exact cosine KNN, partitioned by workspace so a filtered query scans one workspace).
+ * Core's in-memory BM25 over the chunks' stored index terms (kept fresh through the tenant's
+ * change sequence, see migration 9), an FTS5 trigram table for fragments, and sqlite-vec (exact
+ * cosine KNN, partitioned by workspace so a filtered query scans one workspace).
  */
 export class SqliteSearchIndex implements SearchIndex {
+  private readonly ranker: LexicalRanker;
+
+  /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
   constructor(
     private readonly db: Db,
     private readonly sql: Statements,
     private readonly run: Runner,
-    private readonly weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS,
-  ) {}
+    weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS,
+    shared = true,
+  ) {
+    this.ranker = new LexicalRanker(this.lexicalSource(), { weights, cache: shared });
+  }
+
+  /** The rows core's lexical index is built and refreshed from. */
+  private lexicalSource(): LexicalSource {
+    const inScope = 'c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)';
+    return {
+      version: (tenantId) =>
+        this.run(() => {
+          const row = this.sql.get('SELECT seq, floor FROM search_versions WHERE tenant_id = ?').get(tenantId) as LexicalVersion | undefined;
+          return row ?? { seq: 0, floor: 0 };
+        }),
+      load: (scope) =>
+        this.run(() => (this.sql.get(`SELECT ${LEXICAL_COLUMNS} FROM chunks c WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId) as Row[]).map(toLexicalDoc)),
+      changes: (scope, since) =>
+        this.run(() => {
+          const changed = (this.sql.get('SELECT DISTINCT chunk_id FROM search_changes WHERE tenant_id = ? AND seq > ?').all(scope.tenantId, since) as Row[]).map(
+            (r) => r.chunk_id as string,
+          );
+          if (changed.length === 0) return { upserts: [], removed: [] };
+          const upserts = (
+            this.sql.get(`SELECT ${LEXICAL_COLUMNS} FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE ${inScope}`).all(JSON.stringify(changed), scope.tenantId, scope.workspaceId) as Row[]
+          ).map(toLexicalDoc);
+          const present = new Set(upserts.map((d) => d.id));
+          return { upserts, removed: changed.filter((id) => !present.has(id)) };
+        }),
+    };
+  }
 
   getIndexInfo() {
     return this.run(() => this.readInfo());
@@ -80,6 +115,8 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.run(() =>
       this.db.transaction(() => {
         this.db.exec("DELETE FROM chunks; DELETE FROM chunks_fts; DELETE FROM chunks_trigram; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info;");
+        // Every cached lexical index is older than the new floor: the next search rebuilds it.
+        this.db.exec('DELETE FROM search_changes; UPDATE search_versions SET seq = seq + 1, floor = seq + 1;');
         this.createVectorTable(info);
       }).immediate(),
     );
@@ -105,8 +142,8 @@ export class SqliteSearchIndex implements SearchIndex {
         const part = workspacePartition(scope);
         for (const c of chunks) {
           const { rowid } = this.sql
-            .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
-            .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text) as { rowid: number };
+            .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical_title, lexical_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
+            .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, c.lexicalTitle, c.lexicalBody) as { rowid: number };
           const id = BigInt(rowid);
           this.sql.get('INSERT INTO chunks_fts (rowid, scope, title, body) VALUES (?, ?, ?, ?)').run(id, token, c.lexicalTitle, c.lexicalBody);
           this.sql.get('INSERT INTO chunks_trigram (rowid, text) VALUES (?, ?)').run(id, `${c.title}\n${c.text}`.toLowerCase());
@@ -134,27 +171,9 @@ export class SqliteSearchIndex implements SearchIndex {
     this.sql.get('DELETE FROM chunks WHERE tenant_id = ? AND document_id = ?').run(tenantId, documentId);
   }
 
+  /** Core's BM25 over the workspace's own statistics (see LexicalRanker). */
   lexical(scope: Scope, query: LexicalQuery, limit: number) {
-    return this.run(() => {
-      if (query.terms.length === 0) return [];
-      const scopeMatch = `scope:(${quote(workspaceToken(scope))} OR ${quote(legacyToken(scope.tenantId))})`;
-      const rank = this.sql.get(
-        `SELECT c.id, bm25(chunks_fts, 0, ?, ?) AS score FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid
-         WHERE chunks_fts MATCH ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)
-         ORDER BY score LIMIT ?`,
-      );
-      const run = (match: string) =>
-        // bm25() is negative (lower is better); expose higher-is-better scores.
-        (rank.all(this.weights.title, this.weights.body, `${scopeMatch} AND {title body}:(${match})`, scope.tenantId, scope.workspaceId, limit) as Row[]).map(
-          (r) => ({ chunkId: r.id as string, score: -(r.score as number) }),
-        );
-      const hits = run(query.terms.map(quote).join(' OR '));
-      const pairs = [...new Set(query.pairs.map(([a, b]) => quote(`${a} ${b}`)))];
-      if (pairs.length === 0 || this.weights.proximity === 0 || hits.length === 0) return hits;
-      // Chunks where query terms stand next to each other rank higher (every phrase hit is a term hit).
-      const near = new Map(run(pairs.join(' OR ')).map((h) => [h.chunkId, h.score]));
-      return hits.map((h) => ({ chunkId: h.chunkId, score: h.score + this.weights.proximity * (near.get(h.chunkId) ?? 0) })).sort((a, b) => b.score - a.score);
-    });
+    return this.ranker.search(scope, query, limit);
   }
 
   /** Trigram matches for fragments the segmenter cannot split (codes, partial words, rare scripts). */
@@ -226,7 +245,7 @@ export class SqliteSearchIndex implements SearchIndex {
         this.sql.get('INSERT INTO chunks_fts (rowid, scope, title, body) VALUES (?, ?, ?, ?)').run(id, workspaceToken(scope), index.lexicalTitle, index.lexicalBody);
         this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
         this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, workspacePartition(scope), index.vector);
-        this.sql.get('UPDATE chunks SET workspace_id = ? WHERE rowid = ?').run(workspaceId, id);
+        this.sql.get('UPDATE chunks SET workspace_id = ?, lexical_title = ?, lexical_body = ? WHERE rowid = ?').run(workspaceId, index.lexicalTitle, index.lexicalBody, id);
         return true;
       })(),
     );
@@ -254,8 +273,8 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.run(() =>
       this.db.transaction(() => {
         const { rowid } = this.sql
-          .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, NULL, ?, ?, ?, ?, ?) RETURNING rowid')
-          .get(chunk.id, tenantId, documentId, chunk.ordinal, chunk.title, JSON.stringify(chunk.headingPath), chunk.text) as { rowid: number };
+          .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical_title, lexical_body) VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
+          .get(chunk.id, tenantId, documentId, chunk.ordinal, chunk.title, JSON.stringify(chunk.headingPath), chunk.text, chunk.lexicalTitle, chunk.lexicalBody) as { rowid: number };
         const id = BigInt(rowid);
         this.sql.get('INSERT INTO chunks_fts (rowid, scope, title, body) VALUES (?, ?, ?, ?)').run(id, legacyToken(tenantId), chunk.lexicalTitle, chunk.lexicalBody);
         this.sql.get('INSERT INTO chunks_trigram (rowid, text) VALUES (?, ?)').run(id, `${chunk.title}\n${chunk.text}`.toLowerCase());

@@ -37,8 +37,8 @@ class Gate {
   }
 }
 
-function aggregates(db: Db, sql: Statements, run: Runner) {
-  const search = new SqliteSearchIndex(db, sql, run);
+function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean) {
+  const search = new SqliteSearchIndex(db, sql, run, undefined, shared);
   return {
     tenants: new SqliteTenants(sql, run),
     workspaces: new SqliteWorkspaces(sql, run, search),
@@ -78,7 +78,7 @@ export class SqliteStore implements Store {
     const root = aggregates(db, sql, async (fn) => {
       if (this.gate.busy) await this.gate.idle();
       return fn();
-    });
+    }, true);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;
@@ -92,7 +92,7 @@ export class SqliteStore implements Store {
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
-    const inTx = aggregates(db, sql, async (fn) => fn());
+    const inTx = aggregates(db, sql, async (fn) => fn(), false);
     this.txView = {
       ...inTx,
       transaction: (fn) => fn(this.txView),

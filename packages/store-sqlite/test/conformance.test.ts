@@ -17,10 +17,12 @@ describeStoreConformance('sqlite :memory:', async () => {
 
 describeStoreConformance('sqlite file (WAL)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'panya-store-'));
-  const store = openSqliteStore({ path: join(dir, 'panya.db') });
+  const path = join(dir, 'panya.db');
+  const store = openSqliteStore({ path });
   return {
     store,
     schema: probe(store),
+    openPeer: async () => openSqliteStore({ path }),
     cleanup: async () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -85,3 +85,36 @@ export interface SearchIndex {
   removeLegacyChunk(chunkId: string): Promise<void>;
   countChunks(scope: Scope): Promise<number>;
 }
+
+/** One chunk's index terms as the lexical source returns them (core-tokenized, space-joined). */
+export interface LexicalSourceDoc {
+  id: string;
+  title: string;
+  body: string;
+}
+
+/**
+ * Where a tenant's search index stands. `seq` grows with every committed change to the tenant's
+ * chunks (in commit order, across processes and nodes); changes at or below `floor` are no longer
+ * listed, so an index older than it is rebuilt.
+ */
+export interface LexicalVersion {
+  seq: number;
+  floor: number;
+}
+
+/**
+ * What a store supplies so core can keep an in-memory lexical index of a workspace fresh:
+ * the tenant's change sequence (one indexed read per search), every chunk in scope, and the
+ * chunks changed since a sequence number.
+ */
+export interface LexicalSource {
+  version(tenantId: string): Promise<LexicalVersion>;
+  /** Every chunk of the workspace (and the tenant's legacy chunks). */
+  load(scope: Scope): Promise<LexicalSourceDoc[]>;
+  /**
+   * Chunks of the tenant changed after `since`: the current state of those now in scope, and the
+   * ids of the others (deleted, or moved to another workspace).
+   */
+  changes(scope: Scope, since: number): Promise<{ upserts: LexicalSourceDoc[]; removed: string[] }>;
+}

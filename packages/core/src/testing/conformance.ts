@@ -19,6 +19,11 @@ export interface StoreHandle {
   schema: SchemaProbe;
   /** Releases the backend (drop schema, delete file…). */
   cleanup(): Promise<void>;
+  /**
+   * Opens another store on the same database, as a second process or node would (absent for
+   * backends one process owns, such as SQLite `:memory:`). The caller closes it.
+   */
+  openPeer?(): Promise<Store>;
 }
 
 export type StoreFactory = () => Promise<StoreHandle>;
@@ -156,7 +161,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
       });
     });
 
-    searchIndexSuite(() => store);
+    searchIndexSuite(() => store, () => handle.openPeer?.() ?? Promise.resolve(null));
     operationsSuite(() => store);
     conversationsSuite(() => store);
     hostnamesSuite(() => store);

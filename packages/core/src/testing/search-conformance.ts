@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { EmbedderMismatchError } from '../errors.js';
 import type { ChunkInput } from '../ports/search-index.js';
-import type { Store } from '../ports/store.js';
+import type { Scope, Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { searchTerms } from '../text/query.js';
 import { tokenize } from '../text/tokenizer.js';
-import { makeDocument, seedTwoTenants } from './fixtures.js';
+import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtures.js';
 
 const ids = createIds();
 const DIM = 4;
@@ -32,7 +32,7 @@ export function chunk(documentId: string, text: string, vector = unit(1, 0, 0, 0
 
 const q = (text: string) => ({ ...searchTerms(text), fragments: [] });
 
-export function searchIndexSuite(getStore: () => Store): void {
+export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<Store | null> = async () => null): void {
   describe('search index', () => {
     it('records the embedder and refuses another one while vectors exist', async () => {
       const store = getStore();
@@ -168,6 +168,98 @@ export function searchIndexSuite(getStore: () => Store): void {
       await store.search.replaceDocumentChunks(s.scopeA, 'doc_legacy', [chunk('doc_legacy', 'legacy warranty terms', unit(0, 0, 1, 0))]);
       expect(await store.search.lexical(s.scopeA, q('warranty'), 10)).toHaveLength(1);
       expect(await store.search.lexical(s.scopeA2, q('warranty'), 10)).toEqual([]);
+    });
+  });
+
+  describe('lexical statistics and freshness', () => {
+    const rankingOf = async (store: Store, scope: Scope, query: string) => {
+      const hits = await store.search.lexical(scope, q(query), 10);
+      const docs = new Map((await store.search.getChunks(scope, hits.map((h) => h.chunkId))).map((c) => [c.id, c.documentId]));
+      return hits.map((h) => ({ doc: docs.get(h.chunkId), score: Number(h.score.toFixed(9)) }));
+    };
+    const corpusA = [
+      ['doc_1', 'Refunds for damaged parcels are paid within five days'],
+      ['doc_2', 'Parcel tracking shows every step of the delivery'],
+      ['doc_3', 'Damaged items: send a photo of the damaged parcel'],
+      ['doc_4', 'Gift cards never expire and cover any parcel'],
+    ] as const;
+
+    it('ranks a workspace by its own statistics only, whatever other tenants and workspaces hold', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      for (const [id, text] of corpusA) await store.search.replaceDocumentChunks(s.scopeA, id, [chunk(id, text)]);
+      const queries = ['damaged parcel refund', 'parcel delivery', 'gift card parcel'];
+      const before = await Promise.all(queries.map((query) => rankingOf(store, s.scopeA, query)));
+      expect(before[0]!.map((h) => h.doc)).toEqual(['doc_1', 'doc_3', 'doc_2', 'doc_4']);
+
+      // Another tenant and another workspace of the same tenant fill up with the same words
+      // (which would make them common, lowering their weight, under shared statistics).
+      for (let i = 0; i < 40; i++) {
+        await store.search.replaceDocumentChunks(s.scopeB, `doc_b${i}`, [chunk(`doc_b${i}`, `damaged parcel ${i % 2 ? 'refund' : 'delivery'} notes`)]);
+        await store.search.replaceDocumentChunks(s.scopeA2, `doc_w${i}`, [chunk(`doc_w${i}`, 'parcel parcel gift card')]);
+      }
+      const after = await Promise.all(queries.map((query) => rankingOf(store, s.scopeA, query)));
+      expect(after).toEqual(before);
+      // The same corpus in tenant B's workspace alone ranks and scores exactly as it does in A's.
+      const c = makeTenant('tenant-c');
+      const cDefault = makeWorkspace(c.id, 'default');
+      await store.tenants.insert(c);
+      await store.workspaces.insert(cDefault);
+      const scopeC = { tenantId: c.id, workspaceId: cDefault.id };
+      for (const [id, text] of corpusA) await store.search.replaceDocumentChunks(scopeC, `${id}_copy`, [chunk(`${id}_copy`, text)]);
+      const copy = await Promise.all(queries.map((query) => rankingOf(store, scopeC, query)));
+      expect(copy.map((r) => r.map((h) => ({ ...h, doc: h.doc?.replace('_copy', '') })))).toEqual(before);
+    });
+
+    it('shows a write committed through another connection to the next search', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'warranty covers batteries')]);
+      const peer = await openPeer();
+      if (!peer) return; // one-process backend (SQLite :memory:): the same store sees its own writes above
+      try {
+        // The peer caches the workspace, then this store writes: the peer's next search sees it.
+        expect(await rankingOf(peer, s.scopeA, 'warranty')).toHaveLength(1);
+        await store.search.replaceDocumentChunks(s.scopeA, 'doc_2', [chunk('doc_2', 'extended warranty for screens')]);
+        expect((await rankingOf(peer, s.scopeA, 'warranty')).map((h) => h.doc).sort()).toEqual(['doc_1', 'doc_2']);
+        expect(await rankingOf(peer, s.scopeA, 'screen')).toEqual(await rankingOf(store, s.scopeA, 'screen'));
+        await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'batteries are consumables')]);
+        await store.search.removeDocumentChunks(s.scopeA, 'doc_2');
+        expect(await rankingOf(peer, s.scopeA, 'warranty')).toEqual([]);
+        expect((await rankingOf(peer, s.scopeA, 'batteries')).map((h) => h.doc)).toEqual(['doc_1']);
+        // Adoption of a legacy chunk moves it out of the tenant's other workspace.
+        await store.search.insertLegacyChunk(s.a.id, 'doc_legacy', chunk('doc_legacy', 'legacy manuals'));
+        expect(await rankingOf(peer, s.scopeA2, 'manual')).toHaveLength(1);
+        const [legacy] = await store.search.listLegacyChunks(0, 10);
+        await store.search.adoptLegacyChunk(legacy!.id, s.aDefault.id, { lexicalTitle: 'titl', lexicalBody: 'legaci manual', vector: unit(1, 0, 0, 0) });
+        expect(await rankingOf(peer, s.scopeA2, 'manual')).toEqual([]);
+        expect(await rankingOf(peer, s.scopeA, 'manual')).toHaveLength(1);
+        // A full reset empties every cached workspace.
+        await store.search.reset({ embedderId: 'e2', dimension: DIM });
+        expect(await rankingOf(peer, s.scopeA, 'batteries')).toEqual([]);
+      } finally {
+        await peer.close();
+      }
+    });
+
+    it('never keeps rows of a rolled-back transaction', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'warranty covers batteries')]);
+      expect(await rankingOf(store, s.scopeA, 'warranty')).toHaveLength(1);
+      await store
+        .transaction(async (tx) => {
+          await tx.search.replaceDocumentChunks(s.scopeA, 'doc_2', [chunk('doc_2', 'warranty for screens')]);
+          expect(await rankingOf(tx, s.scopeA, 'warranty')).toHaveLength(2);
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      expect(await rankingOf(store, s.scopeA, 'warranty')).toHaveLength(1);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_3', [chunk('doc_3', 'screens')]);
+      expect((await rankingOf(store, s.scopeA, 'warranty')).map((h) => h.doc)).toEqual(['doc_1']);
     });
   });
 

@@ -1,0 +1,108 @@
+/**
+ * Per-workspace in-memory lexical indexes, built lazily from a store and kept fresh through the
+ * store's change sequence: each search reads the tenant's current sequence (one indexed read) and
+ * applies the chunks changed since its cached one, so a write committed by any process or node is
+ * visible to the next search everywhere.
+ */
+import type { LexicalQuery, LexicalSource, RankedHit } from '../ports/search-index.js';
+import type { Scope } from '../ports/store.js';
+import { DEFAULT_LEXICAL_WEIGHTS, LexicalIndex, type LexicalWeights } from './lexical-index.js';
+
+export interface LexicalRankerOptions {
+  weights?: LexicalWeights;
+  /** Workspaces kept in memory (least recently searched dropped first). */
+  maxWorkspaces?: number;
+  /**
+   * false: rank from a fresh load every time (inside a transaction, where uncommitted or
+   * rolled-back rows must never enter a shared cache).
+   */
+  cache?: boolean;
+}
+
+interface Entry {
+  index: LexicalIndex;
+  seq: number;
+  /** The refresh in progress: concurrent searches of a workspace share it. */
+  refreshing: Promise<void> | null;
+}
+
+const DEFAULT_MAX_WORKSPACES = 256;
+
+export class LexicalRanker {
+  private readonly entries = new Map<string, Entry>();
+  private readonly weights: LexicalWeights;
+  private readonly maxWorkspaces: number;
+  private readonly cache: boolean;
+
+  constructor(
+    private readonly source: LexicalSource,
+    options: LexicalRankerOptions = {},
+  ) {
+    this.weights = options.weights ?? DEFAULT_LEXICAL_WEIGHTS;
+    this.maxWorkspaces = options.maxWorkspaces ?? DEFAULT_MAX_WORKSPACES;
+    this.cache = options.cache ?? true;
+  }
+
+  async search(scope: Scope, query: Pick<LexicalQuery, 'terms' | 'pairs'>, limit: number): Promise<RankedHit[]> {
+    if (query.terms.length === 0 || limit <= 0) return [];
+    const index = this.cache ? await this.current(scope) : this.build(await this.source.load(scope));
+    return index.search(query, limit);
+  }
+
+  /** Drops every cached index (the next search of each workspace reloads it). */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private build(docs: Iterable<{ id: string; title: string; body: string }>): LexicalIndex {
+    const index = new LexicalIndex(this.weights);
+    for (const doc of docs) index.upsert(doc);
+    return index;
+  }
+
+  private async current(scope: Scope): Promise<LexicalIndex> {
+    const key = `${scope.tenantId}\u0000${scope.workspaceId}`;
+    let entry = this.entries.get(key);
+    for (;;) {
+      if (entry?.refreshing) await entry.refreshing;
+      // Read the version before the rows: rows newer than it are re-applied next time (idempotent).
+      const version = await this.source.version(scope.tenantId);
+      entry = this.entries.get(key);
+      if (entry?.refreshing) continue;
+      if (entry && entry.seq >= version.seq && entry.seq >= version.floor) break;
+      const stale = entry;
+      // Rebuild when never loaded, when the change list no longer reaches back to this index, or
+      // when removed chunks hold more than half of its slots.
+      const rebuild = !stale || stale.seq < version.floor || version.seq < stale.seq || stale.index.dead > Math.max(1000, stale.index.size);
+      const next: Entry = stale ?? { index: new LexicalIndex(this.weights), seq: 0, refreshing: null };
+      next.refreshing = (async () => {
+        try {
+          if (rebuild) {
+            next.index = this.build(await this.source.load(scope));
+          } else {
+            const { upserts, removed } = await this.source.changes(scope, next.seq);
+            for (const id of removed) next.index.remove(id);
+            for (const doc of upserts) next.index.upsert(doc);
+          }
+          next.seq = version.seq;
+        } finally {
+          next.refreshing = null;
+        }
+      })();
+      if (!stale) this.entries.set(key, next);
+      try {
+        await next.refreshing;
+      } catch (error) {
+        if (!stale) this.entries.delete(key);
+        throw error;
+      }
+      entry = next;
+      break;
+    }
+    // Least recently used last out: re-insert on use, evict from the front.
+    this.entries.delete(key);
+    this.entries.set(key, entry!);
+    while (this.entries.size > this.maxWorkspaces) this.entries.delete(this.entries.keys().next().value!);
+    return entry!.index;
+  }
+}
