@@ -1,3 +1,4 @@
 import { packageConfig } from '../../tsup.base';
 
-export default packageConfig();
+// The conversion worker is its own entry: worker threads load it by path.
+export default packageConfig(['src/index.ts', 'src/upload/convert-worker.ts']);

@@ -1,17 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import cookieParser from 'cookie-parser';
 import type { Engine, Logger } from '@panya/core';
-import { errors, panyaError, silentLogger } from '@panya/core';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler, Router } from 'express';
+import { MAX_JSON_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS, silentLogger } from '@panya/core';
+import express, { type Express, type RequestHandler, Router } from 'express';
 import { mcpHttpHandler, noAuthorizationServer, protectedResourceMetadata, type McpHttpOptions } from '@panya/adapter-mcp';
 import { authenticate, notFoundRoute } from './context.js';
-import { sendProblem } from './problem.js';
 import { answersRouter } from './routes/answers.js';
 import { authRouter } from './routes/auth.js';
 import { cronRouter } from './routes/cron.js';
 import { docsRouter } from './routes/docs.js';
 import { searchRouter } from './routes/search.js';
 import { workspacesRouter } from './routes/workspaces.js';
+import { bodyDeadline, errorHandler } from './transport.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -27,6 +27,8 @@ export interface PanyaAppOptions {
   sseHeartbeatMs?: number;
   /** JSON body limit in bytes (default 1 MB). */
   jsonLimitBytes?: number;
+  /** A request body must arrive within this (default `REQUEST_BODY_TIMEOUT_MS`), else 408. */
+  requestBodyTimeoutMs?: number;
   /** Express `trust proxy` setting, for deployments behind a load balancer. */
   trustProxy?: boolean | number | string;
   /** The MCP endpoint (`/api/mcp`), e.g. `allowedHosts` for DNS-rebinding protection. */
@@ -59,7 +61,7 @@ function apiRouter(engine: Engine, options: PanyaAppOptions): Router {
  */
 export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): Express {
   const logger = options.logger ?? silentLogger;
-  const jsonLimit = options.jsonLimitBytes ?? 1024 * 1024;
+  const jsonLimit = options.jsonLimitBytes ?? MAX_JSON_BODY_BYTES;
   const app = express();
   app.disable('x-powered-by');
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
@@ -69,6 +71,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
     res.json({ status: 'ok' });
   });
 
+  app.use(bodyDeadline(options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS, logger));
   app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
   app.use(cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex')));
   const cookie = { secure: options.secureCookies ?? !['development', 'test'].includes(process.env.NODE_ENV ?? '') };
@@ -89,18 +92,6 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.use('/c/:tenantSlug/api', api);
   app.use(notFoundRoute);
 
-  const onError: ErrorRequestHandler = (error, req, res, _next) => {
-    const type = (error as { type?: string }).type;
-    if (type === 'entity.too.large') {
-      return sendProblem(req, res, panyaError('payload_too_large', { message: `Request body exceeds ${jsonLimit} bytes.`, maxBytes: jsonLimit }));
-    }
-    if (type === 'entity.parse.failed') {
-      return sendProblem(req, res, errors.invalid('Request body is not valid JSON.', [{ path: '', message: (error as Error).message }]));
-    }
-    logger.error('request failed', { method: req.method, path: req.originalUrl, error: error instanceof Error ? error.stack : String(error) });
-    if (res.headersSent) return res.end();
-    sendProblem(req, res, errors.internal());
-  };
-  app.use(onError);
+  app.use(errorHandler(logger, jsonLimit));
   return app;
 }

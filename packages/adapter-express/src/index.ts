@@ -1,4 +1,5 @@
 export { createPanyaApp, type PanyaAppOptions } from './app.js';
 export { toProblem, type Problem } from './problem.js';
-export { convertUpload, SUPPORTED_UPLOAD_EXTENSIONS, UnsupportedMediaTypeError, type ConvertedUpload, type UploadedFile } from './upload/convert.js';
+export { convertUpload, ConversionLimitError, SUPPORTED_UPLOAD_EXTENSIONS, UnsupportedMediaTypeError, type ConvertedUpload, type UploadedFile } from './upload/convert.js';
 export { MAX_UPLOAD_BYTES } from './routes/upload.js';
+export { closeConversionPool } from './upload/pool.js';

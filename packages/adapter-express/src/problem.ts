@@ -27,6 +27,8 @@ const STATUS: Record<PanyaErrorCode, number> = {
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  request_timeout: 408,
+  limit_exceeded: 422,
   hard_cap_reached: 402,
   rate_limited: 429,
   internal: 500,
@@ -45,6 +47,8 @@ const TITLE: Record<PanyaErrorCode, string> = {
   gone: 'Gone',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
+  request_timeout: 'Request timeout',
+  limit_exceeded: 'Limit exceeded',
   hard_cap_reached: 'Usage cap reached',
   rate_limited: 'Too many requests',
   internal: 'Internal server error',
@@ -118,6 +122,15 @@ export function toProblem(error: PanyaError, locale: 'th' | 'en' = 'en'): { prob
       break;
     case 'payload_too_large':
       problem.maxBytes = error.maxBytes;
+      if (error.limit) problem.limit = error.limit;
+      break;
+    case 'request_timeout':
+      headers.Connection = 'close';
+      problem.timeoutMs = error.timeoutMs;
+      break;
+    case 'limit_exceeded':
+      problem.limit = error.limit;
+      problem.max = error.max;
       break;
     case 'unsupported_media_type':
       problem.supported = error.supported;

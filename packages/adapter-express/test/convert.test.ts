@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { convertUpload, UnsupportedMediaTypeError } from '../src/upload/convert.js';
+import { ConversionLimitError, convertUpload, UnsupportedMediaTypeError } from '../src/upload/convert.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
@@ -96,5 +96,17 @@ describe('convertUpload', () => {
     expect([...typed.supportedExtensions].sort()).toEqual(['.htm', '.html', '.markdown', '.md', '.pdf', '.txt']);
     expect(typed.message).toContain('slides.docx');
     await expect(convertUpload({ filename: 'noext', bytes: utf8('x') })).rejects.toBeInstanceOf(UnsupportedMediaTypeError);
+  });
+
+  it('refuses a PDF past the page cap before reading its pages', async () => {
+    const pdf = await makePdf([['one'], ['two'], ['three']]);
+    const error = await convertUpload({ filename: 'long.pdf', bytes: pdf }, { maxPdfPages: 2 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConversionLimitError);
+    expect(error).toMatchObject({ limit: 'MAX_PDF_PAGES', max: 2 });
+    expect((await convertUpload({ filename: 'ok.pdf', bytes: pdf }, { maxPdfPages: 3 })).contentMd).toContain('three');
+  });
+
+  it('drops NUL characters from converted text', async () => {
+    expect((await convertUpload({ filename: 'a.txt', bytes: utf8('a\u0000b') })).contentMd).toBe('ab');
   });
 });

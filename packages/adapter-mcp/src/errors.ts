@@ -31,6 +31,8 @@ function describe(error: PanyaError): { text: string; meta: ToolErrorMeta } {
     case 'plan_required':
     case 'payload_too_large':
     case 'unsupported_media_type':
+    case 'request_timeout':
+    case 'limit_exceeded':
     case 'conflict':
     case 'unprocessable':
     case 'gone':

@@ -15,7 +15,7 @@ import {
   workspaceRestoreCommand,
 } from './commands/workspace.js';
 import { basename, resolve } from 'node:path';
-import { QUOTA_KEYS, type Engine } from '@panya/core';
+import { QUOTA_KEYS, SHUTDOWN_GRACE_MS, type Engine } from '@panya/core';
 import type { EnvConfig } from './config.js';
 import { evalCommand } from './commands/eval.js';
 import { reindexCommand } from './commands/reindex.js';
@@ -91,6 +91,9 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
         io.out(`Try: curl -s ${running.url}/api/docs -H "Authorization: Bearer ${demo.apiKey}"`);
       }
       const stop = async () => {
+        // Past the grace period plus a margin for the engine to stop, exit regardless: leases let
+        // any node pick up what was interrupted.
+        setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS + 5_000).unref();
         scheduler?.stop();
         await running.close();
         process.exit(0);

@@ -35,8 +35,11 @@ export type PanyaError =
   | (Base & { code: 'quota_exceeded'; limit: number; plan?: string })
   | (Base & { code: 'rate_limited'; limit: number; remaining: number; resetAt: Date; retryAfterSeconds: number })
   | (Base & { code: 'hard_cap_reached'; cap: number })
-  | (Base & { code: 'payload_too_large'; maxBytes: number })
+  | (Base & { code: 'payload_too_large'; maxBytes: number; limit?: string })
   | (Base & { code: 'unsupported_media_type'; supported: string[] })
+  | (Base & { code: 'request_timeout'; timeoutMs: number })
+  /** Well-formed input that is too costly to process, e.g. a PDF past the page cap; `limit` names the constant. */
+  | (Base & { code: 'limit_exceeded'; limit: string; max: number })
   | (Base & { code: 'unavailable' })
   | (Base & { code: 'internal' });
 

@@ -1,42 +1,79 @@
-import type { Engine } from '@panya/core';
-import { errors, panyaError, PUBLIC_SURFACES } from '@panya/core';
-import { Router, type ErrorRequestHandler } from 'express';
+import type { Engine, PanyaError } from '@panya/core';
+import { CONVERSION_BUDGET_MS, errors, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, panyaError, PUBLIC_SURFACES } from '@panya/core';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import multer from 'multer';
 import { ctxOf } from '../context.js';
 import { sendProblem } from '../problem.js';
-import { convertUpload, SUPPORTED_UPLOAD_EXTENSIONS, UnsupportedMediaTypeError } from '../upload/convert.js';
+import { SUPPORTED_UPLOAD_EXTENSIONS, type ConvertedUpload } from '../upload/convert.js';
+import { convertInWorker } from '../upload/pool.js';
+import { boundedMemoryStorage, UploadTooLargeError } from '../upload/storage.js';
 import { documentJson } from './json.js';
 
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-const MAX_FILES = 20;
+/** @deprecated use `MAX_UPLOAD_FILE_BYTES` from `@panya/core`. */
+export const MAX_UPLOAD_BYTES = MAX_UPLOAD_FILE_BYTES;
+
+const tooLarge = (message: string, maxBytes: number, limit: string) => panyaError('payload_too_large', { message, maxBytes, limit });
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A declared length over the request budget is refused before a byte of the body is read. */
+const declaredSize: RequestHandler = (req, res, next) => {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared <= MAX_UPLOAD_REQUEST_BYTES) return next();
+  res.setHeader('Connection', 'close');
+  sendProblem(req, res, tooLarge(`An upload may total at most ${MAX_UPLOAD_REQUEST_BYTES / 1024 / 1024} MB.`, MAX_UPLOAD_REQUEST_BYTES, 'MAX_UPLOAD_REQUEST_BYTES'));
+};
 
 /**
- * `POST /docs/upload`: multipart files (field `file`, up to 20) become documents. Every file is
- * converted before anything is written, so one unsupported file writes nothing.
+ * `POST /docs/upload`: multipart files (field `file`, up to 20) become documents. Files are
+ * converted in worker threads under one time budget (a client that leaves stops its conversion);
+ * every file is converted before anything is written, so one bad file writes nothing.
  */
 export function uploadRouter(engine: Engine): Router {
   const router = Router({ mergeParams: true });
-  const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: MAX_FILES, fields: 10 } }).array('file', MAX_FILES);
+  const parse = multer({ storage: boundedMemoryStorage(MAX_UPLOAD_REQUEST_BYTES), limits: { fileSize: MAX_UPLOAD_FILE_BYTES, files: MAX_UPLOAD_FILES, fields: 10, parts: MAX_UPLOAD_FILES + 10 } }).array('file', MAX_UPLOAD_FILES);
 
-  router.post('/', parse, async (req, res) => {
+  router.post('/', declaredSize, parse, async (req, res) => {
     const files = (req.files as Express.Multer.File[] | undefined) ?? [];
     if (files.length === 0) {
       return sendProblem(req, res, errors.invalid('Send at least one file in the multipart field "file".', [{ path: 'file', message: 'required' }]));
     }
+    const names = files.map((f) => Buffer.from(f.originalname, 'latin1').toString('utf8'));
+    const badName = names.findIndex((n) => CONTROL.test(n));
+    if (badName >= 0) return sendProblem(req, res, errors.invalid('A file name must not contain control characters.', [{ path: `file[${badName}]`, message: 'control character in file name' }]));
     const surfaces = String(req.body?.publicSurfaces ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const converted = [];
-    for (const file of files) {
-      try {
-        converted.push(await convertUpload({ filename: Buffer.from(file.originalname, 'latin1').toString('utf8'), mimeType: file.mimetype, bytes: file.buffer }));
-      } catch (error) {
-        if (error instanceof UnsupportedMediaTypeError) {
-          return sendProblem(req, res, panyaError('unsupported_media_type', { message: error.message, supported: [...SUPPORTED_UPLOAD_EXTENSIONS] }));
-        }
-        return sendProblem(req, res, errors.invalid(`Could not read "${file.originalname}": ${(error as Error).message}`, [{ path: 'file', message: 'unreadable' }]));
+
+    // One budget for the whole request; a client that disconnects aborts the conversion at once.
+    const gone = new AbortController();
+    const onClose = () => !res.writableFinished && gone.abort();
+    res.once('close', onClose);
+    const budget = AbortSignal.timeout(CONVERSION_BUDGET_MS);
+    const signal = AbortSignal.any([gone.signal, budget]);
+    let converted: ConvertedUpload[];
+    try {
+      const outcomes = await Promise.all(files.map((f, i) => convertInWorker({ filename: names[i]!, mimeType: f.mimetype, bytes: f.buffer }, signal)));
+      const failed = outcomes.find((o) => !o.ok);
+      if (failed && !failed.ok) {
+        const problem: PanyaError =
+          failed.kind === 'unsupported'
+            ? panyaError('unsupported_media_type', { message: failed.message, supported: [...SUPPORTED_UPLOAD_EXTENSIONS] })
+            : failed.kind === 'limit'
+              ? panyaError('limit_exceeded', { message: failed.message, limit: failed.limit, max: failed.max })
+              : errors.invalid(`Could not read a file: ${failed.message}`, [{ path: 'file', message: 'unreadable' }]);
+        return sendProblem(req, res, problem);
       }
+      converted = outcomes.map((o) => (o.ok ? o.value : null!));
+    } catch (error) {
+      if (gone.signal.aborted) return; // nobody is waiting for the answer
+      if (budget.aborted) {
+        return sendProblem(req, res, panyaError('limit_exceeded', { message: `Converting the files took longer than ${CONVERSION_BUDGET_MS / 1000} s.`, limit: 'CONVERSION_BUDGET_MS', max: CONVERSION_BUDGET_MS }));
+      }
+      // A worker that ran out of its heap (e.g. a decompression bomb) ends that conversion only.
+      return sendProblem(req, res, errors.invalid(`Could not read a file: ${(error as Error).message}`, [{ path: 'file', message: 'unreadable' }]));
+    } finally {
+      res.off('close', onClose);
     }
     const title = typeof req.body?.title === 'string' && files.length === 1 ? req.body.title : undefined;
     const create = converted.map((c) => ({
@@ -50,13 +87,24 @@ export function uploadRouter(engine: Engine): Router {
     res.status(201).json({ data: docs.map(documentJson) });
   });
 
-  const onMulterError: ErrorRequestHandler = (error, req, res, next) => {
-    if (!(error instanceof multer.MulterError)) return next(error);
-    if (error.code === 'LIMIT_FILE_SIZE') {
-      return sendProblem(req, res, panyaError('payload_too_large', { message: `Each file may be at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`, maxBytes: MAX_UPLOAD_BYTES }));
+  const onParseError: ErrorRequestHandler = (error, req, res, next) => {
+    if (error instanceof UploadTooLargeError) {
+      res.setHeader('Connection', 'close');
+      return sendProblem(req, res, tooLarge(error.message, error.maxBytes, 'MAX_UPLOAD_REQUEST_BYTES'));
     }
-    sendProblem(req, res, errors.invalid(`Invalid upload: ${error.message}.`, [{ path: error.field ?? 'file', message: error.code }]));
+    if (error instanceof multer.MulterError) {
+      if (error.code === 'LIMIT_FILE_SIZE') {
+        return sendProblem(req, res, tooLarge(`Each file may be at most ${MAX_UPLOAD_FILE_BYTES / 1024 / 1024} MB.`, MAX_UPLOAD_FILE_BYTES, 'MAX_UPLOAD_FILE_BYTES'));
+      }
+      return sendProblem(req, res, errors.invalid(`Invalid upload: ${error.message}.`, [{ path: error.field ?? 'file', message: error.code }]));
+    }
+    // busboy's own errors: a malformed multipart body. A client that left is the app's concern.
+    if (req.socket?.destroyed || (error as { code?: string }).code === 'ECONNRESET') return next(error);
+    if (error instanceof Error && !(error as { status?: number }).status) {
+      return sendProblem(req, res, errors.invalid(`Malformed multipart body: ${error.message}.`, [{ path: 'file', message: 'malformed' }]));
+    }
+    next(error);
   };
-  router.use(onMulterError);
+  router.use(onParseError);
   return router;
 }

@@ -1,3 +1,4 @@
+import { MAX_CONVERTED_CHARS, MAX_PDF_PAGES } from '@panya/core';
 import TurndownService from 'turndown';
 
 export interface UploadedFile {
@@ -48,21 +49,43 @@ export class UnsupportedMediaTypeError extends Error {
   }
 }
 
+/** A well-formed file that costs more to convert than one upload may: `limit` names the bound. */
+export class ConversionLimitError extends Error {
+  override readonly name = 'ConversionLimitError';
+  constructor(
+    message: string,
+    readonly limit: 'MAX_PDF_PAGES' | 'MAX_CONVERTED_CHARS' | 'CONVERSION_BUDGET_MS',
+    readonly max: number,
+  ) {
+    super(message);
+  }
+}
+
 /** Turns an uploaded file into a title and Markdown content. The extension decides; the MIME type is the fallback. */
-export async function convertUpload(file: UploadedFile): Promise<ConvertedUpload> {
+export async function convertUpload(file: UploadedFile, limits: { maxPdfPages?: number } = {}): Promise<ConvertedUpload> {
   const kind = detectKind(file.filename, file.mimeType);
   const fallbackTitle = baseName(file.filename);
-  switch (kind) {
-    case 'markdown': {
-      const md = decodeText(file.bytes);
-      return { title: firstH1(md) ?? fallbackTitle, contentMd: md };
+  const converted = await (async (): Promise<ConvertedUpload> => {
+    switch (kind) {
+      case 'markdown': {
+        const md = decodeText(file.bytes);
+        return { title: firstH1(md) ?? fallbackTitle, contentMd: md };
+      }
+      case 'text':
+        return { title: fallbackTitle, contentMd: decodeText(file.bytes) };
+      case 'html':
+        return htmlToMarkdown(decodeText(file.bytes), fallbackTitle);
+      case 'pdf':
+        return pdfToText(file.bytes, file.filename, fallbackTitle, limits.maxPdfPages ?? MAX_PDF_PAGES);
     }
-    case 'text':
-      return { title: fallbackTitle, contentMd: decodeText(file.bytes) };
-    case 'html':
-      return htmlToMarkdown(decodeText(file.bytes), fallbackTitle);
-    case 'pdf':
-      return pdfToText(file.bytes, file.filename, fallbackTitle);
+  })();
+  checkLength(converted.contentMd.length, file.filename);
+  return converted;
+}
+
+function checkLength(chars: number, filename: string): void {
+  if (chars > MAX_CONVERTED_CHARS) {
+    throw new ConversionLimitError(`"${fileName(filename)}" converts to more than ${MAX_CONVERTED_CHARS} characters of text.`, 'MAX_CONVERTED_CHARS', MAX_CONVERTED_CHARS);
   }
 }
 
@@ -91,7 +114,8 @@ function baseName(filename: string): string {
 
 function decodeText(bytes: Uint8Array): string {
   // TextDecoder drops a UTF-8 BOM; invalid bytes become U+FFFD rather than failing the upload.
-  return new TextDecoder('utf-8').decode(bytes).replace(/\r\n?/g, '\n');
+  // NUL is no text (and PostgreSQL cannot store it).
+  return new TextDecoder('utf-8').decode(bytes).replace(/\r\n?/g, '\n').replace(/\0/g, '');
 }
 
 /** First ATX `# ` heading outside fenced code. */
@@ -126,7 +150,7 @@ function htmlToMarkdown(html: string, fallbackTitle: string): ConvertedUpload {
   return { title: title ?? firstH1(contentMd) ?? fallbackTitle, contentMd };
 }
 
-async function pdfToText(bytes: Uint8Array, filename: string, fallbackTitle: string): Promise<ConvertedUpload> {
+async function pdfToText(bytes: Uint8Array, filename: string, fallbackTitle: string, maxPages: number): Promise<ConvertedUpload> {
   // Loaded on first use: pdf.js is large and most uploads are not PDFs.
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // pdf.js may detach the buffer it is given, so it gets a copy.
@@ -135,7 +159,11 @@ async function pdfToText(bytes: Uint8Array, filename: string, fallbackTitle: str
     const doc = await task.promise;
     const { info } = await doc.getMetadata();
     const metaTitle = (info as { Title?: unknown } | undefined)?.Title;
+    if (doc.numPages > maxPages) {
+      throw new ConversionLimitError(`"${fileName(filename)}" has ${doc.numPages} pages; at most ${maxPages} are read.`, 'MAX_PDF_PAGES', maxPages);
+    }
     const pages: string[] = [];
+    let chars = 0;
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
@@ -145,11 +173,14 @@ async function pdfToText(bytes: Uint8Array, filename: string, fallbackTitle: str
       }
       page.cleanup();
       text = text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
-      if (text) pages.push(text);
+      if (text) pages.push(text.replace(/\0/g, ''));
+      // A decompression bomb stops here rather than after the last page.
+      checkLength((chars += text.length), filename);
     }
     const title = typeof metaTitle === 'string' && metaTitle.trim() ? metaTitle.trim() : fallbackTitle;
     return { title, contentMd: pages.join('\n\n') };
   } catch (cause) {
+    if (cause instanceof ConversionLimitError) throw cause;
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new Error(`Cannot read PDF "${filename}": ${reason}`, { cause });
   } finally {

@@ -1,33 +1,56 @@
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import type { Engine, Logger } from '@panya/core';
-import { createPanyaApp, type PanyaAppOptions } from '@panya/adapter-express';
+import { HEADERS_TIMEOUT_MS, REQUEST_BODY_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from '@panya/core';
+import { closeConversionPool, createPanyaApp, type PanyaAppOptions } from '@panya/adapter-express';
 
 export interface RunningServer {
   server: Server;
   url: string;
+  /** Stops accepting, lets open requests finish for up to the grace period, closes what is left, then the engine. */
   close(): Promise<void>;
 }
 
-/** Starts the HTTP server; resolves once it listens. `close()` drains connections, then the engine. */
-export async function startServer(engine: Engine, opts: { port: number; host: string; logger: Logger; app?: Omit<PanyaAppOptions, 'logger'> }): Promise<RunningServer> {
+export interface ServerOptions {
+  port: number;
+  host: string;
+  logger: Logger;
+  app?: Omit<PanyaAppOptions, 'logger'>;
+  /** How long open requests may run on after `close()` (default `SHUTDOWN_GRACE_MS`). */
+  shutdownGraceMs?: number;
+}
+
+/** Starts the HTTP server; resolves once it listens. */
+export async function startServer(engine: Engine, opts: ServerOptions): Promise<RunningServer> {
   const app = createPanyaApp(engine, { ...opts.app, logger: opts.logger });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(opts.port, opts.host, () => resolve(s));
-    s.once('error', reject);
+  const bodyTimeout = opts.app?.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
+  // Node's own deadlines back the app's 408: headers must arrive in time, and a request that is
+  // still not received well after the app's deadline is cut by the server itself.
+  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: bodyTimeout * 2, connectionsCheckingInterval: 1_000 }, app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => (server.off('error', reject), resolve()));
   });
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${host}:${port}`;
+  const grace = opts.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
+  let closing: Promise<void> | null = null;
   return {
     server,
     url,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+    close: () =>
+      (closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-      });
-      await engine.close();
-    },
+        const deadline = setTimeout(() => {
+          opts.logger.info('shutdown deadline reached: closing open connections', { graceMs: grace });
+          server.closeAllConnections();
+        }, grace);
+        await closed;
+        clearTimeout(deadline);
+        await closeConversionPool();
+        await engine.close();
+      })()),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_QUERY_CHARS } from './search.js';
+import { MAX_QUERY_CHARS } from '../bounds.js';
 
 export const LOCALES = ['th', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { MAX_QUERY_CHARS } from '../bounds.js';
 
-export const MAX_QUERY_CHARS = 2_000;
 const weight = z.number().min(0).max(10);
 
 export const searchSchema = z.strictObject({

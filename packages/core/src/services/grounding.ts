@@ -1,10 +1,9 @@
+import { CONTEXT_PASSAGES } from '../bounds.js';
 import type { Citation } from '../ports/conversations.js';
 import type { GeneratorContext } from '../ports/generator.js';
 import type { Scope } from '../ports/store.js';
 import type { SearchService } from './search.js';
 
-/** Passages handed to the generator per answer. */
-export const CONTEXT_PASSAGES = 6;
 const SNIPPET_CHARS = 240;
 
 export interface GroundingContext {

@@ -6,7 +6,8 @@ import type { Scope } from '../ports/store.js';
 import { searchSchema, type SearchInput, type SearchRequest } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
 import { reciprocalRankFusion, RRF_K, type FusedHit } from '../search/fusion.js';
-import { searchTerms } from '../text/query.js';
+import { MAX_QUERY_FRAGMENTS } from '../bounds.js';
+import { boundTerms, searchTerms } from '../text/query.js';
 import { queryFragments, tokenize } from '../text/tokenizer.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
 
@@ -83,8 +84,8 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, 
     const k = Math.max(depth, limit);
     // Topic words only ("how long does shipping take" → shipping); all of it if nothing is left.
     const topic = searchTerms(query);
-    const { terms, pairs } = topic.terms.length > 0 ? topic : { terms: tokenize(query), pairs: [] };
-    const fragments = queryFragments(query);
+    const { terms, pairs } = topic.terms.length > 0 ? topic : { terms: boundTerms(tokenize(query)), pairs: [] };
+    const fragments = boundTerms(queryFragments(query), MAX_QUERY_FRAGMENTS);
     const [lexical, semantic] = await Promise.all([
       weights.lexical > 0 && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, fragments }, k) : none,
       weights.semantic > 0 ? embedder.embedQuery(query).then((v) => store.search.semantic(scope, v, k)) : none,

@@ -3,6 +3,7 @@
  * particles and the frame of quantity questions ("how long does … take") are dropped, so they
  * neither match nor make a passage look relevant. Used by search and by the extractive generator.
  */
+import { MAX_QUERY_PAIRS, MAX_QUERY_TERMS } from '../bounds.js';
 import { ENGLISH_STOPWORDS } from './stopwords.js';
 import { segmentWords, termOf } from './tokenizer.js';
 
@@ -70,20 +71,49 @@ export function queryContentWords(words: readonly string[]): string[] {
 }
 
 export interface SearchTerms {
-  /** Index terms of the topic words, in query order. */
+  /** Distinct index terms of the topic words, in query order (at most `MAX_QUERY_TERMS`). */
   terms: string[];
-  /** Adjacent term pairs within a run, for the proximity boost. */
+  /** Distinct adjacent term pairs within a run, for the proximity boost (at most `MAX_QUERY_PAIRS`). */
   pairs: [string, string][];
 }
 
-/** What the lexical channel searches for: the topic's index terms and their adjacent pairs. */
+/**
+ * How selective a term probably is, without asking the index: function words match nearly every
+ * passage, and longer words are rarer than short ones. Higher is more selective.
+ */
+function selectivity(term: string): number {
+  if (THAI_FUNCTION_WORDS.has(term)) return 0;
+  return [...term].length;
+}
+
+/**
+ * The distinct terms a query searches for, bounded: past `MAX_QUERY_TERMS`, only the most
+ * selective are kept (ties: earlier in the query), so a query's cost no longer grows with its length.
+ */
+export function boundTerms(terms: readonly string[], max = MAX_QUERY_TERMS): string[] {
+  const distinct = [...new Set(terms)];
+  if (distinct.length <= max) return distinct;
+  const keep = new Set(
+    distinct
+      .map((term, at) => ({ term, at, score: selectivity(term) }))
+      .sort((a, b) => b.score - a.score || a.at - b.at)
+      .slice(0, max)
+      .map((t) => t.term),
+  );
+  return distinct.filter((t) => keep.has(t));
+}
+
+/** What the lexical channel searches for: the topic's distinct index terms and their adjacent pairs, bounded. */
 export function searchTerms(query: string): SearchTerms {
-  const terms: string[] = [];
-  const pairs: [string, string][] = [];
-  for (const run of queryTopicRuns(segmentWords(query))) {
-    const runTerms = run.map((w) => termOf(w)).filter((t): t is string => Boolean(t));
-    runTerms.forEach((t, i) => i > 0 && pairs.push([runTerms[i - 1]!, t]));
-    terms.push(...runTerms);
+  const runs = queryTopicRuns(segmentWords(query)).map((run) => run.map((w) => termOf(w)).filter((t): t is string => Boolean(t)));
+  const terms = boundTerms(runs.flat());
+  const kept = new Set(terms);
+  const pairs = new Map<string, [string, string]>();
+  for (const run of runs) {
+    for (let i = 1; i < run.length && pairs.size < MAX_QUERY_PAIRS; i++) {
+      const [a, b] = [run[i - 1]!, run[i]!];
+      if (a !== b && kept.has(a) && kept.has(b)) pairs.set(`${a} ${b}`, [a, b]);
+    }
   }
-  return { terms, pairs };
+  return { terms, pairs: [...pairs.values()] };
 }

@@ -1,0 +1,101 @@
+import type { Logger, PanyaError } from '@panya/core';
+import { errors, panyaError } from '@panya/core';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { sendProblem } from './problem.js';
+
+/** Whether the request announces a body (a length above zero, or chunked transfer). */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * A client must finish sending its body within `timeoutMs`: a trickled body ends with 408 and the
+ * connection is closed, so it holds neither a socket nor a parser for long.
+ */
+export function bodyDeadline(timeoutMs: number, logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    if (req.complete || !hasBody(req)) return next();
+    const timer = setTimeout(() => {
+      if (req.complete) return;
+      logger.info('request body timed out', { method: req.method, path: req.originalUrl, timeoutMs });
+      if (!res.headersSent) {
+        res.once('finish', () => req.socket.destroy());
+        sendProblem(req, res, panyaError('request_timeout', { message: `The request body was not received within ${timeoutMs / 1000} s.`, timeoutMs }));
+      } else {
+        req.socket.destroy();
+      }
+    }, timeoutMs);
+    timer.unref();
+    const clear = () => clearTimeout(timer);
+    req.once('end', clear);
+    req.once('close', clear);
+    res.once('finish', clear);
+    next();
+  };
+}
+
+interface HttpError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  code?: string;
+  message?: string;
+}
+
+/** A client that went away mid-request: nothing to answer, nothing wrong with the server. */
+function isClientAbort(error: HttpError): boolean {
+  return error.type === 'request.aborted' || error.code === 'ECONNRESET' || error.code === 'ECONNABORTED' || error.message === 'aborted' || error.message === 'Request aborted';
+}
+
+/** The problem a client fault raised by Express or its body parsers stands for, or null for a server fault. */
+function clientFault(error: HttpError, jsonLimit: number): PanyaError | null {
+  const status = error.status ?? error.statusCode;
+  switch (error.type) {
+    case 'entity.too.large':
+      return panyaError('payload_too_large', { message: `Request body exceeds ${jsonLimit} bytes.`, maxBytes: jsonLimit, limit: 'MAX_JSON_BODY_BYTES' });
+    case 'entity.parse.failed':
+      return errors.invalid('Request body is not valid JSON.', [{ path: '', message: error.message ?? 'invalid JSON' }]);
+    case 'charset.unsupported':
+      return panyaError('unsupported_media_type', { message: `${error.message}: request bodies must be UTF-8.`, supported: ['utf-8'] });
+    case 'encoding.unsupported':
+      return panyaError('unsupported_media_type', { message: 'Unsupported Content-Encoding: send identity, gzip, deflate or br.', supported: ['identity', 'gzip', 'deflate', 'br'] });
+    default:
+      break;
+  }
+  if (status === 415) return panyaError('unsupported_media_type', { message: error.message ?? 'Unsupported media type.', supported: [] });
+  if (status === 413) return panyaError('payload_too_large', { message: error.message ?? 'Request body too large.', maxBytes: jsonLimit });
+  if (status === 408) return panyaError('request_timeout', { message: 'The request was not received in time.', timeoutMs: 0 });
+  // Everything else in 4xx from Express or the parsers: a malformed path (percent-encoding), a
+  // corrupt compressed body, a body whose length does not match its header.
+  if (status !== undefined && status >= 400 && status < 500) return errors.invalid(`Malformed request: ${error.message ?? 'unreadable'}.`);
+  return null;
+}
+
+/**
+ * The last error handler: client faults become 4xx problem documents logged at info without a
+ * stack; client aborts are logged at debug. Only a server fault on an authenticated request is
+ * logged as an error, so no unauthenticated caller can write error-level lines.
+ */
+export function errorHandler(logger: Logger, jsonLimit: number): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const fault = error as HttpError;
+    const where = { method: req.method, path: req.originalUrl };
+    if (isClientAbort(fault) || req.socket?.destroyed) {
+      logger.debug('client went away', { ...where, reason: fault.message });
+      if (!res.headersSent && !res.writableEnded) res.destroy();
+      return;
+    }
+    const problem = clientFault(fault, jsonLimit);
+    if (problem) {
+      logger.info('client fault', { ...where, status: fault.status ?? fault.statusCode, reason: fault.message });
+      if (res.headersSent) return res.end();
+      return sendProblem(req, res, problem);
+    }
+    const detail = { ...where, error: error instanceof Error ? error.stack : String(error) };
+    if (res.locals.ctx) logger.error('request failed', detail);
+    else logger.warn('request failed before authentication', detail);
+    if (res.headersSent) return res.end();
+    sendProblem(req, res, errors.internal());
+  };
+}

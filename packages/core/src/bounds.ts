@@ -1,0 +1,43 @@
+/**
+ * Every limit that bounds the cost of one request, in one place. Each is documented in the README
+ * ("Limits") and refused with a problem document naming it (413 for sizes, 422 for content that
+ * is well-formed but too costly to process, 408 for slow clients).
+ */
+
+/** Search, answer and chat queries: characters accepted (longer is 400). */
+export const MAX_QUERY_CHARS = 2_000;
+/**
+ * Distinct lexical terms one query searches for. Past this, only the most selective terms are
+ * kept, so a query's cost no longer grows with its length.
+ */
+export const MAX_QUERY_TERMS = 16;
+/** Adjacent term pairs (proximity boost) searched per query. */
+export const MAX_QUERY_PAIRS = 8;
+/** Surface fragments the trigram fallback matches per query. */
+export const MAX_QUERY_FRAGMENTS = 8;
+/** Passages handed to the generator per answer or chat turn. */
+export const CONTEXT_PASSAGES = 6;
+
+/** JSON request bodies (413 `payload_too_large`). */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+/** One uploaded file (413). */
+export const MAX_UPLOAD_FILE_BYTES = 10 * 1024 * 1024;
+/** Files per upload request. */
+export const MAX_UPLOAD_FILES = 20;
+/** All files of one upload request together (413): well under files × per-file size. */
+export const MAX_UPLOAD_REQUEST_BYTES = 32 * 1024 * 1024;
+/** Pages of one PDF (422 `limit_exceeded`, limit `MAX_PDF_PAGES`). */
+export const MAX_PDF_PAGES = 10_000;
+/** Characters of text one converted file may produce (422): a document's own cap, and where a decompression bomb stops. */
+export const MAX_CONVERTED_CHARS = 2_000_000;
+/** Heap of a conversion worker (MB): inflated PDF streams beyond it end that conversion, not the server. */
+export const MAX_CONVERSION_HEAP_MB = 512;
+/** Wall-clock budget to convert one upload request's files (422, limit `CONVERSION_BUDGET_MS`). */
+export const CONVERSION_BUDGET_MS = 30_000;
+
+/** A client must send its request headers within this (then the connection is closed). */
+export const HEADERS_TIMEOUT_MS = 20_000;
+/** A client must send its whole request body within this (408 `request_timeout`). */
+export const REQUEST_BODY_TIMEOUT_MS = 30_000;
+/** After SIGTERM, open requests get this long before their connections are closed. */
+export const SHUTDOWN_GRACE_MS = 10_000;
