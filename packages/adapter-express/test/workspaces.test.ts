@@ -40,7 +40,10 @@ describe('workspace lifecycle over HTTP', () => {
     const team = await makeTenant(engine, 'teamco', undefined, 'team');
     const teamRes = await request(app).post('/api/workspaces').set(team.auth).send({ slug: 'brand-two', name: 'Brand two' }).expect(403);
     expect(teamRes.body.detail).toMatch(/Team plan allows 1 workspace; upgrade to Business for up to 5 workspaces/);
-    expect((await request(app).get('/api/workspaces').set(free.auth).expect(200)).body.data.map((w: { slug: string }) => w.slug)).toEqual(['default']);
+    const list = (await request(app).get('/api/workspaces').set(free.auth).expect(200)).body;
+    expect(list.data.map((w: { slug: string }) => w.slug)).toEqual(['default']);
+    // An Enterprise flag, stored but not implemented: the API says so.
+    expect(list.crossWorkspaceVisitorLinking).toEqual({ enabled: false, implemented: false });
   });
 
   it('creates, edits, serves, soft-deletes with a countdown, restores, and hard-deletes 30 days later', async () => {
@@ -148,5 +151,37 @@ describe('workspace lifecycle over HTTP', () => {
     const editor = request.agent(app);
     await editor.post('/api/auth/login').send({ email: 'editor@acme.test', password: 'correct horse battery' }).expect(200);
     await editor.get('/c/acme/api/workspaces').expect(403);
+  });
+
+  it('keeps two workspaces of one tenant apart on every route', async () => {
+    const acme = await makeTenant(engine, 'acme');
+    await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'brand-b', name: 'Brand B' }).expect(201);
+    const bases = { default: '/c/acme/api', brand: '/c/acme/_w/brand-b/api' };
+    const docs = {
+      default: (await request(app).post(`${bases.default}/docs?wait=true`).set(acme.auth).send(article('Kiwi shipping', 'Kiwi orders ship on Mondays.')).expect(201)).body,
+      brand: (await request(app).post(`${bases.brand}/docs?wait=true`).set(acme.auth).send(article('Mango shipping', 'Mango orders ship on Fridays.')).expect(201)).body,
+    };
+    const conversation = async (base: string) => /"conversationId":"(conv_\w+)"/.exec((await request(app).post(`${base}/chat`).set(acme.auth).send({ query: 'when do orders ship?' }).expect(200)).text)![1]!;
+    const conversations = { default: await conversation(bases.default), brand: await conversation(bases.brand) };
+    for (const [side, other] of [['default', 'brand'], ['brand', 'default']] as const) {
+      const base = bases[side];
+      const foreign = docs[other].id;
+      expect((await request(app).get(`${base}/docs`).set(acme.auth).expect(200)).body.data.map((d: { id: string }) => d.id)).toEqual([docs[side].id]);
+      await request(app).get(`${base}/docs/${foreign}`).set(acme.auth).expect(404);
+      await request(app).patch(`${base}/docs/${foreign}`).set(acme.auth).send({ title: 'x' }).expect(404);
+      await request(app).post(`${base}/docs/${foreign}/reindex`).set(acme.auth).expect(404);
+      await request(app).delete(`${base}/docs/${foreign}`).set(acme.auth).expect(404);
+      const bulk = await request(app).post(`${base}/docs/bulk`).set(acme.auth).send({ delete: [foreign] });
+      expect(bulk.status).toBe(404);
+      const search = await request(app).post(`${base}/search`).set(acme.auth).send({ query: 'orders ship kiwi mango' }).expect(200);
+      expect(search.body.results.map((r: { documentId: string }) => r.documentId)).toEqual([docs[side].id]);
+      const answer = await request(app).post(`${base}/answer`).set(acme.auth).send({ query: 'when do kiwi and mango orders ship?' }).expect(200);
+      expect(JSON.stringify(answer.body)).not.toContain(foreign);
+      await request(app).post(`${base}/chat`).set(acme.auth).send({ query: 'and then?', conversationId: conversations[other] }).expect(404);
+      await request(app).post(`${base}/chat`).set(acme.auth).send({ query: 'and then?', conversationId: conversations[side] }).expect(200);
+    }
+    // Both documents still exist, each in its own workspace.
+    await request(app).get(`${bases.brand}/docs/${docs.brand.id}`).set(acme.auth).expect(200);
+    await request(app).get(`${bases.default}/docs/${docs.default.id}`).set(acme.auth).expect(200);
   });
 });

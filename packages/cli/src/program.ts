@@ -115,6 +115,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--grandfather-until <date>', 'keep the legacy plan\'s rate limits, without hard cap or overage, through this date (YYYY-MM-DD)')
     .option('--legacy-plan <plan>', 'the plan a grandfathered tenant keeps')
     .option('--end-grandfathering', 'remove the grandfathering window')
+    .option('--cross-workspace-visitor-linking <on|off>', 'Enterprise flag, stored only: linking is not implemented')
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => tenantUpdateCommand(engine, io, opts)));
   dbOption(tenant.command('list').description('list tenants with their plans and quota overrides'))

@@ -82,6 +82,10 @@ describe('panya tenant update / list, key list / revoke', () => {
     expect(t).toMatchObject({ plan: 'growth', quotas: { maxWorkspaces: null, chatHardCap: 500, legacyPlan: 'team', grandfatheredUntil: '2031-01-31' } });
     const ended = await json('tenant', 'update', '--slug', 'acme', '--end-grandfathering', '--quota', 'chatHardCap=default');
     expect(ended.quotas).toEqual({ maxWorkspaces: null });
+    // Cross-workspace visitor linking: an Enterprise flag, stored (not implemented).
+    await expect(run('tenant', 'update', '--slug', 'acme', '--cross-workspace-visitor-linking', 'on')).rejects.toThrow(/Enterprise/);
+    const linked = await json('tenant', 'update', '--slug', 'acme', '--plan', 'enterprise', '--cross-workspace-visitor-linking', 'on');
+    expect(linked.quotas).toMatchObject({ crossWorkspaceVisitorLinking: true });
   });
 
   it('lists and revokes keys; a revoked key stops working', async () => {

@@ -128,6 +128,8 @@ export const quotasSchema = z
     maxActiveHostnames: z.number().int().nonnegative().optional(),
     legacyPlan: z.string().min(1).optional(),
     grandfatheredUntil: z.iso.date().or(z.iso.datetime()).optional(),
+    /** Enterprise-only flag (spec): stored, but visitor linking across workspaces is not implemented. */
+    crossWorkspaceVisitorLinking: z.boolean().optional(),
   })
   .loose();
 export type Quotas = z.infer<typeof quotasSchema>;

@@ -1,4 +1,4 @@
-import type { Engine, WorkspaceView } from '@panya/core';
+import { workspaceSettings, type Engine, type WorkspaceView } from '@panya/core';
 import { Router } from 'express';
 import { ctxOf } from '../context.js';
 import { sendProblem } from '../problem.js';
@@ -18,7 +18,7 @@ export function workspacesRouter(engine: Engine): Router {
   router.get('/', async (req, res) => {
     const list = await engine.workspaces.list(ctxOf(res));
     if (list.isErr()) return sendProblem(req, res, list.error);
-    res.json({ data: list.value.map(workspaceJson) });
+    res.json({ data: list.value.map(workspaceJson), ...workspaceSettings(ctxOf(res).tenant) });
   });
 
   router.post('/', async (req, res) => {

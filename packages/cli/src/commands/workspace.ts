@@ -69,6 +69,11 @@ export function parseQuota(pair: string): [string, number | null | 'default'] {
   return [key, n];
 }
 
+function onOff(value: string): boolean {
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new CommandError(`--cross-workspace-visitor-linking must be on or off, not "${value}".`);
+}
+
 function describeTenant(t: TenantRecord): string {
   const quotas = Object.entries(t.quotas).map(([k, v]) => `${k}=${v === null ? 'unlimited' : v}`);
   return `${t.slug}\t${t.id}\t${PLAN_NAMES[t.plan]}${quotas.length ? `\t${quotas.join(' ')}` : ''}`;
@@ -77,7 +82,7 @@ function describeTenant(t: TenantRecord): string {
 export async function tenantUpdateCommand(
   engine: Engine,
   io: Io,
-  opts: { slug: string; plan?: string; quota?: string[]; grandfatherUntil?: string; legacyPlan?: string; endGrandfathering?: boolean; json?: boolean },
+  opts: { slug: string; plan?: string; quota?: string[]; grandfatherUntil?: string; legacyPlan?: string; endGrandfathering?: boolean; crossWorkspaceVisitorLinking?: string; json?: boolean },
 ) {
   if ((opts.grandfatherUntil === undefined) !== (opts.legacyPlan === undefined)) throw new CommandError('--grandfather-until and --legacy-plan go together.');
   const input: UpdateTenantInput = {
@@ -85,6 +90,7 @@ export async function tenantUpdateCommand(
     ...(opts.quota?.length ? { quotas: Object.fromEntries(opts.quota.map(parseQuota)) } : {}),
     ...(opts.grandfatherUntil ? { grandfather: { until: opts.grandfatherUntil, legacyPlan: opts.legacyPlan as NonNullable<UpdateTenantInput['grandfather']>['legacyPlan'] } } : {}),
     ...(opts.endGrandfathering ? { grandfather: null } : {}),
+    ...(opts.crossWorkspaceVisitorLinking !== undefined ? { crossWorkspaceVisitorLinking: onOff(opts.crossWorkspaceVisitorLinking) } : {}),
   };
   if (Object.keys(input).length === 0) throw new CommandError('Nothing to change: give --plan, --quota, --grandfather-until with --legacy-plan, or --end-grandfathering.');
   const updated = await engine.tenancy.update(opts.slug, input);

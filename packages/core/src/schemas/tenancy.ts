@@ -55,9 +55,12 @@ export const updateTenantSchema = z.strictObject({
     .strictObject({ until: z.iso.date().or(z.iso.datetime()), legacyPlan: planSchema })
     .nullable()
     .optional(),
+  crossWorkspaceVisitorLinking: z.boolean().optional(),
 });
 export interface UpdateTenantInput {
   plan?: PlanId | (typeof PLAN_NAMES)[PlanId];
   quotas?: Partial<Record<QuotaKey | QuotaAlias, number | null | 'default'>>;
   grandfather?: { until: string; legacyPlan: PlanId | (typeof PLAN_NAMES)[PlanId] } | null;
+  /** Enterprise only. Stored for the contract; linking visitors across workspaces is not implemented. */
+  crossWorkspaceVisitorLinking?: boolean;
 }

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { errors, type PanyaError } from '../errors.js';
+import { errors, panyaError, type PanyaError } from '../errors.js';
 import { quotaKey, quotasSchema } from '../plans.js';
 import type { TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { createTenantSchema, updateTenantSchema, type CreateTenantInput, type UpdateTenantInput } from '../schemas/tenancy.js';
@@ -64,7 +64,7 @@ export function createTenancyService(deps: ServiceDeps) {
     async update(slug: string, input: UpdateTenantInput | unknown): Promise<Result<TenantRecord, PanyaError>> {
       const parsed = parseInput(updateTenantSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      const { plan, quotas: changes, grandfather } = parsed.value;
+      const { plan, quotas: changes, grandfather, crossWorkspaceVisitorLinking } = parsed.value;
       return runInTransaction(store, async (tx) => {
         const tenant = await tx.tenants.getBySlug(slug);
         if (!tenant) return err(errors.notFound(`Tenant "${slug}"`));
@@ -80,6 +80,10 @@ export function createTenancyService(deps: ServiceDeps) {
         } else if (grandfather) {
           quotas.legacyPlan = grandfather.legacyPlan;
           quotas.grandfatheredUntil = grandfather.until;
+        }
+        if (crossWorkspaceVisitorLinking !== undefined) quotas.crossWorkspaceVisitorLinking = crossWorkspaceVisitorLinking;
+        if (quotas.crossWorkspaceVisitorLinking === true && (plan ?? tenant.plan) !== 'enterprise') {
+          return err(panyaError('plan_required', { message: 'Cross-workspace visitor linking is an Enterprise flag.', plan: 'Enterprise' }));
         }
         const valid = parseInput(quotasSchema, quotas, 'quotas');
         if (valid.isErr()) return err(valid.error);

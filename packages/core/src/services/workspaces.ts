@@ -33,6 +33,17 @@ export function workspaceView(ws: WorkspaceRecord, now: Date): WorkspaceView {
   return { ...ws, recoverUntil: until.toISOString(), daysLeft: Math.max(0, Math.ceil((until.getTime() - now.getTime()) / DAY_MS)) };
 }
 
+/**
+ * Tenant-wide workspace settings the API reports with the list. Cross-workspace visitor linking
+ * is an Enterprise flag (spec): it is stored, but linking is not implemented, so `implemented`
+ * is always false and visitors stay confined to their workspace.
+ */
+export function workspaceSettings(tenant: TenantRecord) {
+  return {
+    crossWorkspaceVisitorLinking: { enabled: tenant.quotas.crossWorkspaceVisitorLinking === true, implemented: false as const },
+  };
+}
+
 /** The lowest plan above `plan` whose workspace cap admits `needed` workspaces (the upgrade to offer). */
 function planAllowing(plan: PlanId, needed: number): PlanId | undefined {
   return PLAN_IDS.find((p) => planRank(p) > planRank(plan) && (PLANS[p].limits.maxWorkspaces === null || PLANS[p].limits.maxWorkspaces! >= needed));

@@ -90,6 +90,42 @@ export function workspacesSuite(getStore: () => Store, getProbe: () => SchemaPro
       expect(tables.filter((t) => !probe.cascadeTables.includes(t))).toEqual([]);
     });
 
+    it('isolates two workspaces of one tenant on every read path (legacy chunks are the one exception)', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: 4 });
+      const s = await seedTwoTenants(store);
+      const one = await seedWorkspaceData(store, s.a.id, s.aDefault.id, 'kiwi');
+      const two = await seedWorkspaceData(store, s.a.id, s.aSecond.id, 'mango');
+      const sides = [
+        { scope: s.scopeA, own: one, foreign: two, word: 'kiwi', foreignWord: 'mango' },
+        { scope: s.scopeA2, own: two, foreign: one, word: 'mango', foreignWord: 'kiwi' },
+      ];
+      const legacyIds = new Set((await store.search.listLegacyChunks(0, 100)).map((c) => c.id));
+      for (const { scope, own, foreign, word, foreignWord } of sides) {
+        // documents
+        expect(await store.documents.get(scope, foreign.doc.id)).toBeNull();
+        expect((await store.documents.getMany(scope, [own.doc.id, foreign.doc.id])).map((d) => d.id)).toEqual([own.doc.id]);
+        expect((await store.documents.list(scope, { limit: 100 })).items.map((d) => d.id).sort()).toEqual([own.doc.id, own.legacyDoc.id].sort());
+        expect(await store.documents.countByStatus(scope)).toMatchObject({ pending: 2 });
+        expect(await store.documents.update(scope, foreign.doc.id, { title: 'x', updatedAt: at(2) })).toBeNull();
+        expect(await store.documents.delete(scope, foreign.doc.id)).toBe(false);
+        // chunks: lexical, trigram, vectors, hydration, counts — only legacy chunks cross over
+        const lexical = await store.search.lexical(scope, { ...searchTerms(foreignWord), fragments: [] }, 10);
+        const trigram = await store.search.trigram(scope, [foreignWord], 10);
+        const semantic = await store.search.semantic(scope, new Float32Array([1, 0, 0, 0]), 100);
+        for (const hit of [...lexical, ...trigram]) expect(legacyIds.has(hit.chunkId)).toBe(true);
+        const chunks = await store.search.getChunks(scope, semantic.map((h) => h.chunkId));
+        for (const c of chunks) expect(c.workspaceId === scope.workspaceId || (c.workspaceId === null && legacyIds.has(c.id))).toBe(true);
+        expect(chunks.filter((c) => c.workspaceId === null)).toHaveLength(2); // both workspaces' legacy chunks
+        expect(await store.search.countChunks(scope)).toBe(2 + 2);
+        expect((await store.search.lexical(scope, { ...searchTerms(word), fragments: [] }, 10)).length).toBe(3);
+        // conversations and messages
+        expect(await store.conversations.get(scope, foreign.conversationId)).toBeNull();
+        expect(await store.conversations.messages(scope, foreign.conversationId, 10)).toEqual([]);
+        expect(await store.conversations.messages(scope, own.conversationId, 10)).toHaveLength(2);
+      }
+    });
+
     it('refuses to purge a live workspace', async () => {
       const store = getStore();
       const s = await seedTwoTenants(store);
