@@ -5,12 +5,11 @@ import { MAX_JSON_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS, silentLogger } from '@pan
 import express, { type Express, type RequestHandler, Router } from 'express';
 import { mcpHttpHandler, noAuthorizationServer, protectedResourceMetadata, type McpHttpOptions } from '@panya/adapter-mcp';
 import { authenticate, notFoundRoute } from './context.js';
-import { answersRouter } from './routes/answers.js';
 import { authRouter } from './routes/auth.js';
+import { chatRouter } from './routes/chat.js';
 import { cronRouter } from './routes/cron.js';
-import { docsRouter } from './routes/docs.js';
-import { searchRouter } from './routes/search.js';
-import { workspacesRouter } from './routes/workspaces.js';
+import { operationsRouter } from './routes/operations.js';
+import { uploadRouter } from './routes/upload.js';
 import { bodyDeadline, errorHandler } from './transport.js';
 
 export interface PanyaAppOptions {
@@ -43,14 +42,16 @@ const requestId: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** The routes every tenant API address serves. */
+/**
+ * The routes every tenant API address serves: core's operation table, plus the two routes that
+ * need HTTP plumbing of their own (multipart upload, the SSE chat stream).
+ */
 function apiRouter(engine: Engine, options: PanyaAppOptions): Router {
   const api = Router({ mergeParams: true });
   api.use(authenticate(engine));
-  api.use('/docs', docsRouter(engine));
-  api.use('/search', searchRouter(engine));
-  api.use('/workspaces', workspacesRouter(engine));
-  api.use(answersRouter(engine, options.sseHeartbeatMs ? { heartbeatMs: options.sseHeartbeatMs } : {}));
+  api.use('/docs/upload', uploadRouter(engine));
+  api.use(chatRouter(engine, options.sseHeartbeatMs ? { heartbeatMs: options.sseHeartbeatMs } : {}));
+  api.use(operationsRouter(engine));
   api.use(notFoundRoute);
   return api;
 }

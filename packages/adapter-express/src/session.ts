@@ -19,11 +19,3 @@ export function setSessionCookie(res: Response, token: string, expiresAt: Date, 
 export function clearSessionCookie(res: Response, options: SessionCookieOptions): void {
   res.clearCookie(SESSION_COOKIE, { httpOnly: true, signed: true, sameSite: 'lax', secure: options.secure, path: '/' });
 }
-
-/**
- * Cookie-authenticated writes must carry `X-Requested-With`: a custom header cannot be sent
- * cross-site without a CORS preflight, which this API never grants (CSRF defence).
- */
-export function isSafeForSession(req: Request): boolean {
-  return req.method === 'GET' || req.method === 'HEAD' || req.get('x-requested-with') !== undefined;
-}

@@ -1,5 +1,4 @@
-import type { AnswerResponse, DocumentRecord, SearchResponse } from '@panya/core';
-import type { DocumentSummary } from './schemas.js';
+import type { AnswerResponse, DocumentSummary, List, SearchResponse } from '@panya/core';
 
 /*
  * Readable renderings of the structured results: hosts that ignore `structuredContent` show the
@@ -30,7 +29,26 @@ export function listText(documents: DocumentSummary[], nextCursor: string | null
   return `${documents.length} documents${what}, newest first:\n${lines.join('\n')}${more}`;
 }
 
-export function documentText(doc: DocumentRecord): string {
+export function documentText(doc: { id: string; title: string; updatedAt: string; url: string | null; status: string; contentMd: string }): string {
   const meta = [`id ${doc.id}`, `updated ${doc.updatedAt}`, ...(doc.url ? [doc.url] : []), ...(doc.status === 'indexed' ? [] : [`status ${doc.status}`])];
   return `Document "${doc.title}" (${meta.join(' · ')})\n\n---\n\n${doc.contentMd}`;
+}
+
+/** The text block of a successful tool call (presentation only; the structured result is the table's output). */
+export function toolText(tool: string, args: Record<string, unknown>, value: unknown): string {
+  const query = typeof args.query === 'string' ? args.query : undefined;
+  switch (tool) {
+    case 'svc_search':
+      return searchText(query ?? '', value as SearchResponse);
+    case 'svc_answer':
+      return answerText(value as AnswerResponse);
+    case 'svc_list_docs': {
+      const list = value as List<DocumentSummary>;
+      return listText(list.data, list.nextCursor, query);
+    }
+    case 'svc_get_doc':
+      return documentText(value as Parameters<typeof documentText>[0]);
+    default:
+      return JSON.stringify(value);
+  }
 }

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { requireScope, silentLogger, type Engine, type Logger, type PanyaError, type RequestContext } from '@panya/core';
+import { silentLogger, toProblem, type Engine, type Logger, type PanyaError } from '@panya/core';
 import { createPanyaMcpServer } from './server.js';
-import { bearerChallenge, resourceMetadataUrl } from './oauth.js';
+import { resourceMetadataUrl } from './oauth.js';
 
 export interface McpHttpOptions {
   logger?: Logger;
@@ -35,34 +35,18 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, 'application/json', headers);
 }
 
-const AUTH_STATUS: Partial<Record<PanyaError['code'], number>> = { unauthorized: 401, forbidden: 403, not_found: 404 };
-
 /**
  * Refusals before the MCP session starts (no key, wrong scope, unknown tenant or workspace) are
- * RFC 9457 problem documents, exactly like the REST API's: same status, `type`, `code` and
- * `WWW-Authenticate` challenge, so one client-side error path serves both.
+ * RFC 9457 problem documents, exactly like the REST API's (core's one mapping): same status,
+ * `type`, `code` and `WWW-Authenticate` challenge, so one client-side error path serves both.
  */
 function sendProblem(req: McpHttpRequest, res: ServerResponse, error: PanyaError): void {
-  const status = AUTH_STATUS[error.code] ?? 500;
-  const problem: Record<string, unknown> = {
-    type: `urn:panya:problem:${error.code}`,
-    title: status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 404 ? 'Not found' : 'Internal server error',
-    status,
-    code: error.code,
-    detail: error.message,
-    instance: req.originalUrl ?? req.url,
-  };
-  if (error.code === 'forbidden' && error.requiredScope) problem.requiredScope = error.requiredScope;
+  const path = new URL(req.originalUrl ?? req.url ?? '/', 'http://x').pathname;
+  const { problem, headers } = toProblem(error, 'en', { keySent: Boolean(req.headers.authorization), resourceMetadata: resourceMetadataUrl(req, path) });
+  problem.instance = req.originalUrl ?? req.url;
   const requestId = res.getHeader('X-Request-Id');
   if (requestId) problem.requestId = String(requestId);
-  const path = new URL(req.originalUrl ?? req.url ?? '/', 'http://x').pathname;
-  const challenge = () => bearerChallenge(error, { keySent: Boolean(req.headers.authorization), resourceMetadata: resourceMetadataUrl(req, path) });
-  sendJson(res, status, problem, 'application/problem+json', status === 401 ? { 'WWW-Authenticate': challenge() } : {});
-}
-
-function bearer(req: IncomingMessage): string | undefined {
-  const match = req.headers.authorization ? /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization) : null;
-  return match?.[1];
+  sendJson(res, problem.status, problem, 'application/problem+json', headers);
 }
 
 /** Host and Origin checks against DNS rebinding; returns the refusal message, if any. */
@@ -84,16 +68,6 @@ function rebindingRefusal(req: IncomingMessage, options: McpHttpOptions): string
 }
 
 /**
- * The mcp scope admits a key to the tool server, whose tools only read: within it the key
- * reads the knowledge base whether or not it also holds `read` (a key for an AI host needs
- * nothing else).
- */
-function toolContext(ctx: RequestContext): RequestContext {
-  if (ctx.principal.scopes.includes('read')) return ctx;
-  return { ...ctx, principal: { ...ctx.principal, scopes: [...ctx.principal.scopes, 'read'] } };
-}
-
-/**
  * The MCP endpoint over Streamable HTTP, stateless: each POST gets a fresh server and
  * transport (no session to keep, so any node can answer any request). Mount it with
  * `app.all(path, handler)`; it reads `req.params.tenantSlug` / `workspaceSlug` from the
@@ -106,21 +80,22 @@ export function mcpHttpHandler(engine: Engine, options: McpHttpOptions = {}): Mc
   return async (req, res) => {
     const refused = rebindingRefusal(req, options);
     if (refused) return sendJsonRpcError(res, 403, -32000, refused);
-    // The key first, whatever the method: a host falling back to a GET stream must still learn that its key is refused.
-    const principal = await engine.apiKeys.authenticate(bearer(req));
-    if (principal.isErr()) return sendProblem(req, res, principal.error);
-    // Stateless: no server-initiated stream to GET and no session to DELETE.
-    if (req.method !== 'POST') return sendJsonRpcError(res, 405, -32000, 'Method not allowed.', { Allow: 'POST' });
+    // Keys only (no session cookies); the mcp scope is required and implies read (core's surface rules).
     const params = req.params ?? {};
-    const resolved = await engine.access.resolve(principal.value, {
-      ...(params.tenantSlug !== undefined ? { tenantSlug: params.tenantSlug } : {}),
-      ...(params.workspaceSlug !== undefined ? { workspaceSlug: params.workspaceSlug } : {}),
-    });
-    if (resolved.isErr()) return sendProblem(req, res, resolved.error);
-    const allowed = requireScope(resolved.value, 'mcp');
-    if (allowed.isErr()) return sendProblem(req, res, allowed.error);
-
-    const ctx = toolContext(resolved.value);
+    const authenticated = await engine.auth.authenticate(
+      { authorization: req.headers.authorization },
+      {
+        ...(params.tenantSlug !== undefined ? { tenantSlug: params.tenantSlug } : {}),
+        ...(params.workspaceSlug !== undefined ? { workspaceSlug: params.workspaceSlug } : {}),
+      },
+      'mcp',
+    );
+    // Stateless: no server-initiated stream to GET and no session to DELETE. The key is checked
+    // first whatever the method: a host falling back to a GET stream must still learn that its key is refused.
+    const refusedKey = authenticated.isErr() && authenticated.error.code === 'unauthorized';
+    if (req.method !== 'POST' && !refusedKey) return sendJsonRpcError(res, 405, -32000, 'Method not allowed.', { Allow: 'POST' });
+    if (authenticated.isErr()) return sendProblem(req, res, authenticated.error);
+    const ctx = authenticated.value;
     const server = createPanyaMcpServer(engine, ctx, {
       onError: (error, tool) => logger.error('mcp tool failed', { tool, tenantId: ctx.tenant.id, error: error instanceof Error ? error.stack : String(error) }),
     });

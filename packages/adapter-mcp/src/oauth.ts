@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PanyaError } from '@panya/core';
 
 /**
  * Panya authenticates MCP hosts with API keys, not OAuth. MCP hosts that meet a 401 look for an
@@ -26,19 +25,7 @@ export function resourceMetadataUrl(req: Req, path: string): string {
   return `${origin(req)}${PROTECTED_RESOURCE}${path}`;
 }
 
-/** An RFC 7230 quoted string: header values are ASCII, so anything else is spelled out or dropped. */
-const quoted = (text: string) => `"${text.replace(/…/g, '...').replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '')}"`;
-
-/**
- * The `WWW-Authenticate` challenge of a 401 (RFC 6750 §3): `invalid_token` when a key was sent
- * and refused, plus, on the MCP endpoint, `resource_metadata` (RFC 9728 §5.1).
- */
-export function bearerChallenge(error: PanyaError, options: { keySent: boolean; resourceMetadata?: string }): string {
-  const params = ['realm="panya"'];
-  if (options.keySent) params.push('error="invalid_token"', `error_description=${quoted(error.message)}`);
-  if (options.resourceMetadata) params.push(`resource_metadata=${quoted(options.resourceMetadata)}`);
-  return `Bearer ${params.join(', ')}`;
-}
+export { bearerChallenge } from '@panya/core';
 
 function sendJson(res: ServerResponse, status: number, body: unknown, contentType: string): void {
   res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-store' }).end(JSON.stringify(body));

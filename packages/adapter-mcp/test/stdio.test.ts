@@ -43,7 +43,7 @@ describe('MCP server without HTTP (stdio hosts)', () => {
 
   it('turns an unexpected failure into a tool error and keeps serving', async () => {
     const failures: string[] = [];
-    const broken = { ...engine, queries: { ...engine.queries, search: () => Promise.reject(new Error('disk on fire')) } } as Engine;
+    const broken = { ...engine, search: { ...engine.search, run: () => Promise.reject(new Error('disk on fire')) } } as Engine;
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createPanyaMcpServer(broken, acme.ctx, { onError: (_e, tool) => failures.push(tool) }).connect(serverSide);
     const client = new Client({ name: 'host', version: '1.0.0' });

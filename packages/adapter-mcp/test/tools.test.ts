@@ -88,13 +88,13 @@ describe('MCP tools over Streamable HTTP', () => {
   it('svc_list_docs pages like GET /api/docs', async () => {
     const viaRest = await rest(app.url, acme.key, '/api/docs?limit=2');
     const first = await callTool(client, 'svc_list_docs', { limit: 2 });
-    const page = first.structuredContent as { documents: { id: string; title: string; updatedAt: string }[]; nextCursor: string | null; hasMore: boolean };
-    expect(page.documents).toEqual(viaRest.body.data.map((d: DocumentRecord) => ({ id: d.id, title: d.title, url: d.url, status: d.status, updatedAt: d.updatedAt })));
+    const page = first.structuredContent as { data: { id: string; title: string; updatedAt: string }[]; nextCursor: string | null; hasMore: boolean };
+    expect(page.data).toEqual(viaRest.body.data.map((d: DocumentRecord) => ({ id: d.id, title: d.title, url: d.url, status: d.status, updatedAt: d.updatedAt })));
     expect(page.nextCursor).toBe(viaRest.body.nextCursor);
     expect(page.hasMore).toBe(true);
     const second = await callTool(client, 'svc_list_docs', { limit: 2, cursor: page.nextCursor });
     const rest2 = second.structuredContent as typeof page;
-    expect(rest2.documents.map((d) => d.id)).toEqual([docs[0]!.id]);
+    expect(rest2.data.map((d) => d.id)).toEqual([docs[0]!.id]);
     expect(rest2.nextCursor).toBeNull();
     expect(textOf(first)).toContain(`call svc_list_docs again with cursor "${page.nextCursor}"`);
   });
@@ -110,17 +110,17 @@ describe('MCP tools over Streamable HTTP', () => {
     let cursor: string | null = null;
     do {
       const result = await callTool(client, 'svc_list_docs', { query: 'refund', limit: 2, ...(cursor ? { cursor } : {}) });
-      const page = result.structuredContent as { documents: { id: string }[]; nextCursor: string | null };
-      expect(page.documents.length).toBeLessThanOrEqual(2);
-      seen.push(...page.documents.map((d) => d.id));
+      const page = result.structuredContent as { data: { id: string }[]; nextCursor: string | null };
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.data.map((d) => d.id));
       cursor = page.nextCursor;
     } while (cursor);
     expect(seen).toEqual(refunds);
 
     const both = await callTool(client, 'svc_list_docs', { query: 'refund   CARD' });
-    expect((both.structuredContent as { documents: { id: string }[] }).documents.map((d) => d.id)).toEqual([extra[2]!.id]);
+    expect((both.structuredContent as { data: { id: string }[] }).data.map((d) => d.id)).toEqual([extra[2]!.id]);
     const none = await callTool(client, 'svc_list_docs', { query: 'nothing like this' });
-    expect(none.structuredContent).toEqual({ documents: [], nextCursor: null, hasMore: false });
+    expect(none.structuredContent).toEqual({ data: [], nextCursor: null, hasMore: false });
     for (const doc of extra) (await engine.documents.delete(acme.ctx, doc.id))._unsafeUnwrap();
   });
 

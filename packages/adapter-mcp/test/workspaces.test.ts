@@ -35,7 +35,7 @@ describe('MCP workspace routing', () => {
     const client = await connect(`${app.url}${path}`, key);
     const result = await callTool(client, 'svc_list_docs', {});
     await client.close();
-    return (result.structuredContent as { documents: { id: string }[] }).documents.map((d) => d.id).sort();
+    return (result.structuredContent as { data: { id: string }[] }).data.map((d) => d.id).sort();
   };
 
   it('serves the default workspace at /api/mcp and /c/{tenant}/api/mcp', async () => {

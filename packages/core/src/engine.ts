@@ -9,6 +9,7 @@ import type { Store } from './ports/store.js';
 import type { Clock, Ids, Logger } from './ports/system.js';
 import { createAccessService } from './services/access.js';
 import { createApiKeyService } from './services/api-keys.js';
+import { createAuthService } from './services/authenticate.js';
 import type { ServiceDeps } from './services/context.js';
 import { createDocumentService } from './services/documents.js';
 import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions } from './services/ingest.js';
@@ -59,15 +60,20 @@ export function createEngine(options: EngineOptions) {
     ? { contextualizer: options.contextualizer, recordUsage: (tenantId: string, workspaceId: string, calls: number, data: Record<string, unknown>) => usage.recordUsage(tenantId, workspaceId, CONTEXTUALIZATION_METER, calls, data) }
     : {};
   const ingest = createIngestService({ ...deps, embedder, ...contextualize }, options.ingest);
+  const tenancy = createTenancyService(deps);
+  const apiKeys = createApiKeyService(deps);
+  const access = createAccessService(deps);
+  const users = createUserService(deps);
   const worker = createIngestWorker(ingest, options.store, { logger, ...(options.ingest?.pollMs ? { pollMs: options.ingest.pollMs } : {}) });
   return {
     deps,
     store: options.store,
     embedder,
-    tenancy: createTenancyService(deps),
+    tenancy,
     workspaces: createWorkspaceService(deps),
-    apiKeys: createApiKeyService(deps),
-    access: createAccessService(deps),
+    apiKeys,
+    access,
+    auth: createAuthService({ apiKeys, users, access, tenancy }),
     documents: createDocumentService({ ...deps, indexing: worker, ingest, worker }),
     search,
     limits,
@@ -76,7 +82,7 @@ export function createEngine(options: EngineOptions) {
     answers: createAnswerService({ ...deps, generator, search, queries }),
     chat: createChatService({ ...deps, generator, search, limits }),
     generator,
-    users: createUserService(deps),
+    users,
     jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}) }),
     ingest,
     worker,

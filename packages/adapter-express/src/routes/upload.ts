@@ -1,5 +1,5 @@
 import type { Engine, PanyaError } from '@panya/core';
-import { CONVERSION_BUDGET_MS, errors, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, panyaError, PUBLIC_SURFACES } from '@panya/core';
+import { CONVERSION_BUDGET_MS, errors, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, panyaError, publicDocument } from '@panya/core';
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import multer from 'multer';
 import { ctxOf } from '../context.js';
@@ -7,7 +7,6 @@ import { sendProblem } from '../problem.js';
 import { SUPPORTED_UPLOAD_EXTENSIONS, type ConvertedUpload } from '../upload/convert.js';
 import { convertInWorker } from '../upload/pool.js';
 import { boundedMemoryStorage, UploadTooLargeError } from '../upload/storage.js';
-import { documentJson } from './json.js';
 
 /** @deprecated use `MAX_UPLOAD_FILE_BYTES` from `@panya/core`. */
 export const MAX_UPLOAD_BYTES = MAX_UPLOAD_FILE_BYTES;
@@ -40,10 +39,6 @@ export function uploadRouter(engine: Engine): Router {
     const names = files.map((f) => Buffer.from(f.originalname, 'latin1').toString('utf8'));
     const badName = names.findIndex((n) => CONTROL.test(n));
     if (badName >= 0) return sendProblem(req, res, errors.invalid('A file name must not contain control characters.', [{ path: `file[${badName}]`, message: 'control character in file name' }]));
-    const surfaces = String(req.body?.publicSurfaces ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
 
     // One budget for the whole request; a client that disconnects aborts the conversion at once.
     const gone = new AbortController();
@@ -75,16 +70,9 @@ export function uploadRouter(engine: Engine): Router {
     } finally {
       res.off('close', onClose);
     }
-    const title = typeof req.body?.title === 'string' && files.length === 1 ? req.body.title : undefined;
-    const create = converted.map((c) => ({
-      title: (title ?? c.title).slice(0, 300) || 'Untitled',
-      contentMd: c.contentMd,
-      publicSurfaces: surfaces as (typeof PUBLIC_SURFACES)[number][],
-    }));
-    const created = await engine.documents.bulk(ctxOf(res), { create });
+    const created = await engine.documents.upload(ctxOf(res), { files: converted, title: req.body?.title, publicSurfaces: req.body?.publicSurfaces });
     if (created.isErr()) return sendProblem(req, res, created.error);
-    const docs = await engine.store.documents.getMany(ctxOf(res).scope, created.value.map((r) => r.id));
-    res.status(201).json({ data: docs.map(documentJson) });
+    res.status(201).json({ data: created.value.map(publicDocument) });
   });
 
   const onParseError: ErrorRequestHandler = (error, req, res, next) => {

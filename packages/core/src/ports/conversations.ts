@@ -1,14 +1,14 @@
 /** Conversations and their messages (chat history), workspace-scoped like all tenant data. */
 import type { Scope } from './store.js';
 
-export interface Citation {
+export type Citation = {
   n: number;
   documentId: string;
   chunkId: string;
   title: string;
   url: string | null;
   snippet: string;
-}
+};
 
 export interface ConversationRecord {
   id: string;

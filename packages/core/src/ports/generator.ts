@@ -33,10 +33,10 @@ export interface GenerateRequest {
   signal?: AbortSignal;
 }
 
-export interface GeneratorUsage {
+export type GeneratorUsage = {
   inputTokens: number;
   outputTokens: number;
-}
+};
 
 export type GeneratorEvent = { type: 'delta'; text: string } | { type: 'done'; usage: GeneratorUsage };
 

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
-import type { Citation } from '../ports/conversations.js';
+import type { AnswerResponse } from '../schemas/responses.js';
 import type { Generator, GeneratorUsage } from '../ports/generator.js';
 import { answerSchema, detectLocale, type AnswerInput, type Locale } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
@@ -9,13 +9,7 @@ import { numberCitations, retrieveContext } from './grounding.js';
 import type { Counted, QueryChannel, QueryService } from './queries.js';
 import type { SearchService } from './search.js';
 
-export interface AnswerResponse {
-  answer: string;
-  citations: Citation[];
-  locale: Locale;
-  /** True when the answer cites the knowledge base; false means "no grounded answer". */
-  grounded: boolean;
-}
+export type { AnswerResponse } from '../schemas/responses.js';
 
 /** Collects a generator's stream into text and usage. */
 async function complete(generator: Generator, request: Parameters<Generator['generate']>[0]): Promise<{ text: string; usage: GeneratorUsage }> {
@@ -41,6 +35,9 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
   }
 
   return {
+    /** An answer for an already validated, authorized request, without counting it (the operation table counts). */
+    generate: answer,
+
     async answer(ctx: RequestContext, input: AnswerInput | unknown, channel: QueryChannel = { via: 'rest' }, signal?: AbortSignal): Promise<Result<Counted<AnswerResponse>, PanyaError>> {
       const allowed = requireScope(ctx, 'read');
       if (allowed.isErr()) return err(allowed.error);

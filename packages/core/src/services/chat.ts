@@ -3,6 +3,7 @@ import { errors, type PanyaError } from '../errors.js';
 import { condenseQuery } from '../generators/extractive.js';
 import type { Citation } from '../ports/conversations.js';
 import type { ChatTurn, Generator, GeneratorUsage } from '../ports/generator.js';
+import type { ChatEvent } from '../schemas/responses.js';
 import { chatSchema, detectLocale, type ChatInput } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
@@ -13,12 +14,7 @@ import type { SearchService } from './search.js';
 /** Turns of history a follow-up is condensed with and the generator sees. */
 const HISTORY_TURNS = 10;
 
-export type ChatEvent =
-  | { event: 'meta'; data: { conversationId: string; messageId: string } }
-  | { event: 'delta'; data: { text: string } }
-  | { event: 'citation'; data: Citation }
-  | { event: 'done'; data: { usage: GeneratorUsage; grounded: boolean; query: string } }
-  | { event: 'error'; data: { code: string; detail: string } };
+export type { ChatEvent } from '../schemas/responses.js';
 
 export interface ChatStream {
   conversationId: string;

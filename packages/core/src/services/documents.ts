@@ -11,6 +11,7 @@ import {
   type ListDocumentsInput,
   type UpdateDocumentInput,
 } from '../schemas/documents.js';
+import type { DocumentJson, DocumentSummary, List } from '../schemas/responses.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import type { IngestService } from './ingest.js';
@@ -24,6 +25,37 @@ export type BulkItemResult =
 /** Told when documents need (re)indexing, so a worker can pick them up without polling delay. */
 export interface IndexingNotifier {
   documentsChanged(scope: Scope, ids: readonly string[]): void;
+}
+
+/** A document as the API shows it: no internal tenant id. */
+export function publicDocument({ tenantId: _tenant, ...doc }: DocumentRecord): DocumentJson {
+  return doc;
+}
+
+export function documentSummary(doc: DocumentRecord): DocumentSummary {
+  return { id: doc.id, title: doc.title, url: doc.url, status: doc.status, updatedAt: doc.updatedAt };
+}
+
+/** A store page in the API's one list envelope. */
+export function toList<T, U>(page: Page<T>, map: (item: T) => U): List<U> {
+  return { data: page.items.map(map), hasMore: page.nextCursor !== null, nextCursor: page.nextCursor };
+}
+
+/** Longest title filter of `browse`. */
+export const TITLE_QUERY_MAX = 200;
+/** Documents read per `browse` call with a title filter before it hands back a cursor. */
+const TITLE_SCAN_LIMIT = 1_000;
+const SCAN_PAGE = 100;
+const DEFAULT_PAGE = 20;
+const normalizeTitle = (text: string) => text.normalize('NFKC').toLowerCase();
+
+/** Converted upload files, and the form fields that apply to them. */
+export interface UploadInput {
+  files: { title: string; contentMd: string }[];
+  /** Form field `title`: names the document when exactly one file is sent. */
+  title?: unknown;
+  /** Form field `publicSurfaces`: comma-separated. */
+  publicSurfaces?: unknown;
 }
 
 const encodeCursor = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
@@ -91,6 +123,59 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     return tx.documents.delete(scope, id);
   }
 
+  async function list(ctx: RequestContext, input: ListDocumentsInput | unknown): Promise<Result<Page<DocumentRecord>, PanyaError>> {
+    const allowed = requireScope(ctx, 'read');
+    if (allowed.isErr()) return err(allowed.error);
+    const parsed = parseInput(listDocumentsSchema, input, 'query');
+    if (parsed.isErr()) return err(parsed.error);
+    const after = parsed.value.cursor ? decodeCursor(parsed.value.cursor) : undefined;
+    if (after !== undefined && !after.startsWith('doc_')) return err(errors.invalid('Invalid cursor.', [{ path: 'cursor', message: 'not a cursor from this API' }]));
+    const page = await store.documents.list(ctx.scope, { limit: parsed.value.limit, ...(after ? { after } : {}) });
+    return ok({ items: page.items, nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null });
+  }
+
+  async function bulk(ctx: RequestContext, input: BulkDocumentsInput | unknown): Promise<Result<BulkItemResult[], PanyaError>> {
+    const allowed = requireScope(ctx, 'write');
+    if (allowed.isErr()) return err(allowed.error);
+    const parsed = parseInput(bulkDocumentsSchema, input);
+    if (parsed.isErr()) return err(parsed.error);
+    const { create = [], update = [], delete: remove = [] } = parsed.value;
+    const emptyUpdates: FieldIssue[] = update.flatMap((u, i) =>
+      Object.keys(u).length > 1 ? [] : [{ path: `update[${i}]`, message: 'at least one field to change is required' }],
+    );
+    if (emptyUpdates.length) return err(errors.invalid('Invalid request body: update items without changes.', emptyUpdates));
+    const now = clock.now().toISOString();
+    const changed: string[] = [];
+    const result = await runInTransaction(store, async (tx) => {
+      const results: BulkItemResult[] = [];
+      const missing: FieldIssue[] = [];
+      for (const [index, item] of create.entries()) {
+        const doc = newDocument(ctx, item, now);
+        await tx.documents.insert(doc);
+        changed.push(doc.id);
+        results.push({ op: 'create', index, id: doc.id, status: 'created' });
+      }
+      for (const [index, { id, ...fields }] of update.entries()) {
+        const updated = await tx.documents.update(ctx.scope, id, toPatch(fields, now));
+        if (!updated) missing.push({ path: `update[${index}].id`, message: `document ${id} not found` });
+        else {
+          if (needsReindex(fields)) changed.push(id);
+          results.push({ op: 'update', index, id, status: 'updated' });
+        }
+      }
+      for (const [index, id] of remove.entries()) {
+        if (!(await deleteInScope(tx, ctx.scope, id))) missing.push({ path: `delete[${index}]`, message: `document ${id} not found` });
+        else results.push({ op: 'delete', index, id, status: 'deleted' });
+      }
+      if (missing.length) {
+        return err(panyaError('not_found', { resource: 'Document', message: 'Some documents were not found; nothing was changed.', issues: missing }));
+      }
+      return ok(results);
+    });
+    if (result.isOk()) notify(ctx.scope, changed.filter((id) => !remove.includes(id)));
+    return result;
+  }
+
   return {
     async create(ctx: RequestContext, input: CreateDocumentInput | unknown, options: WriteOptions = {}): Promise<Result<DocumentRecord, PanyaError>> {
       const allowed = requireScope(ctx, 'write');
@@ -111,15 +196,44 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       return doc ? ok(doc) : err(errors.notFound('Document'));
     },
 
-    async list(ctx: RequestContext, input: ListDocumentsInput | unknown): Promise<Result<Page<DocumentRecord>, PanyaError>> {
-      const allowed = requireScope(ctx, 'read');
-      if (allowed.isErr()) return err(allowed.error);
-      const parsed = parseInput(listDocumentsSchema, input, 'query');
-      if (parsed.isErr()) return err(parsed.error);
-      const after = parsed.value.cursor ? decodeCursor(parsed.value.cursor) : undefined;
-      if (after !== undefined && !after.startsWith('doc_')) return err(errors.invalid('Invalid cursor.', [{ path: 'cursor', message: 'not a cursor from this API' }]));
-      const page = await store.documents.list(ctx.scope, { limit: parsed.value.limit, ...(after ? { after } : {}) });
-      return ok({ items: page.items, nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null });
+    list,
+
+    /**
+     * A page of documents, newest first, optionally only those whose title contains every word
+     * of `query`. With a filter, pages are scanned (at most TITLE_SCAN_LIMIT documents per call)
+     * until `limit` titles match; the cursor handed back resumes right after the last document
+     * returned, so no match is skipped or repeated.
+     */
+    async browse(ctx: RequestContext, input: { cursor?: string | undefined; limit?: number | undefined; query?: string | undefined }): Promise<Result<Page<DocumentRecord>, PanyaError>> {
+      const limit = input.limit ?? DEFAULT_PAGE;
+      const page = (cursor: string | undefined, size: number) => list(ctx, { limit: size, ...(cursor !== undefined ? { cursor } : {}) });
+      if (!input.query) return page(input.cursor, limit);
+      const words = normalizeTitle(input.query).split(/\s+/).filter(Boolean);
+      const matches = (doc: DocumentRecord) => {
+        const title = normalizeTitle(doc.title);
+        return words.every((w) => title.includes(w));
+      };
+      const found: DocumentRecord[] = [];
+      let cursor = input.cursor;
+      let scanned = 0;
+      for (;;) {
+        const listed = await page(cursor, SCAN_PAGE);
+        if (listed.isErr()) return err(listed.error);
+        const hits = listed.value.items.filter(matches);
+        const room = limit - found.length;
+        if (hits.length > room) {
+          // More matches than fit: re-read this page up to the last one taken, for a cursor right after it.
+          const upTo = listed.value.items.indexOf(hits[room - 1]!) + 1;
+          const cut = await page(cursor, upTo);
+          if (cut.isErr()) return err(cut.error);
+          found.push(...hits.slice(0, room));
+          return ok({ items: found, nextCursor: cut.value.nextCursor });
+        }
+        found.push(...hits);
+        scanned += listed.value.items.length;
+        cursor = listed.value.nextCursor ?? undefined;
+        if (!cursor || found.length === limit || scanned >= TITLE_SCAN_LIMIT) return ok({ items: found, nextCursor: cursor ?? null });
+      }
     },
 
     async update(ctx: RequestContext, id: string, input: UpdateDocumentInput | unknown, options: WriteOptions = {}): Promise<Result<DocumentRecord, PanyaError>> {
@@ -173,51 +287,23 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       );
     },
 
+    bulk,
+
     /**
-     * Validates every item first (one bad item → 400 naming each, nothing written), then
-     * applies all operations in one transaction. An id unknown in this workspace fails the
-     * whole request with 404 naming each such item, and nothing is written.
+     * Creates one document per converted upload file, all or nothing. The form's `title` names
+     * the document only when one file is sent; otherwise each file's own title is used.
      */
-    async bulk(ctx: RequestContext, input: BulkDocumentsInput | unknown): Promise<Result<BulkItemResult[], PanyaError>> {
-      const allowed = requireScope(ctx, 'write');
-      if (allowed.isErr()) return err(allowed.error);
-      const parsed = parseInput(bulkDocumentsSchema, input);
-      if (parsed.isErr()) return err(parsed.error);
-      const { create = [], update = [], delete: remove = [] } = parsed.value;
-      const emptyUpdates: FieldIssue[] = update.flatMap((u, i) =>
-        Object.keys(u).length > 1 ? [] : [{ path: `update[${i}]`, message: 'at least one field to change is required' }],
-      );
-      if (emptyUpdates.length) return err(errors.invalid('Invalid request body: update items without changes.', emptyUpdates));
-      const now = clock.now().toISOString();
-      const changed: string[] = [];
-      const result = await runInTransaction(store, async (tx) => {
-        const results: BulkItemResult[] = [];
-        const missing: FieldIssue[] = [];
-        for (const [index, item] of create.entries()) {
-          const doc = newDocument(ctx, item, now);
-          await tx.documents.insert(doc);
-          changed.push(doc.id);
-          results.push({ op: 'create', index, id: doc.id, status: 'created' });
-        }
-        for (const [index, { id, ...fields }] of update.entries()) {
-          const updated = await tx.documents.update(ctx.scope, id, toPatch(fields, now));
-          if (!updated) missing.push({ path: `update[${index}].id`, message: `document ${id} not found` });
-          else {
-            if (needsReindex(fields)) changed.push(id);
-            results.push({ op: 'update', index, id, status: 'updated' });
-          }
-        }
-        for (const [index, id] of remove.entries()) {
-          if (!(await deleteInScope(tx, ctx.scope, id))) missing.push({ path: `delete[${index}]`, message: `document ${id} not found` });
-          else results.push({ op: 'delete', index, id, status: 'deleted' });
-        }
-        if (missing.length) {
-          return err(panyaError('not_found', { resource: 'Document', message: 'Some documents were not found; nothing was changed.', issues: missing }));
-        }
-        return ok(results);
-      });
-      if (result.isOk()) notify(ctx.scope, changed.filter((id) => !remove.includes(id)));
-      return result;
+    async upload(ctx: RequestContext, input: UploadInput): Promise<Result<DocumentRecord[], PanyaError>> {
+      if (input.files.length === 0) return err(errors.invalid('Send at least one file in the multipart field "file".', [{ path: 'file', message: 'required' }]));
+      const surfaces = String(input.publicSurfaces ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const title = typeof input.title === 'string' && input.files.length === 1 ? input.title : undefined;
+      const create = input.files.map((file) => ({ title: (title ?? file.title).slice(0, 300) || 'Untitled', contentMd: file.contentMd, publicSurfaces: surfaces }));
+      const created = await bulk(ctx, { create });
+      if (created.isErr()) return err(created.error);
+      return ok(await store.documents.getMany(ctx.scope, created.value.map((r) => r.id)));
     },
   };
 }

@@ -20,6 +20,17 @@ export interface JobRunOptions {
   holder: string;
 }
 
+/** Longest a single run may be asked to work, in milliseconds (`?budgetMs=` on the cron endpoint). */
+export const MAX_JOB_BUDGET_MS = 600_000;
+
+/** A requested work budget: absent, or an integer from 1 ms to MAX_JOB_BUDGET_MS. */
+export function parseJobBudget(raw: unknown): Result<number | undefined, PanyaError> {
+  if (raw === undefined) return ok(undefined);
+  const n = Number(raw);
+  if (Number.isInteger(n) && n >= 1 && n <= MAX_JOB_BUDGET_MS) return ok(n);
+  return err(errors.invalid(`budgetMs must be an integer from 1 to ${MAX_JOB_BUDGET_MS}.`, [{ path: 'budgetMs', message: 'out of range' }]));
+}
+
 export type JobRun = { job: JobName; ran: true; summary: Record<string, unknown> } | { job: JobName; ran: false; reason: 'running_elsewhere' };
 
 /** Longest a lease is held: a crashed node's lease expires after this. */

@@ -3,6 +3,7 @@ import type { PanyaError } from '../errors.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { RankedHit } from '../ports/search-index.js';
 import type { Scope } from '../ports/store.js';
+import type { SearchResponse, SearchResult } from '../schemas/responses.js';
 import { searchSchema, type SearchInput, type SearchRequest } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
 import { reciprocalRankFusion, RRF_K, type FusedHit } from '../search/fusion.js';
@@ -11,25 +12,7 @@ import { boundTerms, searchTerms } from '../text/query.js';
 import { queryFragments, tokenize } from '../text/tokenizer.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
 
-export interface SearchResult {
-  chunkId: string;
-  documentId: string;
-  title: string;
-  headingPath: string[];
-  text: string;
-  /** Fused RRF score (higher is better). */
-  score: number;
-  rank: number;
-  /** Rank in each channel, null when the channel did not return the chunk. */
-  lexicalRank: number | null;
-  semanticRank: number | null;
-  url: string | null;
-}
-
-export interface SearchResponse {
-  results: SearchResult[];
-  tookMs: number;
-}
+export type { SearchResponse, SearchResult } from '../schemas/responses.js';
 
 /** Re-orders fused candidates (e.g. a cross-encoder). Optional; runs after fusion, before the threshold. */
 export interface Reranker {

@@ -1,0 +1,34 @@
+import { executeOperation, HTTP_OPERATIONS, type Engine, type Operation } from '@panya/core';
+import { Router, type Request, type Response } from 'express';
+import { ctxOf } from '../context.js';
+import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
+
+/** Aborts when the client goes away, so the work stops with it (no orphan generation). */
+export function abortOnClose(res: Response): AbortController {
+  const controller = new AbortController();
+  res.on('close', () => controller.abort());
+  return controller;
+}
+
+const METHODS = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const;
+
+/** Mounts every REST entry of core's operation table: the route is translation only. */
+export function operationsRouter(engine: Engine, operations: readonly Operation[] = HTTP_OPERATIONS): Router {
+  const router = Router({ mergeParams: true });
+  for (const operation of operations) {
+    const http = operation.http!;
+    router[METHODS[http.method]](http.path, async (req: Request, res: Response) => {
+      const controller = abortOnClose(res);
+      const raw = { params: req.params, query: req.query, body: req.body };
+      const done = await executeOperation(engine, operation, ctxOf(res), raw, { channel: { via: 'rest' }, signal: controller.signal });
+      if (done.isErr()) return sendProblem(req, res, done.error, requestLocale(req, req.body?.locale, req.body?.query));
+      const { value, rateLimit, input } = done.value;
+      if (rateLimit) res.set(rateLimitHeaders(rateLimit));
+      if (http.location) res.location(`${req.baseUrl}${http.location(value)}`);
+      const status = typeof http.status === 'function' ? http.status(input) : (http.status ?? 200);
+      if (value === undefined) return res.status(status).end();
+      res.status(status).json(value);
+    });
+  }
+  return router;
+}

@@ -1,0 +1,100 @@
+import { err, ok } from 'neverthrow';
+import { z } from 'zod';
+import { bulkDocumentsSchema, createDocumentSchema, listDocumentsSchema, updateDocumentSchema } from '../schemas/documents.js';
+import { bulkResultSchema, documentSchema, listSchema } from '../schemas/responses.js';
+import { publicDocument, toList } from '../services/documents.js';
+import { defineOperation } from './types.js';
+
+const idParams = z.looseObject({ id: z.string() });
+/** `?wait=true` answers once the document is indexed (or failed) instead of at once. */
+const waitQuery = z.looseObject({ wait: z.unknown().optional() }).transform((q) => ({ wait: q.wait === 'true' || q.wait === '1' }));
+
+export const listDocuments = defineOperation({
+  id: 'documents.list',
+  http: { method: 'GET', path: '/docs' },
+  scope: 'read',
+  counted: false,
+  input: { query: listDocumentsSchema },
+  output: listSchema(documentSchema),
+  async run({ request, services }, { query }) {
+    const page = await services.documents.list(request, query);
+    return page.map((p) => toList(p, publicDocument));
+  },
+});
+
+export const createDocument = defineOperation({
+  id: 'documents.create',
+  http: { method: 'POST', path: '/docs', status: 201, location: (doc) => `/docs/${doc.id}` },
+  scope: 'write',
+  counted: false,
+  input: { query: waitQuery, body: createDocumentSchema },
+  output: documentSchema,
+  async run({ request, services }, { query, body }) {
+    return (await services.documents.create(request, body, query)).map(publicDocument);
+  },
+});
+
+export const bulkDocuments = defineOperation({
+  id: 'documents.bulk',
+  http: { method: 'POST', path: '/docs/bulk' },
+  scope: 'write',
+  counted: false,
+  input: { body: bulkDocumentsSchema },
+  output: bulkResultSchema,
+  async run({ request, services }, { body }) {
+    return (await services.documents.bulk(request, body)).map((results) => ({ results }));
+  },
+});
+
+export const getDocument = defineOperation({
+  id: 'documents.get',
+  http: { method: 'GET', path: '/docs/:id' },
+  scope: 'read',
+  counted: false,
+  input: { params: idParams },
+  output: documentSchema,
+  async run({ request, services }, { params }) {
+    return (await services.documents.get(request, params.id)).map(publicDocument);
+  },
+});
+
+export const updateDocument = defineOperation({
+  id: 'documents.update',
+  http: { method: 'PATCH', path: '/docs/:id' },
+  scope: 'write',
+  counted: false,
+  input: { params: idParams, query: waitQuery, body: updateDocumentSchema },
+  output: documentSchema,
+  async run({ request, services }, { params, query, body }) {
+    return (await services.documents.update(request, params.id, body, query)).map(publicDocument);
+  },
+});
+
+export const reindexDocument = defineOperation({
+  id: 'documents.reindex',
+  // Accepted for indexing (202), or indexed when the caller waited (200).
+  http: { method: 'POST', path: '/docs/:id/reindex', status: ({ query }) => (query.wait ? 200 : 202) },
+  scope: 'write',
+  counted: false,
+  input: { params: idParams, query: waitQuery },
+  output: documentSchema,
+  async run({ request, services }, { params, query }) {
+    return (await services.documents.reindex(request, params.id, query)).map(publicDocument);
+  },
+});
+
+export const deleteDocument = defineOperation({
+  id: 'documents.delete',
+  http: { method: 'DELETE', path: '/docs/:id', status: 204 },
+  scope: 'write',
+  counted: false,
+  input: { params: idParams },
+  output: z.void(),
+  async run({ request, services }, { params }) {
+    const done = await services.documents.delete(request, params.id);
+    return done.isOk() ? ok(undefined) : err(done.error);
+  },
+});
+
+export const DOCUMENT_OPERATIONS = [listDocuments, createDocument, bulkDocuments, getDocument, updateDocument, reindexDocument, deleteDocument];
+

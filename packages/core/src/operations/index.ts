@@ -1,0 +1,18 @@
+import { DOCUMENT_OPERATIONS } from './documents.js';
+import { QUERY_OPERATIONS } from './queries.js';
+import { TOOL_OPERATIONS } from './tools.js';
+import { WORKSPACE_OPERATIONS } from './workspaces.js';
+import type { Operation } from './types.js';
+
+export { executeOperation, type Executed, type ExecuteOptions } from './execute.js';
+export { defineOperation, type HttpBinding, type HttpMethod, type InputSpec, type Operation, type OperationContext, type OperationServices, type ParsedInput, type RawInput, type ToolBinding } from './types.js';
+
+/**
+ * The operation table: every REST route and MCP tool of the tenant API. The Express adapter
+ * mounts each entry with an `http` binding, the MCP adapter registers each entry with a `tool`
+ * binding. Adding a route is adding an entry here.
+ */
+export const OPERATIONS: readonly Operation[] = [...QUERY_OPERATIONS, ...DOCUMENT_OPERATIONS, ...WORKSPACE_OPERATIONS, ...TOOL_OPERATIONS] as unknown as readonly Operation[];
+
+export const HTTP_OPERATIONS = OPERATIONS.filter((op) => op.http);
+export const TOOL_OPERATION_LIST = OPERATIONS.filter((op) => op.tool);

@@ -1,0 +1,31 @@
+import { answerSchema } from '../schemas/answers.js';
+import { answerResponseSchema, searchResponseSchema } from '../schemas/responses.js';
+import { searchSchema } from '../schemas/search.js';
+import { ok } from 'neverthrow';
+import { defineOperation } from './types.js';
+
+export const search = defineOperation({
+  id: 'search',
+  http: { method: 'POST', path: '/search' },
+  scope: 'read',
+  counted: 'search',
+  input: { body: searchSchema },
+  output: searchResponseSchema,
+  async run({ request, services }, { body }) {
+    return ok(await services.search.run(request.scope, body));
+  },
+});
+
+export const answer = defineOperation({
+  id: 'answer',
+  http: { method: 'POST', path: '/answer' },
+  scope: 'read',
+  counted: 'answer',
+  input: { body: answerSchema },
+  output: answerResponseSchema,
+  run({ request, services, signal }, { body }) {
+    return services.answers.generate(request, body, signal);
+  },
+});
+
+export const QUERY_OPERATIONS = [search, answer];

@@ -1,0 +1,84 @@
+import type { Result } from 'neverthrow';
+import type { z } from 'zod';
+import type { PanyaError, PanyaErrorCode } from '../errors.js';
+import type { QueryEventKind } from '../ports/operations.js';
+import type { ApiKeyScope } from '../ports/store.js';
+import type { AnswerService } from '../services/answer.js';
+import type { RequestContext } from '../services/context.js';
+import type { DocumentService } from '../services/documents.js';
+import type { SearchService } from '../services/search.js';
+import type { WorkspaceService } from '../services/workspaces.js';
+
+/** The services an operation may call. */
+export interface OperationServices {
+  documents: DocumentService;
+  search: SearchService;
+  answers: AnswerService;
+  workspaces: WorkspaceService;
+}
+
+/** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */
+export interface OperationContext {
+  request: RequestContext;
+  services: OperationServices;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * The parts of a request an operation reads, each validated on its own (so error paths name the
+ * field as the caller sent it): path parameters, the query string and the body. MCP tools take
+ * their arguments as the body.
+ */
+export interface InputSpec {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+}
+
+export type ParsedInput<I extends InputSpec> = { [K in keyof I]: I[K] extends z.ZodType ? z.output<I[K]> : never };
+export type RawInput = { params?: unknown; query?: unknown; body?: unknown };
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** A REST route: `path` is relative to every tenant API root (`/api`, `/c/{tenant}/api`, …). */
+export interface HttpBinding<I extends InputSpec, O> {
+  method: HttpMethod;
+  path: string;
+  /** Default 200. */
+  status?: number | ((input: ParsedInput<I>) => number);
+  /** The `Location` of what was created, relative to the API root. */
+  location?: (output: O) => string;
+}
+
+/** An MCP tool: its name is the operation id. */
+export interface ToolBinding {
+  title: string;
+  description: string;
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+}
+
+/**
+ * One entry of the operation table: what a route or tool accepts and answers, who may call it,
+ * whether it is a billable query, and what it does. Adapters only translate to and from it.
+ */
+export interface Operation<I extends InputSpec = InputSpec, O extends z.ZodType = z.ZodType> {
+  id: string;
+  http?: HttpBinding<I, z.output<O>>;
+  tool?: ToolBinding;
+  /** The API-key scope (or role-derived scope of a user) the caller needs. */
+  scope: ApiKeyScope;
+  /**
+   * A billable query: takes a rate-limit unit after validation and writes one `api_query_event`
+   * when it succeeds (or fails with one of `countedFailures`: a call made, even if it found nothing).
+   */
+  counted: QueryEventKind | false;
+  countedFailures?: readonly PanyaErrorCode[];
+  input: I;
+  output: O;
+  run(ctx: OperationContext, input: ParsedInput<I>): Promise<Result<z.output<O>, PanyaError>>;
+}
+
+/** Declares an operation with its input and output types inferred from the schemas. */
+export function defineOperation<I extends InputSpec, O extends z.ZodType>(operation: Operation<I, O>): Operation<I, O> {
+  return operation;
+}

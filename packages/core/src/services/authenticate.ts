@@ -1,0 +1,98 @@
+import { err, ok, type Result } from 'neverthrow';
+import { errors, type PanyaError } from '../errors.js';
+import type { ApiKeyScope } from '../ports/store.js';
+import type { Addressing, AccessService } from './access.js';
+import type { ApiKeyService } from './api-keys.js';
+import { requireScope, type RequestContext } from './context.js';
+import { cronSecretMatches } from './jobs.js';
+import type { TenancyService } from './tenancy.js';
+import type { UserService } from './users.js';
+
+/** What a request presents to prove who it is; adapters copy it from headers and cookies. */
+export interface Credentials {
+  /** The `Authorization` header as sent. */
+  authorization?: string | undefined;
+  /** The session token of a signed-in user (already verified as untampered by the adapter). */
+  sessionToken?: string | undefined;
+  /** The HTTP method: cookie-authenticated writes need `requestedWith` (CSRF defence). */
+  method?: string;
+  /** Whether `X-Requested-With` was sent: a custom header cannot cross sites without a preflight. */
+  requestedWith?: boolean;
+}
+
+/** Where a request comes in: the REST API, or the MCP tool server. */
+export type Surface = 'api' | 'mcp';
+
+/**
+ * The scopes a surface requires, and what holding a scope implies there. The mcp scope admits a
+ * key to the tool server, whose tools only read: within it the key reads the knowledge base
+ * whether or not it also holds `read` (a key for an AI host needs nothing else).
+ */
+export const SURFACES: Record<Surface, { requires: ApiKeyScope | null; sessions: boolean; implies: Partial<Record<ApiKeyScope, ApiKeyScope[]>> }> = {
+  api: { requires: null, sessions: true, implies: {} },
+  mcp: { requires: 'mcp', sessions: false, implies: { mcp: ['read'] } },
+};
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+function withImplied(ctx: RequestContext, implies: Partial<Record<ApiKeyScope, ApiKeyScope[]>>): RequestContext {
+  const held = ctx.principal.scopes;
+  const extra = held.flatMap((s) => implies[s] ?? []).filter((s) => !held.includes(s));
+  if (extra.length === 0) return ctx;
+  return { ...ctx, principal: { ...ctx.principal, scopes: [...held, ...new Set(extra)] } };
+}
+
+/**
+ * One authentication for every adapter: API keys, user sessions and the cron secret, and the
+ * tenant/workspace the request addresses (`/api`, `/c/{tenant}/api`, `/c/{tenant}/_w/{ws}/api`).
+ */
+export function createAuthService(deps: { apiKeys: ApiKeyService; users: UserService; access: AccessService; tenancy: TenancyService }) {
+  return {
+    async authenticate(credentials: Credentials, addressing: Addressing, surface: Surface = 'api'): Promise<Result<RequestContext, PanyaError>> {
+      const rules = SURFACES[surface];
+      // A signed-in user (admin app) on a tenant path; an API key takes precedence when both are sent.
+      if (rules.sessions && !credentials.authorization && credentials.sessionToken && addressing.tenantSlug !== undefined) {
+        if (!SAFE_METHODS.has((credentials.method ?? 'GET').toUpperCase()) && !credentials.requestedWith) {
+          return err(errors.forbidden('Cookie-authenticated writes need the X-Requested-With header.'));
+        }
+        const user = await deps.users.authenticateSession(credentials.sessionToken);
+        if (user.isErr()) return err(user.error);
+        return deps.users.resolve(user.value, addressing.tenantSlug, addressing.workspaceSlug);
+      }
+      const principal = await deps.apiKeys.authenticate(bearerToken(credentials.authorization));
+      if (principal.isErr()) return err(principal.error);
+      const ctx = await deps.access.resolve(principal.value, addressing);
+      if (ctx.isErr()) return err(ctx.error);
+      if (rules.requires) {
+        const allowed = requireScope(ctx.value, rules.requires);
+        if (allowed.isErr()) return err(allowed.error);
+      }
+      return ok(withImplied(ctx.value, rules.implies));
+    },
+
+    /**
+     * Who may run scheduled jobs: the cron secret runs a job for every tenant; on a tenant path
+     * (admin mode) the secret or a tenant owner's session runs it for that tenant only.
+     */
+    async authorizeCron(credentials: Credentials, options: { secret?: string | undefined; tenantSlug?: string | undefined }): Promise<Result<{ tenantId?: string }, PanyaError>> {
+      const bySecret = cronSecretMatches(bearerToken(credentials.authorization), options.secret);
+      if (options.tenantSlug === undefined) return bySecret ? ok({}) : err(errors.forbidden('Cron jobs need the cron secret.'));
+      const tenant = await deps.tenancy.getTenantBySlug(options.tenantSlug);
+      if (!bySecret) {
+        const user = await deps.users.authenticateSession(credentials.sessionToken);
+        const ctx = user.isOk() && tenant.isOk() ? await deps.users.resolve(user.value, options.tenantSlug) : null;
+        if (!ctx?.isOk() || ctx.value.principal.role !== 'owner') return err(errors.forbidden('Cron jobs need the cron secret or a tenant owner session.'));
+      }
+      if (tenant.isErr()) return err(tenant.error);
+      return ok({ tenantId: tenant.value.id });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
