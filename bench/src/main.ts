@@ -11,7 +11,7 @@ import { BENCH_DIR, CACHE_ROOT, sourceHash } from './lib/panya.js';
 import { RENDER } from './lib/report.js';
 import { median } from './lib/stats.js';
 
-const ALL = ['search', 'http', 'ingest', 'quality', 'answers'] as const;
+const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact'] as const;
 type Name = (typeof ALL)[number];
 const readmeOnly = process.argv.includes('--readme');
 const asked = process.argv.slice(2).filter((a) => a !== '--' && a !== '--readme');
@@ -84,6 +84,9 @@ const runners: Record<Name, () => Promise<object>> = {
   async answers() {
     return runChild<object>('answers.ts');
   },
+  async scifact() {
+    return runChild<object>('scifact.ts');
+  },
 };
 
 if (!readmeOnly && (names.includes('search') || names.includes('http'))) {
@@ -150,6 +153,15 @@ TEST split of each dataset in \`../shared/eval\` (beside the repository); nothin
 - **MiniSearch / Lunr / Orama (defaults)** — set up as their READMEs show: fields title + text, default tokenizer and options, \`search(query)\` (Lunr: \`idx.search\`, escaped and retried if its query syntax rejects the text; Orama: \`limit: 100\`).
 - **+ Intl.Segmenter** — the same with an ICU word tokenizer (\`Intl.Segmenter('th', {granularity: 'word'})\`, word-like segments, lower-cased): MiniSearch \`tokenize\`, Lunr custom tokenizer without the trimmer (it strips \\W, i.e. all Thai) and \`idx.query\` with segmented terms, Orama custom tokenizer component.
 - **queries w/o hits** — queries for which the library returned nothing.
+`,
+    scifact: `## scifact — search on real text
+
+SciFact (\`shared/eval/scifact\`: 5,183 abstracts, 300 test queries) loaded once through Panya's write path (\`documents.bulk\` + \`ingest.drain()\`) with the default embedder and cached; every system answers the same 300 queries, runs interleaved by system.
+
+- **panya search()** — validation, channels (lexical: core's in-memory BM25 + proximity; with the \`hash\` embedder the vector channel has weight 0), fusion, hydration; **retrieve()** — channels and fusion only.
+- **FTS5 matching floor** — the same terms Panya's lexical channel sends (captured per query) and the workspace scope token, \`MATCH\` only: every matching row read, nothing ranked. **FTS5 bm25() ORDER BY … LIMIT 100** — the ranked query the SQLite store ran before ranking moved to core.
+- **MiniSearch / Orama (defaults)** — the same documents (title + text), their default tokenizers, top 10.
+- **HTTP** — the real app (auth, metering) in its own process over a copy of the database, autocannon at 10 connections in this one, 2 runs interleaved with \`GET /healthz\`.
 `,
     answers: `## answers — answer quality on a labelled set
 

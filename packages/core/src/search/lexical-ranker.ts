@@ -4,7 +4,7 @@
  * applies the chunks changed since its cached one, so a write committed by any process or node is
  * visible to the next search everywhere.
  */
-import type { LexicalQuery, LexicalSource, RankedHit } from '../ports/search-index.js';
+import type { LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit } from '../ports/search-index.js';
 import type { Scope } from '../ports/store.js';
 import { DEFAULT_LEXICAL_WEIGHTS, LexicalIndex, type LexicalWeights } from './lexical-index.js';
 
@@ -27,6 +27,8 @@ interface Entry {
 }
 
 const DEFAULT_MAX_WORKSPACES = 256;
+/** Chunks indexed between two yields to the event loop (a few milliseconds of work). */
+const BUILD_SLICE = 500;
 
 export class LexicalRanker {
   private readonly entries = new Map<string, Entry>();
@@ -45,7 +47,7 @@ export class LexicalRanker {
 
   async search(scope: Scope, query: Pick<LexicalQuery, 'terms' | 'pairs'>, limit: number): Promise<RankedHit[]> {
     if (query.terms.length === 0 || limit <= 0) return [];
-    const index = this.cache ? await this.current(scope) : this.build(await this.source.load(scope));
+    const index = this.cache ? await this.current(scope) : await this.build(await this.source.load(scope));
     return index.search(query, limit);
   }
 
@@ -54,9 +56,13 @@ export class LexicalRanker {
     this.entries.clear();
   }
 
-  private build(docs: Iterable<{ id: string; title: string; body: string }>): LexicalIndex {
+  /** Indexes in slices, yielding between them, so a large workspace never holds the event loop for long. */
+  private async build(docs: readonly LexicalSourceDoc[]): Promise<LexicalIndex> {
     const index = new LexicalIndex(this.weights);
-    for (const doc of docs) index.upsert(doc);
+    for (let at = 0; at < docs.length; at += BUILD_SLICE) {
+      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const doc of docs.slice(at, at + BUILD_SLICE)) index.upsert(doc);
+    }
     return index;
   }
 
@@ -78,7 +84,7 @@ export class LexicalRanker {
       next.refreshing = (async () => {
         try {
           if (rebuild) {
-            next.index = this.build(await this.source.load(scope));
+            next.index = await this.build(await this.source.load(scope));
           } else {
             const { upserts, removed } = await this.source.changes(scope, next.seq);
             for (const id of removed) next.index.remove(id);

@@ -1,0 +1,190 @@
+/**
+ * Search on real text: the SciFact corpus (5,183 abstracts) loaded through Panya's write path
+ * with the default embedder, its 300 test queries. In-process: Panya `search()` and `retrieve()`
+ * beside the FTS5 matching floor (the same terms, MATCH only, no ranking), MiniSearch and Orama
+ * on the same documents. Then HTTP: `POST /api/search` on the same database through the real app.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
+import { createEngine, type LexicalQuery } from '@panya/core';
+import { openSqliteStore } from '@panya/store-sqlite';
+import autocannon from 'autocannon';
+import MiniSearch from 'minisearch';
+import { emit, log, NODE_FLAGS } from './lib/child.js';
+import { BENCH_DIR, CACHE_ROOT, copyDb, sourceHash } from './lib/panya.js';
+import { mb, median, memorySnapshot, round, summarize } from './lib/stats.js';
+
+const DIR = process.env.PANYA_EVAL_DIR ? join(process.env.PANYA_EVAL_DIR, 'scifact') : fileURLToPath(new URL('../../../shared/eval/scifact', import.meta.url));
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
+const K = 10;
+
+async function* jsonLines(path: string): AsyncGenerator<Record<string, unknown>> {
+  for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) if (line.trim()) yield JSON.parse(line);
+}
+
+const docs: { id: string; title: string; text: string }[] = [];
+for await (const d of jsonLines(join(DIR, 'corpus.jsonl'))) {
+  const text = String(d.text ?? '');
+  docs.push({ id: String(d._id), title: String(d.title ?? '').trim() || text.slice(0, 80) || String(d._id), text });
+}
+const queries: string[] = [];
+for await (const q of jsonLines(join(DIR, 'queries.jsonl'))) queries.push(String(q.text));
+
+/** The SciFact database, built once through documents.bulk + ingest.drain() and cached. */
+async function scifactDb(): Promise<{ path: string; buildSeconds: number | null }> {
+  const dir = join(CACHE_ROOT, `scifact-${sourceHash()}`);
+  const path = join(dir, 'panya.db');
+  if (existsSync(path) && !process.env.PANYA_BENCH_FRESH) return { path, buildSeconds: null };
+  mkdirSync(CACHE_ROOT, { recursive: true });
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const started = performance.now();
+  const engine = createEngine({ store: openSqliteStore({ path: join(tmp, 'panya.db') }) });
+  const created = (await engine.tenancy.createTenant({ slug: 'bench', plan: 'enterprise' }))._unsafeUnwrap();
+  void created;
+  const ctx = (await engine.access.system('bench'))._unsafeUnwrap();
+  for (let at = 0; at < docs.length; at += 500) {
+    const res = await engine.documents.bulk(ctx, { create: docs.slice(at, at + 500).map((d) => ({ title: d.title, contentMd: d.text })) });
+    if (res.isErr()) throw new Error(res.error.message);
+  }
+  log(`  scifact: ${docs.length} documents written, ingesting…`);
+  await engine.ingest.drain();
+  await engine.close();
+  renameSync(tmp, dir);
+  const buildSeconds = (performance.now() - started) / 1000;
+  log(`  scifact: built in ${buildSeconds.toFixed(1)} s`);
+  return { path, buildSeconds };
+}
+
+const built = await scifactDb();
+const mem0 = memorySnapshot();
+const store = openSqliteStore({ path: built.path });
+const engine = createEngine({ store });
+const ctx = (await engine.access.system('bench'))._unsafeUnwrap();
+const chunks = await store.search.countChunks(ctx.scope);
+
+// Capture the terms the lexical channel sends, for the floor.
+let lastLexical: LexicalQuery | null = null;
+const lexical = store.search.lexical.bind(store.search);
+store.search.lexical = (scope, q, limit) => ((lastLexical = q), lexical(scope, q, limit));
+const coldStart = performance.now();
+await engine.search.retrieve(ctx.scope, queries[0]!, K);
+const coldMs = performance.now() - coldStart;
+const terms: string[][] = [];
+for (const q of queries) {
+  lastLexical = null;
+  await engine.search.search(ctx, { query: q, topK: K });
+  terms.push(lastLexical ? [...(lastLexical as LexicalQuery).terms] : []);
+}
+store.search.lexical = lexical;
+const mem1 = memorySnapshot();
+
+// FTS5 matching floor: the workspace's scope token and the same terms, MATCH only (every row read, no ranking).
+const token = (kind: string, id: string) => kind + createHash('sha256').update(id).digest('hex').slice(0, 24);
+const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
+const scopeMatch = `scope:(${quote(token('w', `${ctx.scope.tenantId}/${ctx.scope.workspaceId}`))} OR ${quote(token('l', ctx.scope.tenantId))})`;
+const match = store.db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?');
+const ranked = store.db.prepare('SELECT rowid, bm25(chunks_fts, 0, 3, 1) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT 100');
+const ftsQuery = (i: number) => `${scopeMatch} AND {title body}:(${terms[i]!.map(quote).join(' OR ')})`;
+
+// Peers on the same documents (title + text), their default tokenizers.
+const mini = new MiniSearch({ fields: ['title', 'text'], storeFields: [] });
+mini.addAll(docs);
+const orama = create({ schema: { title: 'string', text: 'string' } as const });
+await insertMultiple(orama, docs.map((d) => ({ id: d.id, title: d.title, text: d.text })), 1000);
+
+const systems: Record<string, (i: number) => Promise<unknown> | unknown> = {
+  'panya search()': (i) => engine.search.search(ctx, { query: queries[i]!, topK: K }),
+  'panya retrieve()': (i) => engine.search.retrieve(ctx.scope, queries[i]!, K),
+  'FTS5 matching floor (MATCH only)': (i) => (terms[i]!.length ? match.all(ftsQuery(i)) : []),
+  'FTS5 bm25() ORDER BY … LIMIT 100': (i) => (terms[i]!.length ? ranked.all(ftsQuery(i)) : []),
+  'MiniSearch (defaults)': (i) => mini.search(queries[i]!).slice(0, K),
+  'Orama (defaults)': (i) => oramaSearch(orama, { term: queries[i]!, limit: K }),
+};
+for (const run of Object.values(systems)) for (let i = 0; i < queries.length; i++) await run(i); // warm-up
+const samples: Record<string, number[][]> = Object.fromEntries(Object.keys(systems).map((k) => [k, []]));
+for (let r = 0; r < RUNS; r++) {
+  for (const [name, run] of Object.entries(systems)) {
+    const times: number[] = [];
+    for (let i = 0; i < queries.length; i++) {
+      const t0 = performance.now();
+      await run(i);
+      times.push(performance.now() - t0);
+    }
+    samples[name]!.push(times);
+  }
+}
+const latencyMs = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
+for (const [k, v] of Object.entries(latencyMs)) log(`  ${k.padEnd(34)} p50 ${v.p50.toFixed(3)} ms  p99 ${v.p99.toFixed(3)} ms`);
+const p50 = (k: string) => latencyMs[k]!.p50;
+await engine.close();
+
+// ---------- HTTP: the real app in its own process over a copy of the same database ----------
+function startServer(path: string): Promise<{ kill: () => void; port: number; key: string }> {
+  const child = spawn(process.execPath, [...NODE_FLAGS, join(BENCH_DIR, 'src/scifact-server.ts'), path], { cwd: BENCH_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      const { port, key } = JSON.parse(line);
+      resolve({ kill: () => child.kill('SIGTERM'), port, key });
+    });
+  });
+}
+const serverDb = copyDb(built.path, join(mkdtempSync(join(tmpdir(), 'panya-bench-scifact-')), 'panya.db'));
+const server = await startServer(serverDb);
+const auth = { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' };
+const requests = queries.map((q) => ({ method: 'POST' as const, path: '/api/search', headers: auth, body: JSON.stringify({ query: q, topK: K }) }));
+const targets = { 'GET /healthz': { url: `http://127.0.0.1:${server.port}/healthz` }, 'POST /api/search': { url: `http://127.0.0.1:${server.port}`, requests } };
+const cannon = (opts: Partial<autocannon.Options>, duration: number) =>
+  new Promise<autocannon.Result>((resolve, reject) => autocannon({ ...opts, connections: 10, duration, pipelining: 1 } as autocannon.Options, (e, r) => (e ? reject(e) : resolve(r))));
+for (const t of Object.values(targets)) await cannon(t, 2);
+const http: Record<string, autocannon.Result[]> = {};
+for (let r = 0; r < Math.min(RUNS, 2); r++) {
+  for (const [name, opts] of Object.entries(targets)) {
+    const res = await cannon(opts, HTTP_SECONDS);
+    (http[name] ??= []).push(res);
+    log(`  ${name} @10 run ${r + 1}: ${res.requests.average.toFixed(0)} req/s  p50 ${res.latency.p50} ms  p99 ${res.latency.p99} ms  non-2xx ${res.non2xx}`);
+  }
+}
+server.kill();
+const httpRows = Object.entries(http).map(([target, rs]) => ({
+  target,
+  connections: 10,
+  workers: 1,
+  reqPerSec: round(median(rs.map((x) => x.requests.average)), 0),
+  latencyP50Ms: median(rs.map((x) => x.latency.p50)),
+  latencyP99Ms: median(rs.map((x) => x.latency.p99)),
+  runsReqPerSec: rs.map((x) => round(x.requests.average, 0)),
+  non2xx: rs.reduce((s, x) => s + x.non2xx + x.errors, 0),
+}));
+
+emit({
+  benchmark: 'scifact',
+  documents: docs.length,
+  chunks,
+  queries: queries.length,
+  runs: RUNS,
+  buildSeconds: built.buildSeconds === null ? null : round(built.buildSeconds, 1),
+  fileBytes: statSync(built.path).size,
+  firstSearchMs: round(coldMs, 1),
+  searchRssDeltaBytes: mem1.rss - mem0.rss,
+  latencyMs,
+  ratios: {
+    searchOverMatchFloorP50: round(p50('panya search()') / p50('FTS5 matching floor (MATCH only)'), 2),
+    retrieveOverMatchFloorP50: round(p50('panya retrieve()') / p50('FTS5 matching floor (MATCH only)'), 2),
+    fts5RankedOverPanyaRetrieveP50: round(p50('FTS5 bm25() ORDER BY … LIMIT 100') / p50('panya retrieve()'), 2),
+    miniSearchOverPanyaSearchP50: round(p50('MiniSearch (defaults)') / p50('panya search()'), 2),
+    oramaOverPanyaSearchP50: round(p50('Orama (defaults)') / p50('panya search()'), 2),
+  },
+  http: httpRows,
+  pending: { workers: '`panya serve --workers` is not on main at the time of this run: one server process only.' },
+  memoryMb: { rssAfterSearchPass: mb(mem1.rss - mem0.rss) },
+});
