@@ -15,6 +15,8 @@ const envSchema = z.object({
   /** This node's name for job leases (default: host name and process id). */
   PANYA_NODE_ID: z.string().min(1).optional(),
   PANYA_USER_PASSWORD: z.string().optional(),
+  /** `serve`: worker threads running the ingest queue (0: on the request thread, as the library does). */
+  PANYA_INGEST_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   PANYA_EMBEDDER: z.enum(['auto', 'hash', 'local', 'openai']).default('auto'),
   /** `local`: model id or folder name, and where models live. */
   PANYA_LOCAL_MODEL: z.string().min(1).optional(),

@@ -21,6 +21,7 @@ import { evalCommand } from './commands/eval.js';
 import { reindexCommand } from './commands/reindex.js';
 import { createUserCommand } from './commands/user.js';
 import { startScheduler } from './scheduler.js';
+import { startIngestThreads } from './ingest-threads.js';
 import { hostname } from 'node:os';
 import { CommandError } from './commands/tenant.js';
 import { createLogger, openEngine, processIo, type Io } from './runtime.js';
@@ -66,7 +67,12 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .action(async (opts: { db?: string; port?: number; host?: string; demo?: boolean; cron?: boolean; embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
       const env = config();
       const logger = createLogger(env.PANYA_LOG_LEVEL);
-      const engine = await openEngine({ db: opts.db ?? env.PANYA_DB, logger, env, embedder: opts.embedder ?? env.PANYA_EMBEDDER });
+      const db = opts.db ?? env.PANYA_DB;
+      const embedder = opts.embedder ?? env.PANYA_EMBEDDER;
+      // Indexing runs in worker threads with their own connections (an in-memory database cannot be shared).
+      const threads = db === ':memory:' ? 0 : env.PANYA_INGEST_THREADS;
+      const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL }, threads, logger) : undefined;
+      const engine = await openEngine({ db, logger, env, embedder, ...(ingestRunner ? { ingestRunner } : {}) });
       const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }) : null;
       await engine.start();
       const nodeId = env.PANYA_NODE_ID ?? `${hostname()}-${process.pid}`;

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createEngine, silentLogger, type Engine, type Logger, type Store } from '@panya/core';
+import { createEngine, silentLogger, type Engine, type IngestRunner, type Logger, type Store } from '@panya/core';
 import type { EnvConfig } from './config.js';
 import { selectEmbedder } from './embedder.js';
 import { openSqliteStore } from '@panya/store-sqlite';
@@ -34,10 +34,14 @@ export interface OpenEngineOptions {
   /** Which embedder to load; commands that never embed leave it unset (the built-in hash). */
   embedder?: EnvConfig['PANYA_EMBEDDER'];
   env?: EnvConfig;
+  /** Runs the ingest queue elsewhere (`panya serve`'s worker threads). */
+  ingestRunner?: IngestRunner;
+  /** Called after every in-process ingest round. */
+  onRound?: () => void;
 }
 
 /** Opens the store behind `--db` and wires the engine. */
-export async function openEngine({ db, logger, embedder, env }: OpenEngineOptions): Promise<Engine> {
+export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound }: OpenEngineOptions): Promise<Engine> {
   const store = await openStore(db);
   const log = logger ?? silentLogger;
   const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
@@ -48,6 +52,8 @@ export async function openEngine({ db, logger, embedder, env }: OpenEngineOption
     ...(chosen ? { embedder: chosen } : {}),
     ...(generator ? { generator } : {}),
     ...(generator && env?.PANYA_CONTEXTUALIZE ? { contextualizer: generator } : {}),
+    ...(ingestRunner ? { ingestRunner } : {}),
+    ...(onRound ? { ingest: { onRound } } : {}),
   });
 }
 

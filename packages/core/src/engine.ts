@@ -13,7 +13,7 @@ import { createAuthService } from './services/authenticate.js';
 import type { ServiceDeps } from './services/context.js';
 import { createDocumentService } from './services/documents.js';
 import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions } from './services/ingest.js';
-import { createIngestWorker } from './services/ingest-worker.js';
+import { createIngestWorker, type IngestRunner } from './services/ingest-worker.js';
 import { createSearchService, type SearchOptions } from './services/search.js';
 import type { JobContext } from './jobs/index.js';
 import { createJobService } from './services/jobs.js';
@@ -33,7 +33,9 @@ export interface EngineOptions {
   ids?: Ids;
   logger?: Logger;
   search?: SearchOptions;
-  ingest?: IngestOptions & { pollMs?: number };
+  ingest?: IngestOptions & { pollMs?: number; onRound?: () => void };
+  /** Runs the ingest queue off this thread (e.g. `panya serve`'s worker threads); default: in-process. */
+  ingestRunner?: IngestRunner;
   /** Defaults to the extractive generator (no model). */
   generator?: Generator;
   /** Writes a context prefix for each chunk at ingest (billable; `PANYA_CONTEXTUALIZE`). */
@@ -64,7 +66,12 @@ export function createEngine(options: EngineOptions) {
   const apiKeys = createApiKeyService(deps);
   const access = createAccessService(deps);
   const users = createUserService(deps);
-  const worker = createIngestWorker(ingest, options.store, { logger, ...(options.ingest?.pollMs ? { pollMs: options.ingest.pollMs } : {}) });
+  const worker = createIngestWorker(ingest, options.store, {
+    logger,
+    ...(options.ingest?.pollMs ? { pollMs: options.ingest.pollMs } : {}),
+    ...(options.ingest?.onRound ? { onRound: options.ingest.onRound } : {}),
+    ...(options.ingestRunner ? { runner: options.ingestRunner } : {}),
+  });
   return {
     deps,
     store: options.store,
@@ -74,7 +81,8 @@ export function createEngine(options: EngineOptions) {
     apiKeys,
     access,
     auth: createAuthService({ apiKeys, users, access, tenancy }),
-    documents: createDocumentService({ ...deps, indexing: worker, ingest, worker }),
+    // With a runner, `?wait=true` waits for it rather than indexing on the request thread.
+    documents: createDocumentService({ ...deps, indexing: worker, ...(options.ingestRunner ? {} : { ingest }), worker }),
     search,
     limits,
     usage,

@@ -82,8 +82,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
   /** Indexes the document now (or waits for the worker that holds it) and returns its final state. */
   async function settle(scope: Scope, doc: DocumentRecord): Promise<DocumentRecord> {
-    if (!deps.ingest) return doc;
-    await deps.ingest.processBatch([doc.id]);
+    if (deps.ingest) await deps.ingest.processBatch([doc.id]);
+    else if (deps.worker) deps.indexing?.documentsChanged(scope, [doc.id]);
+    else return doc;
     const current = await store.documents.get(scope, doc.id);
     if (current && (current.status === 'pending' || current.status === 'indexing')) await deps.worker?.waitFor(scope, doc.id);
     return (await store.documents.get(scope, doc.id)) ?? doc;

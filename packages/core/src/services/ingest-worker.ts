@@ -7,6 +7,23 @@ export interface IngestWorkerOptions {
   /** How often an idle worker looks for work written by other processes. */
   pollMs?: number;
   logger: Logger;
+  /** Called after every round (e.g. to tell another thread that documents may have settled). */
+  onRound?: () => void;
+  /** Runs the queue elsewhere (worker threads): this worker then only wakes it and hears its progress. */
+  runner?: IngestRunner;
+}
+
+/**
+ * Where the ingest queue runs when not on this thread, e.g. worker threads with their own store
+ * connections: the request thread only enqueues, wakes the runner and waits for outcomes.
+ */
+export interface IngestRunner {
+  start(): void;
+  stop(): Promise<void>;
+  /** New work is queued. */
+  wake(): void;
+  /** Called whenever the runner finished a round (documents may have settled). */
+  onProgress(listener: () => void): void;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -29,6 +46,11 @@ export function createIngestWorker(ingest: IngestService, store: Store, options:
   let running: Promise<void> | null = null;
   let stopped = false;
   const listeners = new Set<() => void>();
+  const settled = () => {
+    for (const notify of listeners) notify();
+  };
+  const runner = options.runner;
+  runner?.onProgress(settled);
 
   async function loop() {
     while (!stopped) {
@@ -38,7 +60,8 @@ export function createIngestWorker(ingest: IngestService, store: Store, options:
       } catch (error) {
         options.logger.error('ingest worker round failed', { error: error instanceof Error ? error.message : String(error) });
       }
-      for (const notify of listeners) notify();
+      settled();
+      options.onRound?.();
       if (!worked && !stopped) {
         await sleep(pollMs, wake.signal);
         wake = new AbortController();
@@ -48,12 +71,14 @@ export function createIngestWorker(ingest: IngestService, store: Store, options:
 
   return {
     start() {
+      if (runner) return runner.start();
       if (running) return;
       stopped = false;
       running = loop();
     },
 
     async stop() {
+      if (runner) return runner.stop();
       stopped = true;
       wake.abort();
       await running;
@@ -61,6 +86,7 @@ export function createIngestWorker(ingest: IngestService, store: Store, options:
     },
 
     documentsChanged() {
+      if (runner) return runner.wake();
       wake.abort();
     },
 

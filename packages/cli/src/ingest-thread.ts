@@ -1,0 +1,29 @@
+/**
+ * One ingest thread of `panya serve`: its own store connection and embedder, running the ingest
+ * queue (chunking, tokenizing, embedding, index writes) so the request thread never does.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadEnv, type EnvConfig } from './config.js';
+import { createLogger, openEngine } from './runtime.js';
+
+export interface IngestThreadData {
+  db: string;
+  embedder: EnvConfig['PANYA_EMBEDDER'];
+  logLevel: string;
+  holder?: string;
+}
+
+const data = workerData as IngestThreadData;
+const env = loadEnv(process.env);
+const logger = createLogger(data.logLevel);
+const engine = await openEngine({ db: data.db, logger, env, embedder: data.embedder, onRound: () => parentPort!.postMessage('progress') });
+await engine.start();
+parentPort!.on('message', async (message: string) => {
+  if (message === 'wake') engine.worker.documentsChanged({ tenantId: '', workspaceId: '' }, []);
+  if (message === 'stop') {
+    await engine.close();
+    parentPort!.postMessage('stopped');
+    parentPort!.close();
+  }
+});
+parentPort!.postMessage('ready');
