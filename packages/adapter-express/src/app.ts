@@ -8,6 +8,7 @@ import { authenticate, notFoundRoute } from './context.js';
 import { authRouter } from './routes/auth.js';
 import { chatRouter } from './routes/chat.js';
 import { cronRouter } from './routes/cron.js';
+import { edgeRouter, opsRouter } from './routes/hostnames.js';
 import { operationsRouter } from './routes/operations.js';
 import { uploadRouter } from './routes/upload.js';
 import { bodyDeadline, errorHandler } from './transport.js';
@@ -79,6 +80,8 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   const cron = cronRouter(engine, { ...(options.cronSecret ? { secret: options.cronSecret } : {}), nodeId: options.nodeId ?? `node-${randomUUID()}` });
   app.use('/api/auth', authRouter(engine, cookie));
   app.use('/api/cron', cron);
+  app.use('/api/edge', edgeRouter(engine));
+  app.use('/api/ops', opsRouter(engine, options.cronSecret ? { cronSecret: options.cronSecret } : {}));
   app.use('/c/:tenantSlug/api/cron', cron);
   // MCP hosts look for OAuth after a 401: say that there is none and that the API key is the credential.
   app.get(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/*rest'], protectedResourceMetadata);

@@ -15,7 +15,7 @@ async function setup() {
   return app;
 }
 
-const JOBS = ['sla-breach', 'resolutions', 'retention', 'workspace-cleanup', 'usage-reporter', 'vectorize-reindex'];
+const JOBS = ['sla-breach', 'resolutions', 'retention', 'workspace-cleanup', 'usage-reporter', 'vectorize-reindex', 'hostname-poll'];
 
 async function login(app: ReturnType<typeof createPanyaApp>, email: string, password: string) {
   const agent = request.agent(app);

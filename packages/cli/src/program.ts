@@ -24,7 +24,7 @@ import { startScheduler } from './scheduler.js';
 import { startIngestThreads } from './ingest-threads.js';
 import { hostname } from 'node:os';
 import { CommandError } from './commands/tenant.js';
-import { createLogger, openEngine, processIo, type Io } from './runtime.js';
+import { createLogger, edgeFromEnv, openEngine, processIo, type Io } from './runtime.js';
 import { runStdioServer } from '@panya/adapter-mcp';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -37,6 +37,7 @@ const port = (value: string) => {
 
 /** The `panya` command line. `io` is injectable so commands run in-process in tests. */
 export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Command {
+  const rawEnv = env;
   const config = () => loadEnv(env);
   const dbOption = (cmd: Command) => cmd.option('--db <path>', 'SQLite file or postgres:// URL (env PANYA_DB, default ./data/panya.db)');
   const embedderChoice = (value: string) => {
@@ -67,12 +68,13 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .action(async (opts: { db?: string; port?: number; host?: string; demo?: boolean; cron?: boolean; embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
       const env = config();
       const logger = createLogger(env.PANYA_LOG_LEVEL);
+      const edge = edgeFromEnv(rawEnv, logger);
       const db = opts.db ?? env.PANYA_DB;
       const embedder = opts.embedder ?? env.PANYA_EMBEDDER;
       // Indexing runs in worker threads with their own connections (an in-memory database cannot be shared).
       const threads = db === ':memory:' ? 0 : env.PANYA_INGEST_THREADS;
       const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL }, threads, logger) : undefined;
-      const engine = await openEngine({ db, logger, env, embedder, ...(ingestRunner ? { ingestRunner } : {}) });
+      const engine = await openEngine({ db, logger, env, embedder, edge, ...(ingestRunner ? { ingestRunner } : {}) });
       const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }) : null;
       await engine.start();
       const nodeId = env.PANYA_NODE_ID ?? `${hostname()}-${process.pid}`;

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createEngine, silentLogger, type Engine, type IngestRunner, type Logger, type Store } from '@panya/core';
+import { createEngine, silentLogger, type EdgeProvider, type Engine, type IngestRunner, type Logger, type Store } from '@panya/core';
+import { createEdgeProvider, EdgeConfigError, parseEdgeConfig } from '@panya/edge';
+import { ConfigError } from './config.js';
 import type { EnvConfig } from './config.js';
 import { selectEmbedder } from './embedder.js';
 import { openSqliteStore } from '@panya/store-sqlite';
@@ -38,10 +40,12 @@ export interface OpenEngineOptions {
   ingestRunner?: IngestRunner;
   /** Called after every in-process ingest round. */
   onRound?: () => void;
+  /** Custom-hostname edge provider and CNAME target (`PANYA_EDGE_*`). */
+  edge?: { provider: EdgeProvider; target: string | null };
 }
 
 /** Opens the store behind `--db` and wires the engine. */
-export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound }: OpenEngineOptions): Promise<Engine> {
+export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge }: OpenEngineOptions): Promise<Engine> {
   const store = await openStore(db);
   const log = logger ?? silentLogger;
   const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
@@ -54,6 +58,7 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
     ...(generator && env?.PANYA_CONTEXTUALIZE ? { contextualizer: generator } : {}),
     ...(ingestRunner ? { ingestRunner } : {}),
     ...(onRound ? { ingest: { onRound } } : {}),
+    ...(edge ? { edge: edge.provider, ...(edge.target ? { edgeTarget: edge.target } : {}) } : {}),
   });
 }
 
@@ -74,4 +79,15 @@ async function openAIGenerator(env: EnvConfig) {
     ...(env.PANYA_OPENAI_BASE_URL ? { baseUrl: env.PANYA_OPENAI_BASE_URL } : {}),
     ...(env.PANYA_OPENAI_API_KEY ? { apiKey: env.PANYA_OPENAI_API_KEY } : {}),
   });
+}
+
+/** The edge provider from `PANYA_EDGE_*`; a mistake stops the start naming the variable. */
+export function edgeFromEnv(env: NodeJS.ProcessEnv, logger: Logger): { provider: EdgeProvider; target: string | null } {
+  try {
+    const config = parseEdgeConfig(env);
+    return { provider: createEdgeProvider(config, logger), target: config.provider === 'none' ? null : config.edgeTarget };
+  } catch (error) {
+    if (error instanceof EdgeConfigError) throw new ConfigError(`Invalid environment configuration:\n  ${error.message}`);
+    throw error;
+  }
 }

@@ -56,6 +56,13 @@ describe('panya tenant / key', () => {
   it('rejects a bad environment value with a readable message', async () => {
     await expect(run(['tenant', 'create', '--slug', 'acme'], { PORT: 'eighty', PANYA_DB: db })).rejects.toThrow(/PORT/);
   });
+
+  it('serve stops at an edge provider mistake, naming the variable', async () => {
+    await expect(run(['serve', '--port', '0'], { PANYA_DB: db, PANYA_EDGE_PROVIDER: 'cloudflare', PANYA_EDGE_TARGET: 'edge.example.net' })).rejects.toThrow(
+      /PANYA_CLOUDFLARE_ZONE_ID: is required/,
+    );
+    await expect(run(['serve', '--port', '0'], { PANYA_DB: db, PANYA_EDGE_PROVIDER: 'akamai' })).rejects.toThrow(/PANYA_EDGE_PROVIDER/);
+  });
 });
 
 describe('panya docs import', () => {

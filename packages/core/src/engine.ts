@@ -12,6 +12,8 @@ import { createApiKeyService } from './services/api-keys.js';
 import { createAuthService } from './services/authenticate.js';
 import type { ServiceDeps } from './services/context.js';
 import { createDocumentService } from './services/documents.js';
+import { createHostnameService, noEdgeProvider } from './services/hostnames.js';
+import type { EdgeProvider } from './ports/edge.js';
 import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions } from './services/ingest.js';
 import { createIngestWorker, type IngestRunner } from './services/ingest-worker.js';
 import { createSearchService, type SearchOptions } from './services/search.js';
@@ -42,6 +44,10 @@ export interface EngineOptions {
   contextualizer?: Contextualizer;
   /** Meter event names at the payment processor; the usage reporter idles until one is set. */
   meterEventNames?: JobContext['meterEventNames'];
+  /** Custom-hostname registration and cache purge (`PANYA_EDGE_PROVIDER`); none by default. */
+  edge?: EdgeProvider;
+  /** `PANYA_EDGE_TARGET`: the CNAME target of every custom hostname. */
+  edgeTarget?: string;
 }
 
 /**
@@ -62,6 +68,7 @@ export function createEngine(options: EngineOptions) {
     ? { contextualizer: options.contextualizer, recordUsage: (tenantId: string, workspaceId: string, calls: number, data: Record<string, unknown>) => usage.recordUsage(tenantId, workspaceId, CONTEXTUALIZATION_METER, calls, data) }
     : {};
   const ingest = createIngestService({ ...deps, embedder, ...contextualize }, options.ingest);
+  const hostnames = createHostnameService({ ...deps, edge: options.edge ?? noEdgeProvider, edgeTarget: options.edgeTarget ?? null });
   const tenancy = createTenancyService(deps);
   const apiKeys = createApiKeyService(deps);
   const access = createAccessService(deps);
@@ -91,7 +98,8 @@ export function createEngine(options: EngineOptions) {
     chat: createChatService({ ...deps, generator, search, limits }),
     generator,
     users,
-    jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}) }),
+    hostnames,
+    jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}) }),
     ingest,
     worker,
     /** Checks the index against the embedder (a mismatch throws, pointing to reindex) and starts the worker. */

@@ -25,6 +25,7 @@ export * from './schemas/responses.js';
 export * from './operations/index.js';
 export * from './services/api-keys.js';
 export * from './services/documents.js';
+export * from './services/hostnames.js';
 export * from './services/tenancy.js';
 export * from './services/workspaces.js';
 export * from './schemas/workspaces.js';

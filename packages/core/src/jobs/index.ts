@@ -63,6 +63,12 @@ export const JOBS = {
       return ok({ job: 'usage-reporter', ...summary });
     },
   },
+  'hostname-poll': {
+    // Verification typically takes 15 minutes to 4 hours: a re-read every 5 minutes is timely and cheap.
+    schedule: '*/5 * * * *',
+    adminMode: false,
+    run: async (ctx) => ok(ctx.hostnames ? await ctx.hostnames.poll() : { job: 'hostname-poll', checked: 0, active: 0, failed: 0, unknown: 0 }),
+  },
   'vectorize-reindex': {
     schedule: '*/10 * * * *',
     adminMode: false,

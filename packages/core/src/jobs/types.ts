@@ -15,4 +15,6 @@ export interface JobContext {
   ensureIndex(): Promise<void>;
   /** Meter event names configured for the payment processor, by meter. */
   meterEventNames: MeterEventNames;
+  /** Custom hostnames (the poll of pending records); absent in jobs run without an engine. */
+  hostnames?: { poll(): Promise<Record<string, unknown>> };
 }

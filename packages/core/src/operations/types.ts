@@ -6,6 +6,7 @@ import type { ApiKeyScope } from '../ports/store.js';
 import type { AnswerService } from '../services/answer.js';
 import type { RequestContext } from '../services/context.js';
 import type { DocumentService } from '../services/documents.js';
+import type { HostnameService } from '../services/hostnames.js';
 import type { SearchService } from '../services/search.js';
 import type { WorkspaceService } from '../services/workspaces.js';
 
@@ -15,6 +16,7 @@ export interface OperationServices {
   search: SearchService;
   answers: AnswerService;
   workspaces: WorkspaceService;
+  hostnames: HostnameService;
 }
 
 /** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */

@@ -40,7 +40,7 @@ const LEASE_MS = 10 * 60_000;
  * Runs scheduled jobs under a per-job lease in the store, so that when every node's scheduler
  * (or several cron callers) fires at once, the job executes once.
  */
-export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames'] }) {
+export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames']; hostnames?: JobContext['hostnames'] }) {
   const { store, clock, logger, embedder } = deps;
 
   return {
@@ -61,6 +61,7 @@ export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensur
           logger,
           ensureIndex: deps.ensureIndex,
           meterEventNames: deps.meterEventNames ?? {},
+          ...(deps.hostnames ? { hostnames: deps.hostnames } : {}),
           ...(options.tenantId ? { tenantId: options.tenantId } : {}),
           ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
         };
