@@ -41,9 +41,11 @@ const edgeRowTemplate = {
 };
 const edgeRow = (hostname: string) => [...cf.hostnames.values()].find((h) => h.hostname === hostname)!;
 
+/** The operator's plan change (`panya tenant update`), which runs the hostname hook. */
 async function setPlan(tenantId: string, plan: 'team' | 'business' | 'growth') {
-  await engine.store.tenants.update(tenantId, { plan, updatedAt: new Date(now).toISOString() });
-  return engine.hostnames.applyPlan(tenantId);
+  const tenant = (await engine.store.tenants.get(tenantId))!;
+  (await engine.tenancy.update(tenant.slug, { plan }))._unsafeUnwrap();
+  return engine.store.hostnames.list(tenantId);
 }
 
 describe('custom hostnames over HTTP, against a local Cloudflare', () => {

@@ -69,7 +69,7 @@ export function createEngine(options: EngineOptions) {
     : {};
   const ingest = createIngestService({ ...deps, embedder, ...contextualize }, options.ingest);
   const hostnames = createHostnameService({ ...deps, edge: options.edge ?? noEdgeProvider, edgeTarget: options.edgeTarget ?? null });
-  const tenancy = createTenancyService(deps);
+  const tenancy = createTenancyService(deps, { limitsChanged: (tenantId) => hostnames.applyPlan(tenantId) });
   const apiKeys = createApiKeyService(deps);
   const access = createAccessService(deps);
   const users = createUserService(deps);

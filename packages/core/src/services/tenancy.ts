@@ -13,7 +13,12 @@ export interface CreatedTenant {
   defaultWorkspace: WorkspaceRecord;
 }
 
-export function createTenancyService(deps: ServiceDeps) {
+export interface TenancyHooks {
+  /** After a tenant's plan or quotas changed (custom hostnames go inactive or reactivate). */
+  limitsChanged?(tenantId: string): Promise<unknown>;
+}
+
+export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}) {
   const { store, clock, ids } = deps;
 
   return {
@@ -65,7 +70,7 @@ export function createTenancyService(deps: ServiceDeps) {
       const parsed = parseInput(updateTenantSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const { plan, quotas: changes, grandfather, crossWorkspaceVisitorLinking } = parsed.value;
-      return runInTransaction(store, async (tx) => {
+      const updated = await runInTransaction(store, async (tx): Promise<Result<TenantRecord, PanyaError>> => {
         const tenant = await tx.tenants.getBySlug(slug);
         if (!tenant) return err(errors.notFound(`Tenant "${slug}"`));
         const quotas: Record<string, unknown> = { ...tenant.quotas };
@@ -91,6 +96,8 @@ export function createTenancyService(deps: ServiceDeps) {
         await tx.tenants.update(tenant.id, patch);
         return ok({ ...tenant, ...patch });
       });
+      if (updated.isOk()) await hooks.limitsChanged?.(updated.value.id);
+      return updated;
     },
 
     async getTenantBySlug(slug: string): Promise<Result<TenantRecord, PanyaError>> {
