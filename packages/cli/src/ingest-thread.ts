@@ -10,13 +10,22 @@ export interface IngestThreadData {
   db: string;
   embedder: EnvConfig['PANYA_EMBEDDER'];
   logLevel: string;
-  holder?: string;
+  /** This process's lease holder; each thread adds its own number. */
+  holder?: { node: string; incarnation: string };
+  thread?: number;
 }
 
 const data = workerData as IngestThreadData;
 const env = loadEnv(process.env);
 const logger = createLogger(data.logLevel);
-const engine = await openEngine({ db: data.db, logger, env, embedder: data.embedder, onRound: () => parentPort!.postMessage('progress') });
+const engine = await openEngine({
+  db: data.db,
+  logger,
+  env,
+  embedder: data.embedder,
+  onRound: () => parentPort!.postMessage('progress'),
+  ...(data.holder ? { ingestHolder: { ...data.holder, worker: `t${data.thread ?? 0}` } } : {}),
+});
 await engine.start();
 parentPort!.on('message', async (message: string) => {
   if (message === 'wake') engine.worker.documentsChanged({ tenantId: '', workspaceId: '' }, []);

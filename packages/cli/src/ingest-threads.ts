@@ -24,11 +24,13 @@ export function startIngestThreads(data: IngestThreadData, count: number, logger
   let stopping = false;
   const { url, tsx } = threadEntry();
 
+  let spawned = 0;
   function spawn(): void {
+    const workerData: IngestThreadData = { ...data, thread: spawned++ };
     // From source, a one-line loader registers tsx in the thread, then imports the entry.
     const thread = tsx
-      ? new Worker(`import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(url.href)}))`, { eval: true, workerData: data, execArgv: ['--conditions=@panya/source'] })
-      : new Worker(url, { workerData: data });
+      ? new Worker(`import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(url.href)}))`, { eval: true, workerData, execArgv: ['--conditions=@panya/source'] })
+      : new Worker(url, { workerData });
     threads.add(thread);
     thread.on('message', (m: string) => {
       if (m === 'progress') for (const l of listeners) l();

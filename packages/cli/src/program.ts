@@ -73,8 +73,10 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       const embedder = opts.embedder ?? env.PANYA_EMBEDDER;
       // Indexing runs in worker threads with their own connections (an in-memory database cannot be shared).
       const threads = db === ':memory:' ? 0 : env.PANYA_INGEST_THREADS;
-      const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL }, threads, logger) : undefined;
-      const engine = await openEngine({ db, logger, env, embedder, edge, ...(ingestRunner ? { ingestRunner } : {}) });
+      // Leases name this node (stable across restarts) and this run: a restart reclaims the last run's at once.
+      const holder = { node: env.PANYA_NODE_ID ?? hostname(), incarnation: `${process.pid}-${Date.now().toString(36)}` };
+      const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder }, threads, logger) : undefined;
+      const engine = await openEngine({ db, logger, env, embedder, edge, ingestHolder: holder, ...(ingestRunner ? { ingestRunner } : {}) });
       const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }) : null;
       await engine.start();
       const nodeId = env.PANYA_NODE_ID ?? `${hostname()}-${process.pid}`;

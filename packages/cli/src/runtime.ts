@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createEngine, silentLogger, type EdgeProvider, type Engine, type IngestRunner, type Logger, type Store } from '@panya/core';
+import { createEngine, silentLogger, type EdgeProvider, type Engine, type IngestOptions, type IngestRunner, type Logger, type Store } from '@panya/core';
 import { createEdgeProvider, EdgeConfigError, parseEdgeConfig } from '@panya/edge';
 import { ConfigError } from './config.js';
 import type { EnvConfig } from './config.js';
@@ -42,10 +42,12 @@ export interface OpenEngineOptions {
   onRound?: () => void;
   /** Custom-hostname edge provider and CNAME target (`PANYA_EDGE_*`). */
   edge?: { provider: EdgeProvider; target: string | null };
+  /** Who this process's ingest leases name (`serve` only: a restart reclaims the previous run's). */
+  ingestHolder?: IngestOptions['holder'];
 }
 
 /** Opens the store behind `--db` and wires the engine. */
-export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge }: OpenEngineOptions): Promise<Engine> {
+export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder }: OpenEngineOptions): Promise<Engine> {
   const store = await openStore(db);
   const log = logger ?? silentLogger;
   const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
@@ -57,7 +59,7 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
     ...(generator ? { generator } : {}),
     ...(generator && env?.PANYA_CONTEXTUALIZE ? { contextualizer: generator } : {}),
     ...(ingestRunner ? { ingestRunner } : {}),
-    ...(onRound ? { ingest: { onRound } } : {}),
+    ...(onRound || ingestHolder ? { ingest: { ...(onRound ? { onRound } : {}), ...(ingestHolder ? { holder: ingestHolder } : {}) } } : {}),
     ...(edge ? { edge: edge.provider, ...(edge.target ? { edgeTarget: edge.target } : {}) } : {}),
   });
 }

@@ -105,6 +105,7 @@ export function createEngine(options: EngineOptions) {
     /** Checks the index against the embedder (a mismatch throws, pointing to reindex) and starts the worker. */
     async start() {
       await ingest.ensureIndexInfo();
+      await ingest.reclaim();
       worker.start();
     },
     async close() {

@@ -99,19 +99,39 @@ export class PgDocuments implements DocumentStore {
   }
 
   /** SKIP LOCKED: nodes claiming at the same moment take disjoint documents instead of waiting. */
-  async claimForIndexing({ now, leaseUntil, limit, ids }: ClaimOptions) {
+  async claimForIndexing({ now, leaseUntil, limit, ids, holder }: ClaimOptions) {
     const { rows } = await this.db.query(
-      `UPDATE ${this.table} SET status = 'indexing', lease_until = $2
-       WHERE id IN (
-         SELECT id FROM ${this.table}
+      // Round-robin across tenants: every tenant's oldest document comes before anyone's second.
+      // Locking happens on the candidates; a row another claimer holds is skipped.
+      `WITH queued AS (
+         SELECT id, updated_at, row_number() OVER (PARTITION BY tenant_id ORDER BY updated_at) AS turn FROM ${this.table}
          WHERE (status = 'pending' OR (status = 'indexing' AND lease_until < $1))
-           AND ($4::text[] IS NULL OR id = ANY($4::text[]))
-         ORDER BY updated_at LIMIT $3
-         FOR UPDATE SKIP LOCKED)
+           AND ($4::text[] IS NULL OR id = ANY($4::text[]))),
+       picked AS (
+         SELECT d.id FROM ${this.table} d JOIN queued q ON q.id = d.id
+         WHERE d.status = 'pending' OR (d.status = 'indexing' AND d.lease_until < $1)
+         ORDER BY q.turn, q.updated_at LIMIT $3
+         FOR UPDATE OF d SKIP LOCKED)
+       UPDATE ${this.table} SET status = 'indexing', lease_until = $2, lease_holder = $5
+       WHERE id IN (SELECT id FROM picked)
        RETURNING *`,
-      [now, leaseUntil, limit, ids ? [...ids] : null],
+      [now, leaseUntil, limit, ids ? [...ids] : null, holder ?? null],
     );
     return rows.map((r) => ({ doc: toDocument(r), revision: r.revision as number }));
+  }
+
+  async renewLeases(holder: string, ids: readonly string[], leaseUntil: string) {
+    const { rowCount } = await this.db.query(`UPDATE ${this.table} SET lease_until = $1 WHERE lease_holder = $2 AND status = 'indexing' AND id = ANY($3::text[])`, [leaseUntil, holder, [...ids]]);
+    return rowCount ?? 0;
+  }
+
+  async reclaimLeases(node: string, keepPrefix: string) {
+    const { rowCount } = await this.db.query(
+      `UPDATE ${this.table} SET status = 'pending', lease_until = NULL, lease_holder = NULL
+       WHERE status = 'indexing' AND left(lease_holder, length($1) + 1) = $1 || '/' AND left(lease_holder, length($2)) <> $2`,
+      [node, keepPrefix],
+    );
+    return rowCount ?? 0;
   }
 
   async requeueAll(at: string, tenantId?: string) {

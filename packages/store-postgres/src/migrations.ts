@@ -303,6 +303,13 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
         REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${n.t('chunks_search_changed')}();
     `,
   },
+  {
+    version: 9,
+    name: 'ingest lease holders',
+    // Who holds an ingest lease (node/incarnation/thread): a restarted node takes back its
+    // previous incarnation's documents at once instead of waiting for the lease to expire.
+    sql: (n) => `ALTER TABLE ${n.t('documents')} ADD COLUMN lease_holder text;`,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -98,21 +98,44 @@ export class SqliteDocuments implements DocumentStore {
     return this.run(() => this.sql.get('DELETE FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id = ?').run(scope.tenantId, scope.workspaceId, id).changes > 0);
   }
 
-  claimForIndexing({ now, leaseUntil, limit, ids }: ClaimOptions) {
+  claimForIndexing({ now, leaseUntil, limit, ids, holder }: ClaimOptions) {
     return this.run(() => {
       const rows = this.sql
         .get(
-          `UPDATE documents SET status = 'indexing', lease_until = @leaseUntil
+          // Round-robin across tenants: every tenant's oldest document comes before anyone's second.
+          `UPDATE documents SET status = 'indexing', lease_until = @leaseUntil, lease_holder = @holder
            WHERE id IN (
-             SELECT id FROM documents
-             WHERE (status = 'pending' OR (status = 'indexing' AND lease_until < @now))
-               AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
-             ORDER BY updated_at LIMIT @limit)
+             SELECT id FROM (
+               SELECT id, updated_at, ROW_NUMBER() OVER (PARTITION BY tenant_id ORDER BY updated_at) AS turn FROM documents
+               WHERE (status = 'pending' OR (status = 'indexing' AND lease_until < @now))
+                 AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids))))
+             ORDER BY turn, updated_at LIMIT @limit)
            RETURNING *`,
         )
-        .all({ now, leaseUntil, limit, ids: ids ? JSON.stringify(ids) : null }) as Row[];
+        .all({ now, leaseUntil, limit, holder: holder ?? null, ids: ids ? JSON.stringify(ids) : null }) as Row[];
       return rows.map((r) => ({ doc: toDocument(r), revision: r.revision as number }));
     });
+  }
+
+  renewLeases(holder: string, ids: readonly string[], leaseUntil: string) {
+    return this.run(
+      () =>
+        this.sql
+          .get(`UPDATE documents SET lease_until = @leaseUntil WHERE lease_holder = @holder AND status = 'indexing' AND id IN (SELECT value FROM json_each(@ids))`)
+          .run({ holder, leaseUntil, ids: JSON.stringify(ids) }).changes,
+    );
+  }
+
+  reclaimLeases(node: string, keepPrefix: string) {
+    return this.run(
+      () =>
+        this.sql
+          .get(
+            `UPDATE documents SET status = 'pending', lease_until = NULL, lease_holder = NULL
+             WHERE status = 'indexing' AND substr(lease_holder, 1, length(@node) + 1) = @node || '/' AND substr(lease_holder, 1, length(@keep)) <> @keep`,
+          )
+          .run({ node, keep: keepPrefix }).changes,
+    );
   }
 
   requeueAll(at: string, tenantId?: string) {

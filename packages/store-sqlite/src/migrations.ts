@@ -298,6 +298,13 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       END;
     `,
   },
+  {
+    version: 10,
+    name: 'ingest lease holders',
+    // Who holds an ingest lease (node/incarnation/thread): a restarted node takes back its
+    // previous incarnation's documents at once instead of waiting for the lease to expire.
+    sql: `ALTER TABLE documents ADD COLUMN lease_holder TEXT;`,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -165,6 +165,8 @@ export interface ClaimOptions {
   limit: number;
   /** Claim only these documents (e.g. a request that waits for its own document). */
   ids?: readonly string[];
+  /** Who takes the lease: `node/incarnation/worker` (see `IngestHolder`). */
+  holder?: string;
 }
 
 export type IndexingOutcome = { status: 'indexed' } | { status: 'failed'; error: string };
@@ -185,9 +187,17 @@ export interface DocumentStore {
   countByStatus(scope: Scope): Promise<Record<DocumentStatus, number>>;
   /**
    * The ingest queue (across tenants: the worker serves them all). Moves up to `limit` documents
-   * that are `pending`, or `indexing` with an expired lease, to `indexing` under a new lease.
+   * that are `pending`, or `indexing` with an expired lease, to `indexing` under a new lease,
+   * round-robin across tenants (each one's oldest first): one tenant's bulk import cannot starve another.
    */
   claimForIndexing(options: ClaimOptions): Promise<IndexingClaim[]>;
+  /** Extends the leases `holder` still has on these documents; returns how many it still holds. */
+  renewLeases(holder: string, ids: readonly string[], leaseUntil: string): Promise<number>;
+  /**
+   * Returns to the queue the documents leased by earlier incarnations of `node` (holders starting
+   * with `node/` but not with `keepPrefix`): what a restarted node was indexing when it died.
+   */
+  reclaimLeases(node: string, keepPrefix: string): Promise<number>;
   /** Sends every document (of one tenant, or all) back to the ingest queue; returns how many. */
   requeueAll(at: string, tenantId?: string): Promise<number>;
   /**

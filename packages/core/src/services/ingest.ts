@@ -13,9 +13,18 @@ export const CONTEXTUALIZATION_METER = 'contextualization';
 export interface IngestOptions {
   /** Documents claimed (and embedded together) per round. */
   batchSize?: number;
-  /** How long a claim holds a document before another worker may take it over. */
+  /** How long a claim holds a document before another worker may take it over; renewed while the work runs. */
   leaseMs?: number;
+  /**
+   * Who this worker is, written on its leases: the node (stable across restarts, e.g. the host),
+   * this process's incarnation, and the worker within it. At start, `reclaim()` returns what
+   * earlier incarnations of the node left `indexing` to the queue at once.
+   */
+  holder?: { node: string; incarnation: string; worker?: string };
 }
+
+/** Ingest leases last this long unless renewed: a crashed holder's documents are free again within it. */
+export const INGEST_LEASE_MS = 30_000;
 
 /** The chunk text an embedder sees: where the passage sits, then the passage. */
 export function embeddingText(title: string, headingPath: string[], text: string): string {
@@ -59,7 +68,18 @@ export interface IngestDeps extends ServiceDeps {
 export function createIngestService(deps: IngestDeps, options: IngestOptions = {}) {
   const { store, clock, ids, logger, embedder } = deps;
   const batchSize = options.batchSize ?? 32;
-  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const leaseMs = options.leaseMs ?? INGEST_LEASE_MS;
+  const holder = options.holder ? `${options.holder.node}/${options.holder.incarnation}/${options.holder.worker ?? 'main'}` : `anonymous/${globalThis.crypto.randomUUID()}/main`;
+
+  /** Keeps the claimed documents' leases alive while they are worked on (a long embedding, a big document). */
+  function renewWhileWorking(claimed: readonly string[]): () => void {
+    const timer = setInterval(() => {
+      const until = new Date(clock.now().getTime() + leaseMs).toISOString();
+      store.documents.renewLeases(holder, claimed, until).catch((error: unknown) => logger.warn('ingest lease renewal failed', { error: error instanceof Error ? error.message : String(error) }));
+    }, Math.max(1_000, Math.floor(leaseMs / 3)));
+    timer.unref?.();
+    return () => clearInterval(timer);
+  }
   let indexChecked = false;
 
   /** The index must hold vectors of this embedder only; an empty index adopts it. */
@@ -180,9 +200,24 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
         leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
         limit: batchSize,
         ...(only ? { ids: only } : {}),
+        holder,
       });
       if (claims.length === 0) return [];
-      return indexClaims(claims);
+      const stop = renewWhileWorking(claims.map((c) => c.doc.id));
+      try {
+        return await indexClaims(claims);
+      } finally {
+        stop();
+      }
+    },
+
+    /** Returns to the queue what earlier incarnations of this node were indexing when they stopped (a crash, kill -9). */
+    async reclaim(): Promise<number> {
+      if (!options.holder) return 0;
+      const { node, incarnation } = options.holder;
+      const count = await store.documents.reclaimLeases(node, `${node}/${incarnation}/`);
+      if (count > 0) logger.info('reclaimed documents an earlier run of this node left indexing', { node, count });
+      return count;
     },
 
     /**

@@ -283,6 +283,39 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       expect(reclaimed).toHaveLength(1);
     });
 
+    it('claims round-robin across tenants: a bulk import does not starve another tenant', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const bulk = [];
+      for (let i = 0; i < 6; i++) bulk.push(makeDocument(s.a.id, s.aDefault.id, { updatedAt: `2030-01-01T00:00:0${i}.000Z` }));
+      const other = makeDocument(s.b.id, s.bDefault.id, { updatedAt: '2030-01-01T00:00:09.000Z' });
+      for (const d of [...bulk, other]) await store.documents.insert(d);
+      const now = '2030-01-01T00:01:00.000Z';
+      const claims = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 2 });
+      expect(claims.map((c) => c.doc.id).sort()).toEqual([bulk[0]!.id, other.id].sort());
+    });
+
+    it('renews leases of their holder only, and a restarted node reclaims its earlier incarnation\'s', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const docs = [makeDocument(s.a.id, s.aDefault.id), makeDocument(s.a.id, s.aDefault.id), makeDocument(s.b.id, s.bDefault.id)];
+      for (const d of docs) await store.documents.insert(d);
+      const now = '2030-01-01T00:00:00.000Z';
+      const [mine] = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 1), limit: 1, ids: [docs[0]!.id], holder: 'node-a/run1/t0' });
+      const [elsewhere] = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 1), limit: 1, ids: [docs[1]!.id], holder: 'node-b/run1/t0' });
+      const [current] = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 1), limit: 1, ids: [docs[2]!.id], holder: 'node-a/run2/t0' });
+      expect([mine, elsewhere, current].every(Boolean)).toBe(true);
+      // Renewal: only the holder's own documents.
+      expect(await store.documents.renewLeases('node-a/run1/t0', [docs[0]!.id, docs[1]!.id], lease(now, 10))).toBe(1);
+      expect(await store.documents.claimForIndexing({ now: lease(now, 5), leaseUntil: lease(now, 6), limit: 10, ids: [docs[0]!.id] })).toEqual([]);
+      expect(await store.documents.claimForIndexing({ now: lease(now, 5), leaseUntil: lease(now, 6), limit: 10, ids: [docs[1]!.id] })).toHaveLength(1);
+      // node-a restarted as run2: run1's lease comes back to the queue at once; run2's and node-b's stay.
+      expect(await store.documents.reclaimLeases('node-a', 'node-a/run2/')).toBe(1);
+      expect((await store.documents.get(s.scopeA, docs[0]!.id))?.status).toBe('pending');
+      expect((await store.documents.get(s.scopeB, docs[2]!.id))?.status).toBe('indexing');
+      expect(await store.documents.reclaimLeases('node', 'node/x/')).toBe(0); // a prefix of another node's name is not that node
+    });
+
     it('requeues every document of a tenant, voiding claims in flight', async () => {
       const store = getStore();
       const s = await seedTwoTenants(store);
