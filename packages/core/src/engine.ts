@@ -5,6 +5,8 @@ import { createAnswerService } from './services/answer.js';
 import { createChatService } from './services/chat.js';
 import { countResolutions } from './services/resolutions.js';
 import type { Embedder } from './ports/embedder.js';
+import type { PaymentProcessor } from './ports/payment.js';
+import type { PriceCatalog } from './billing/catalog.js';
 import type { Store } from './ports/store.js';
 import type { Clock, Ids, Logger } from './ports/system.js';
 import { createAccessService } from './services/access.js';
@@ -48,6 +50,8 @@ export interface EngineOptions {
   edge?: EdgeProvider;
   /** `PANYA_EDGE_TARGET`: the CNAME target of every custom hostname. */
   edgeTarget?: string;
+  /** Checkout, subscriptions and meter events; absent: billing is off. */
+  payments?: { processor: PaymentProcessor; catalog: PriceCatalog };
 }
 
 /**
@@ -99,7 +103,7 @@ export function createEngine(options: EngineOptions) {
     generator,
     users,
     hostnames,
-    jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}) }),
+    jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}) }),
     ingest,
     worker,
     /** Checks the index against the embedder (a mismatch throws, pointing to reindex) and starts the worker. */

@@ -8,6 +8,7 @@ export type * from './ports/generator.js';
 export * from './ports/edge.js';
 export * from './hostnames/index.js';
 export * from './ports/payment.js';
+export type * from './ports/billing.js';
 export * from './billing/index.js';
 export type * from './ports/system.js';
 export type * from './ports/search-index.js';

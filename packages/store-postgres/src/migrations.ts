@@ -310,6 +310,40 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
     // previous incarnation's documents at once instead of waiting for the lease to expire.
     sql: (n) => `ALTER TABLE ${n.t('documents')} ADD COLUMN lease_holder text;`,
   },
+  {
+    version: 10,
+    name: 'billing state and meter-event outbox',
+    sql: (n) => `
+      CREATE TABLE ${n.t('tenant_billing')} (
+        tenant_id text COLLATE "C" PRIMARY KEY REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        subscription_id text,
+        subscription_status text,
+        billing_interval text,
+        locked_rates jsonb,
+        locked_until timestamptz,
+        addon_seats integer NOT NULL DEFAULT 0,
+        updated_at timestamptz NOT NULL
+      );
+      -- One row per (tenant, period, meter): the identifier is the processor's de-duplication key.
+      CREATE TABLE ${n.t('meter_event_outbox')} (
+        identifier text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        period text NOT NULL,
+        meter text NOT NULL,
+        event_name text NOT NULL,
+        customer_id text NOT NULL,
+        value bigint NOT NULL,
+        created_at timestamptz NOT NULL,
+        sent_at timestamptz,
+        UNIQUE (tenant_id, period, meter)
+      );
+      CREATE INDEX meter_event_outbox_pending ON ${n.t('meter_event_outbox')}(created_at) WHERE sent_at IS NULL;
+      CREATE TABLE ${n.t('billing_webhook_events')} (
+        id text PRIMARY KEY,
+        received_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

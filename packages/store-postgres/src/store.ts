@@ -4,6 +4,7 @@ import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { PgDocuments } from './documents.js';
+import { PgBilling } from './billing.js';
 import { PgHostnames, PgTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
@@ -46,6 +47,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     conversations: new PgConversations(db, n),
     hostnames: new PgHostnames(db, n),
     tombstones: new PgTombstones(db, n),
+    billing: new PgBilling(db, n),
   };
 }
 
@@ -74,6 +76,7 @@ export class PostgresStore implements Store {
   readonly conversations;
   readonly hostnames;
   readonly tombstones;
+  readonly billing;
   private readonly root: PoolConn;
   private closed = false;
 
@@ -97,6 +100,7 @@ export class PostgresStore implements Store {
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
+    this.billing = root.billing;
   }
 
   /** The schema holding the store's tables. */

@@ -305,6 +305,40 @@ export const migrations: { version: number; name: string; sql: string }[] = [
     // previous incarnation's documents at once instead of waiting for the lease to expire.
     sql: `ALTER TABLE documents ADD COLUMN lease_holder TEXT;`,
   },
+  {
+    version: 11,
+    name: 'billing state and meter-event outbox',
+    sql: `
+      CREATE TABLE tenant_billing (
+        tenant_id TEXT PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
+        subscription_id TEXT,
+        subscription_status TEXT,
+        billing_interval TEXT,
+        locked_rates TEXT,
+        locked_until TEXT,
+        addon_seats INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT NOT NULL
+      );
+      -- One row per (tenant, period, meter): the identifier is the processor's de-duplication key.
+      CREATE TABLE meter_event_outbox (
+        identifier TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        period TEXT NOT NULL,
+        meter TEXT NOT NULL,
+        event_name TEXT NOT NULL,
+        customer_id TEXT NOT NULL,
+        value INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        sent_at TEXT,
+        UNIQUE (tenant_id, period, meter)
+      );
+      CREATE INDEX meter_event_outbox_pending ON meter_event_outbox(created_at) WHERE sent_at IS NULL;
+      CREATE TABLE billing_webhook_events (
+        id TEXT PRIMARY KEY,
+        received_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

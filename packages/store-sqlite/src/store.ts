@@ -2,6 +2,7 @@ import type { Store } from '@panya/core';
 import { openDatabase, Statements, type Db, type OpenOptions, type Runner } from './database.js';
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
+import { SqliteBilling } from './billing.js';
 import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
@@ -53,6 +54,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean) {
     conversations: new SqliteConversations(db, sql, run),
     hostnames: new SqliteHostnames(sql, run),
     tombstones: new SqliteTombstones(sql, run),
+    billing: new SqliteBilling(sql, run),
   };
 }
 
@@ -70,6 +72,7 @@ export class SqliteStore implements Store {
   readonly conversations;
   readonly hostnames;
   readonly tombstones;
+  readonly billing;
   private readonly gate = new Gate();
   private readonly txView: Store;
 
@@ -92,6 +95,7 @@ export class SqliteStore implements Store {
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
+    this.billing = root.billing;
     const inTx = aggregates(db, sql, async (fn) => fn(), false);
     this.txView = {
       ...inTx,

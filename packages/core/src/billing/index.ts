@@ -3,3 +3,4 @@ export * from './checkout.js';
 export * from './overage.js';
 export * from './reporter.js';
 export * from './seats.js';
+export { runUsageReporter, GUIDED_FLOW_METER } from './usage-reporter.js';

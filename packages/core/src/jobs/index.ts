@@ -1,6 +1,7 @@
 import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
 import type { JobContext } from './types.js';
+import { runUsageReporter } from '../billing/usage-reporter.js';
 import { vectorizeReindex } from './vectorize-reindex.js';
 import { workspaceCleanup } from './workspace-cleanup.js';
 
@@ -16,13 +17,7 @@ export interface JobDefinition {
   run: JobFn;
 }
 
-/** Usage reporter outcome per tenant (spec). */
-export type UsageReporterSummary = {
-  scanned: number;
-  reported: number;
-  skipped: number;
-  outcomes: { tenantId: string; status: 'reported' | 'skipped'; reason?: string }[];
-};
+export type { UsageReporterSummary } from '../billing/usage-reporter.js';
 
 /**
  * The scheduled jobs, each a plain function `(ctx, now) → Result<summary>`. Jobs whose domain
@@ -56,12 +51,7 @@ export const JOBS = {
   'usage-reporter': {
     schedule: '0 1 1 * *',
     adminMode: true,
-    run: async (ctx) => {
-      const summary: UsageReporterSummary = { scanned: 0, reported: 0, skipped: 0, outcomes: [] };
-      // Spec: the reporter does nothing while no meter event names are configured.
-      if (Object.values(ctx.meterEventNames).every((name) => !name)) ctx.logger.info('cron.usage_reporter.no_meter_event_name', { tenantId: ctx.tenantId ?? null });
-      return ok({ job: 'usage-reporter', ...summary });
-    },
+    run: async (ctx, now) => (await runUsageReporter(ctx, now)).map((summary) => ({ job: 'usage-reporter', ...summary })),
   },
   'hostname-poll': {
     // Verification typically takes 15 minutes to 4 hours: a re-read every 5 minutes is timely and cheap.

@@ -1,5 +1,6 @@
 import type { MeterEventNames } from '../billing/catalog.js';
 import type { Embedder } from '../ports/embedder.js';
+import type { PaymentProcessor } from '../ports/payment.js';
 import type { Store } from '../ports/store.js';
 import type { Logger } from '../ports/system.js';
 
@@ -17,4 +18,6 @@ export interface JobContext {
   meterEventNames: MeterEventNames;
   /** Custom hostnames (the poll of pending records); absent in jobs run without an engine. */
   hostnames?: { poll(): Promise<Record<string, unknown>> };
+  /** The payment processor the usage reporter sends meter events to; absent: billing is off. */
+  payments?: PaymentProcessor;
 }

@@ -8,6 +8,7 @@
  */
 import type { HostnameStore, TombstoneStore } from '../hostnames/record.js';
 import type { PlanId, Quotas } from '../plans.js';
+import type { BillingStore } from './billing.js';
 import type { ConversationStore } from './conversations.js';
 import type { JobStore, RateLimitStore, UsageStore, UserStore } from './operations.js';
 import type { SearchIndex } from './search-index.js';
@@ -238,6 +239,7 @@ export interface Store {
   readonly conversations: ConversationStore;
   readonly hostnames: HostnameStore;
   readonly tombstones: TombstoneStore;
+  readonly billing: BillingStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
    * `tx` it is given; other callers wait until the transaction ends.

@@ -3,6 +3,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { errors, type PanyaError } from '../errors.js';
 import { isJobName, JOBS, type JobContext, type JobName } from '../jobs/index.js';
 import type { Embedder } from '../ports/embedder.js';
+import type { PaymentProcessor } from '../ports/payment.js';
 import type { ServiceDeps } from './context.js';
 
 /** Compares a presented cron secret with the configured one in constant time. */
@@ -40,7 +41,7 @@ const LEASE_MS = 10 * 60_000;
  * Runs scheduled jobs under a per-job lease in the store, so that when every node's scheduler
  * (or several cron callers) fires at once, the job executes once.
  */
-export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames']; hostnames?: JobContext['hostnames'] }) {
+export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames']; hostnames?: JobContext['hostnames']; payments?: PaymentProcessor }) {
   const { store, clock, logger, embedder } = deps;
 
   return {
@@ -62,6 +63,7 @@ export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensur
           ensureIndex: deps.ensureIndex,
           meterEventNames: deps.meterEventNames ?? {},
           ...(deps.hostnames ? { hostnames: deps.hostnames } : {}),
+          ...(deps.payments ? { payments: deps.payments } : {}),
           ...(options.tenantId ? { tenantId: options.tenantId } : {}),
           ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
         };

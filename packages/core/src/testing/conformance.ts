@@ -7,6 +7,7 @@ import { isStoreConflict } from '../errors.js';
 import type { Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtures.js';
+import { billingSuite } from './billing-conformance.js';
 import { conversationsSuite } from './conversations-conformance.js';
 import { hostnamesSuite } from './hostnames-conformance.js';
 import { operationsSuite } from './operations-conformance.js';
@@ -165,6 +166,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     operationsSuite(() => store);
     conversationsSuite(() => store);
     hostnamesSuite(() => store);
+    billingSuite(() => store);
     workspacesSuite(() => store, () => handle.schema);
 
     describe('transactions', () => {

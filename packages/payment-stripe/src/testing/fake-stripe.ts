@@ -57,8 +57,11 @@ export interface FakeStripe {
   subscriptions: FakeSubscription[];
   requests: RecordedRequest[];
   addSubscription(sub: Omit<FakeSubscription, 'id' | 'created'> & { created?: number }): FakeSubscription;
-  /** Handle the next `n` requests to `path` but drop the connection instead of answering. */
-  dropResponses(path: string, n: number): void;
+  /**
+   * Handle the next `n` requests to `path` (those `match` accepts) but drop the connection
+   * instead of answering: the request took effect, the caller never hears so.
+   */
+  dropResponses(path: string, n: number, match?: (params: Params) => boolean): void;
   close(): Promise<void>;
 }
 
@@ -69,7 +72,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
   const subscriptions: FakeSubscription[] = [];
   const requests: RecordedRequest[] = [];
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
-  const drops = new Map<string, number>();
+  const drops = new Map<string, { left: number; match: (params: Params) => boolean }>();
 
   function checkoutSession(params: Params): Params {
     if (params.mode !== 'subscription' && params.mode !== 'payment' && params.mode !== 'setup') throw invalid('Missing required param: mode.', 'mode');
@@ -159,9 +162,9 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     requests.push({ method, path: url.pathname, idempotencyKey, params });
 
     const send = (status: number, body: string, headers: Record<string, string> = {}) => {
-      const dropsLeft = drops.get(url.pathname) ?? 0;
-      if (dropsLeft > 0) {
-        drops.set(url.pathname, dropsLeft - 1);
+      const drop = drops.get(url.pathname);
+      if (drop && drop.left > 0 && drop.match(params)) {
+        drop.left--;
         req.socket.destroy();
         return;
       }
@@ -223,8 +226,8 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       subscriptions.push(sub);
       return sub;
     },
-    dropResponses(path, n) {
-      drops.set(path, n);
+    dropResponses(path, n, match = () => true) {
+      drops.set(path, { left: n, match });
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
