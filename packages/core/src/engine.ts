@@ -14,6 +14,7 @@ import { createApiKeyService } from './services/api-keys.js';
 import { createAuthService } from './services/authenticate.js';
 import type { ServiceDeps } from './services/context.js';
 import { createDocumentService } from './services/documents.js';
+import { createBillingService, type BillingOptions } from './services/billing.js';
 import { createHostnameService, noEdgeProvider } from './services/hostnames.js';
 import type { EdgeProvider } from './ports/edge.js';
 import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions } from './services/ingest.js';
@@ -51,7 +52,7 @@ export interface EngineOptions {
   /** `PANYA_EDGE_TARGET`: the CNAME target of every custom hostname. */
   edgeTarget?: string;
   /** Checkout, subscriptions and meter events; absent: billing is off. */
-  payments?: { processor: PaymentProcessor; catalog: PriceCatalog };
+  payments?: BillingOptions;
 }
 
 /**
@@ -103,6 +104,7 @@ export function createEngine(options: EngineOptions) {
     generator,
     users,
     hostnames,
+    billing: createBillingService({ ...deps, ...(options.payments ? { payments: options.payments } : {}) }),
     jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}) }),
     ingest,
     worker,

@@ -4,6 +4,7 @@ import type { PanyaError, PanyaErrorCode } from '../errors.js';
 import type { QueryEventKind } from '../ports/operations.js';
 import type { ApiKeyScope } from '../ports/store.js';
 import type { AnswerService } from '../services/answer.js';
+import type { BillingService } from '../services/billing.js';
 import type { RequestContext } from '../services/context.js';
 import type { DocumentService } from '../services/documents.js';
 import type { HostnameService } from '../services/hostnames.js';
@@ -17,6 +18,7 @@ export interface OperationServices {
   answers: AnswerService;
   workspaces: WorkspaceService;
   hostnames: HostnameService;
+  billing: BillingService;
 }
 
 /** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { checkoutSchema, seatAddonSchema, usageQuerySchema } from '../services/billing.js';
+import { defineOperation } from './types.js';
+
+/* Tenant billing (`/billing`), for a tenant-wide `admin` key or an owner/admin session. */
+
+export const createCheckout = defineOperation({
+  id: 'billing.checkout',
+  http: { method: 'POST', path: '/billing' },
+  scope: 'admin',
+  counted: false,
+  input: { body: checkoutSchema },
+  output: z.looseObject({ url: z.string(), sessionId: z.string() }),
+  run: ({ request, services }, { body }) => services.billing.checkout(request, body),
+});
+
+export const setSeatAddon = defineOperation({
+  id: 'billing.seat_addon',
+  http: { method: 'POST', path: '/billing/seat-addon' },
+  scope: 'admin',
+  counted: false,
+  input: { body: seatAddonSchema },
+  output: z.looseObject({ seats: z.number().int(), addonSeats: z.number().int(), monthlySatang: z.number().int() }),
+  run: async ({ request, services }, { body }) => (await services.billing.setSeats(request, body.seats)).map((change) => ({ ...change })),
+});
+
+export const getUsage = defineOperation({
+  id: 'billing.usage',
+  http: { method: 'GET', path: '/billing/usage' },
+  scope: 'admin',
+  counted: false,
+  input: { query: usageQuerySchema },
+  output: z.looseObject({ period: z.string(), resolutions: z.number().int(), apiQueries: z.number().int(), projectedSatang: z.number().int() }),
+  run: ({ request, services }, { query }) => services.billing.usage(request, query.period),
+});
+
+export const BILLING_OPERATIONS = [createCheckout, setSeatAddon, getUsage] as const;
