@@ -38,9 +38,10 @@ export const listHostnames = defineOperation({
   scope: 'admin',
   counted: false,
   input: {},
-  output: z.looseObject({ data: z.array(hostnameSchema) }),
+  output: z.looseObject({ data: z.array(hostnameSchema), hasMore: z.boolean(), nextCursor: z.string().nullable() }),
   async run({ request, services }) {
-    return (await services.hostnames.list(request)).map((data) => ({ data }));
+    // A tenant holds a handful of hostnames: one page, in the shared list envelope.
+    return (await services.hostnames.list(request)).map((data) => ({ data, hasMore: false, nextCursor: null }));
   },
 });
 
