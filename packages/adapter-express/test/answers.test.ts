@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, NO_ANSWER, type Engine, type GenerateRequest, type Generator, type GeneratorEvent } from '@panya/core';
+import { createEngine, NO_ANSWER, type Engine, type GenerateRequest, type Generator, type GeneratorEvent, type PlanName } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp, type PanyaAppOptions } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
@@ -22,7 +22,7 @@ afterEach(async () => {
   await engine?.close();
 });
 
-async function setup(options: { generator?: Generator; app?: PanyaAppOptions; quotas?: Record<string, unknown>; plan?: string } = {}) {
+async function setup(options: { generator?: Generator; app?: PanyaAppOptions; quotas?: Record<string, unknown>; plan?: PlanName } = {}) {
   engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), ...(options.generator ? { generator: options.generator } : {}) });
   const app = createPanyaApp(engine, options.app);
   const created = (await engine.tenancy.createTenant({ slug: 'acme', plan: options.plan ?? 'business', quotas: options.quotas ?? {} }))._unsafeUnwrap();

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createPanyaApp, type PanyaAppOptions } from '@panya/adapter-express';
-import { createEngine, type ApiKeyScope, type Clock, type Engine, type RequestContext } from '@panya/core';
+import { createEngine, type ApiKeyScope, type Clock, type Engine, type PlanName, type RequestContext } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 
 export function makeEngine(clock?: Clock): Engine {
@@ -22,7 +22,7 @@ export function fakeClock(start: string) {
   };
 }
 
-export async function makeTenant(engine: Engine, slug: string, options: { scopes?: ApiKeyScope[]; plan?: string; quotas?: Record<string, unknown> } = {}) {
+export async function makeTenant(engine: Engine, slug: string, options: { scopes?: ApiKeyScope[]; plan?: PlanName; quotas?: Record<string, unknown> } = {}) {
   const created = (await engine.tenancy.createTenant({ slug, plan: options.plan ?? 'business', quotas: options.quotas ?? {} }))._unsafeUnwrap();
   const key = await makeKey(engine, created.tenant.id, options.scopes ?? ['read', 'write', 'mcp', 'admin']);
   const ctx = (await engine.access.system(slug))._unsafeUnwrap();

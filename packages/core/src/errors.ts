@@ -68,11 +68,27 @@ export const errors = {
 };
 
 /**
+ * Error classes are recognised by a registry symbol (`Symbol.for`), never by prototype: two
+ * copies of a package in one process (or a bundled and an installed one) still agree, and
+ * `instanceof` is answered from the marker.
+ */
+function marked(value: unknown, marker: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+}
+
+const STORE_CONFLICT = Symbol.for('panya.error.store-conflict');
+const ABORT_TRANSACTION = Symbol.for('panya.error.abort-transaction');
+const EMBEDDER_MISMATCH = Symbol.for('panya.error.embedder-mismatch');
+
+/**
  * Thrown by stores when a unique constraint is violated; services turn it into `conflict`.
  * Stores throw (ports are plain async interfaces); services return Results.
  */
 export class StoreConflictError extends Error {
-  readonly storeConflict = true;
+  readonly [STORE_CONFLICT] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return marked(value, STORE_CONFLICT);
+  }
   constructor(message: string) {
     super(message);
     this.name = 'StoreConflictError';
@@ -80,7 +96,7 @@ export class StoreConflictError extends Error {
 }
 
 export function isStoreConflict(error: unknown): error is StoreConflictError {
-  return typeof error === 'object' && error !== null && (error as { storeConflict?: unknown }).storeConflict === true;
+  return marked(error, STORE_CONFLICT);
 }
 
 /**
@@ -88,6 +104,10 @@ export function isStoreConflict(error: unknown): error is StoreConflictError {
  * `Store.transaction` rethrows it; `runInTransaction` turns it back into an `err` Result.
  */
 export class AbortTransaction extends Error {
+  readonly [ABORT_TRANSACTION] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return marked(value, ABORT_TRANSACTION);
+  }
   constructor(readonly error: PanyaError) {
     super(error.message);
     this.name = 'AbortTransaction';
@@ -96,6 +116,10 @@ export class AbortTransaction extends Error {
 
 /** The stored vectors come from another embedder than the configured one: they cannot be mixed. */
 export class EmbedderMismatchError extends Error {
+  readonly [EMBEDDER_MISMATCH] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return marked(value, EMBEDDER_MISMATCH);
+  }
   constructor(
     readonly stored: { embedderId: string; dimension: number },
     readonly configured: { embedderId: string; dimension: number },

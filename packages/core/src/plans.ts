@@ -8,13 +8,13 @@ import { z } from 'zod';
 export const PLAN_IDS = ['free', 'team', 'business', 'growth', 'enterprise'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 
-export const PLAN_NAMES: Record<PlanId, string> = {
+export const PLAN_NAMES = {
   free: 'Free',
   team: 'Team',
   business: 'Business',
   growth: 'Growth',
   enterprise: 'Enterprise',
-};
+} as const satisfies Record<PlanId, string>;
 
 /** Chat hard cap = hardCapMultiplier × included resolutions (DESIGN: multiplier 2). */
 export const HARD_CAP_MULTIPLIER = 2;

@@ -1,4 +1,4 @@
-import { API_KEY_SCOPES, type Engine, type PanyaError } from '@panya/core';
+import { API_KEY_SCOPES, type ApiKeyScope, type Engine, type PanyaError, type PlanName } from '@panya/core';
 import type { Io } from '../runtime.js';
 
 export class CommandError extends Error {
@@ -12,7 +12,7 @@ export function fail(error: PanyaError): never {
 }
 
 export async function createTenantCommand(engine: Engine, io: Io, opts: { slug: string; plan: string; json?: boolean }) {
-  const created = await engine.tenancy.createTenant({ slug: opts.slug, plan: opts.plan });
+  const created = await engine.tenancy.createTenant({ slug: opts.slug, plan: opts.plan as PlanName }); // command-line text, validated by the service
   if (created.isErr()) fail(created.error);
   const { tenant, defaultWorkspace } = created.value;
   const key = await engine.apiKeys.create(tenant.id, { name: 'owner', scopes: [...API_KEY_SCOPES] });
@@ -29,7 +29,8 @@ export async function createTenantCommand(engine: Engine, io: Io, opts: { slug: 
 export async function createKeyCommand(engine: Engine, io: Io, opts: { tenant: string; workspace?: string; scopes: string; name?: string; json?: boolean }) {
   const tenant = await engine.tenancy.getTenantBySlug(opts.tenant);
   if (tenant.isErr()) fail(tenant.error);
-  const scopes = opts.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+  // Command-line text: the service validates each scope and names any it does not know.
+  const scopes = opts.scopes.split(',').map((s) => s.trim()).filter(Boolean) as ApiKeyScope[];
   const key = await engine.apiKeys.create(tenant.value.id, { scopes, ...(opts.name ? { name: opts.name } : {}), ...(opts.workspace ? { workspaceSlug: opts.workspace } : {}) });
   if (key.isErr()) fail(key.error);
   if (opts.json) {

@@ -1,4 +1,4 @@
-import type { Engine } from '@panya/core';
+import type { Engine, MembershipRole } from '@panya/core';
 import type { Io } from '../runtime.js';
 import { fail } from './tenant.js';
 
@@ -7,7 +7,7 @@ export async function createUserCommand(engine: Engine, io: Io, opts: { email: s
     email: opts.email,
     password: opts.password,
     tenantSlug: opts.tenant,
-    role: opts.role,
+    role: opts.role as MembershipRole, // validated by the service
     ...(opts.workspace ? { workspaceSlug: opts.workspace } : {}),
   });
   if (created.isErr()) fail(created.error);

@@ -1,5 +1,5 @@
 /** Conversations and their messages (chat history), workspace-scoped like all tenant data. */
-import type { Scope } from './store.js';
+import type { Scope } from './scope.js';
 
 export type Citation = {
   n: number;

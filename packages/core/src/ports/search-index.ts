@@ -4,7 +4,7 @@
  * before workspaces existed carry `workspaceId: null` ("legacy") and match every workspace
  * of their own tenant until re-indexed.
  */
-import type { Scope } from './store.js';
+import type { Scope } from './scope.js';
 
 export interface ChunkInput {
   id: string;

@@ -11,13 +11,10 @@ import type { PlanId, Quotas } from '../plans.js';
 import type { BillingStore } from './billing.js';
 import type { ConversationStore } from './conversations.js';
 import type { JobStore, RateLimitStore, UsageStore, UserStore } from './operations.js';
+import type { Scope } from './scope.js';
 import type { SearchIndex } from './search-index.js';
 
-/** The tenant + workspace every data call is confined to. */
-export interface Scope {
-  tenantId: string;
-  workspaceId: string;
-}
+export type { Scope } from './scope.js';
 
 export interface TenantRecord {
   id: string;

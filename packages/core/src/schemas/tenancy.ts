@@ -22,7 +22,9 @@ export const createTenantSchema = z.strictObject({
   quotas: z.record(z.string(), z.unknown()).default({}),
   paymentCustomerId: z.string().min(1).nullable().default(null),
 });
-export type CreateTenantInput = z.input<typeof createTenantSchema>;
+/** Plans are named by id or display name (any case at run time). */
+export type PlanName = PlanId | (typeof PLAN_NAMES)[PlanId];
+export type CreateTenantInput = Omit<z.input<typeof createTenantSchema>, 'plan'> & { plan?: PlanName };
 
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);
 

@@ -38,7 +38,7 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
     /** An answer for an already validated, authorized request, without counting it (the operation table counts). */
     generate: answer,
 
-    async answer(ctx: RequestContext, input: AnswerInput | unknown, channel: QueryChannel = { via: 'rest' }, signal?: AbortSignal): Promise<Result<Counted<AnswerResponse>, PanyaError>> {
+    async answer(ctx: RequestContext, input: AnswerInput, channel: QueryChannel = { via: 'rest' }, signal?: AbortSignal): Promise<Result<Counted<AnswerResponse>, PanyaError>> {
       const allowed = requireScope(ctx, 'read');
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(answerSchema, input);

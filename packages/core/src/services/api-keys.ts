@@ -32,7 +32,7 @@ export function createApiKeyService(deps: ServiceDeps) {
   const { store, clock, ids } = deps;
 
   return {
-    async create(tenantId: string, input: CreateApiKeyInput | unknown): Promise<Result<CreatedApiKey, PanyaError>> {
+    async create(tenantId: string, input: CreateApiKeyInput): Promise<Result<CreatedApiKey, PanyaError>> {
       const parsed = parseInput(createApiKeySchema, input);
       if (parsed.isErr()) return err(parsed.error);
       let workspaceId: string | null = null;

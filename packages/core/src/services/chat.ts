@@ -32,7 +32,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
   const { store, clock, ids, logger, generator } = deps;
 
   return {
-    async chat(ctx: RequestContext, input: ChatInput | unknown, signal?: AbortSignal): Promise<Result<ChatStream, PanyaError>> {
+    async chat(ctx: RequestContext, input: ChatInput, signal?: AbortSignal): Promise<Result<ChatStream, PanyaError>> {
       const allowed = requireScope(ctx, 'read');
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(chatSchema, input);

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, panyaError, type FieldIssue, type PanyaError } from '../errors.js';
-import type { DocumentPatch, DocumentRecord, Page, Scope, Store } from '../ports/store.js';
+import type { DocumentPatch, DocumentRecord, Page, PublicSurface, Scope, Store } from '../ports/store.js';
 import {
   bulkDocumentsSchema,
   createDocumentSchema,
@@ -15,17 +15,15 @@ import type { DocumentJson, DocumentSummary, List } from '../schemas/responses.j
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import type { IngestService } from './ingest.js';
-import type { IngestWorker } from './ingest-worker.js';
+import type { IndexingNotifier, IngestWorker } from './ingest-worker.js';
+
+export type { IndexingNotifier } from './ingest-worker.js';
 
 export type BulkItemResult =
   | { op: 'create'; index: number; id: string; status: 'created' }
   | { op: 'update'; index: number; id: string; status: 'updated' }
   | { op: 'delete'; index: number; id: string; status: 'deleted' };
 
-/** Told when documents need (re)indexing, so a worker can pick them up without polling delay. */
-export interface IndexingNotifier {
-  documentsChanged(scope: Scope, ids: readonly string[]): void;
-}
 
 /** A document as the API shows it: no internal tenant id. */
 export function publicDocument({ tenantId: _tenant, ...doc }: DocumentRecord): DocumentJson {
@@ -124,7 +122,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     return tx.documents.delete(scope, id);
   }
 
-  async function list(ctx: RequestContext, input: ListDocumentsInput | unknown): Promise<Result<Page<DocumentRecord>, PanyaError>> {
+  async function list(ctx: RequestContext, input: ListDocumentsInput): Promise<Result<Page<DocumentRecord>, PanyaError>> {
     const allowed = requireScope(ctx, 'read');
     if (allowed.isErr()) return err(allowed.error);
     const parsed = parseInput(listDocumentsSchema, input, 'query');
@@ -135,7 +133,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     return ok({ items: page.items, nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null });
   }
 
-  async function bulk(ctx: RequestContext, input: BulkDocumentsInput | unknown): Promise<Result<BulkItemResult[], PanyaError>> {
+  async function bulk(ctx: RequestContext, input: BulkDocumentsInput): Promise<Result<BulkItemResult[], PanyaError>> {
     const allowed = requireScope(ctx, 'write');
     if (allowed.isErr()) return err(allowed.error);
     const parsed = parseInput(bulkDocumentsSchema, input);
@@ -178,7 +176,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   }
 
   return {
-    async create(ctx: RequestContext, input: CreateDocumentInput | unknown, options: WriteOptions = {}): Promise<Result<DocumentRecord, PanyaError>> {
+    async create(ctx: RequestContext, input: CreateDocumentInput, options: WriteOptions = {}): Promise<Result<DocumentRecord, PanyaError>> {
       const allowed = requireScope(ctx, 'write');
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(createDocumentSchema, input);
@@ -237,7 +235,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       }
     },
 
-    async update(ctx: RequestContext, id: string, input: UpdateDocumentInput | unknown, options: WriteOptions = {}): Promise<Result<DocumentRecord, PanyaError>> {
+    async update(ctx: RequestContext, id: string, input: UpdateDocumentInput, options: WriteOptions = {}): Promise<Result<DocumentRecord, PanyaError>> {
       const allowed = requireScope(ctx, 'write');
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(updateDocumentSchema, input);
@@ -301,7 +299,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         .map((s) => s.trim())
         .filter(Boolean);
       const title = typeof input.title === 'string' && input.files.length === 1 ? input.title : undefined;
-      const create = input.files.map((file) => ({ title: (title ?? file.title).slice(0, 300) || 'Untitled', contentMd: file.contentMd, publicSurfaces: surfaces }));
+      // Form text: `bulk` validates each surface and names any it does not know.
+      const create = input.files.map((file) => ({ title: (title ?? file.title).slice(0, 300) || 'Untitled', contentMd: file.contentMd, publicSurfaces: surfaces as PublicSurface[] }));
       const created = await bulk(ctx, { create });
       if (created.isErr()) return err(created.error);
       return ok(await store.documents.getMany(ctx.scope, created.value.map((r) => r.id)));

@@ -1,7 +1,11 @@
 import type { Logger } from '../ports/system.js';
 import type { DocumentStatus, Scope, Store } from '../ports/store.js';
-import type { IndexingNotifier } from './documents.js';
 import type { IngestService } from './ingest.js';
+
+/** Told when documents need (re)indexing, so a worker can pick them up without polling delay. */
+export interface IndexingNotifier {
+  documentsChanged(scope: Scope, ids: readonly string[]): void;
+}
 
 export interface IngestWorkerOptions {
   /** How often an idle worker looks for work written by other processes. */

@@ -40,7 +40,7 @@ export function createQueryService(deps: { limits: LimitsService; usage: UsageSe
   return {
     counted,
 
-    async search(ctx: RequestContext, input: SearchInput | unknown, channel: QueryChannel = { via: 'rest' }): Promise<Result<Counted<SearchResponse>, PanyaError>> {
+    async search(ctx: RequestContext, input: SearchInput, channel: QueryChannel = { via: 'rest' }): Promise<Result<Counted<SearchResponse>, PanyaError>> {
       const allowed = requireScope(ctx, 'read');
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(searchSchema, input);

@@ -82,7 +82,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, 
     retrieve,
 
     /** Validates, checks the `read` scope, then runs the search. */
-    async search(ctx: RequestContext, input: SearchInput | unknown): Promise<Result<SearchResponse, PanyaError>> {
+    async search(ctx: RequestContext, input: SearchInput): Promise<Result<SearchResponse, PanyaError>> {
       const allowed = requireScope(ctx, 'read');
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(searchSchema, input);

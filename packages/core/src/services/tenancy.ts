@@ -23,7 +23,7 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
 
   return {
     /** Creates a tenant and, in the same transaction, its default workspace. */
-    async createTenant(input: CreateTenantInput | unknown): Promise<Result<CreatedTenant, PanyaError>> {
+    async createTenant(input: CreateTenantInput): Promise<Result<CreatedTenant, PanyaError>> {
       const parsed = parseInput(createTenantSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const quotas = parseInput(quotasSchema, parsed.value.quotas, 'quotas');
@@ -66,7 +66,7 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
      * The operator's change to a tenant's plan, `quotas_json` overrides and grandfathering
      * window; the result is re-validated as a whole before it is written.
      */
-    async update(slug: string, input: UpdateTenantInput | unknown): Promise<Result<TenantRecord, PanyaError>> {
+    async update(slug: string, input: UpdateTenantInput): Promise<Result<TenantRecord, PanyaError>> {
       const parsed = parseInput(updateTenantSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const { plan, quotas: changes, grandfather, crossWorkspaceVisitorLinking } = parsed.value;

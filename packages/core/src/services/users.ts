@@ -56,7 +56,7 @@ export function createUserService(deps: ServiceDeps) {
 
   return {
     /** Creates a user (or reuses one by e-mail) with a tenant-wide or workspace-scoped membership. */
-    async createUser(input: z.input<typeof createUserSchema> | unknown): Promise<Result<{ user: Omit<UserRecord, 'passwordHash'>; membershipId: string }, PanyaError>> {
+    async createUser(input: z.input<typeof createUserSchema>): Promise<Result<{ user: Omit<UserRecord, 'passwordHash'>; membershipId: string }, PanyaError>> {
       const parsed = parseInput(createUserSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const { tenantSlug, workspaceSlug, role, password } = parsed.value;
@@ -84,7 +84,7 @@ export function createUserService(deps: ServiceDeps) {
     },
 
     /** Checks credentials and opens a session; the token is returned once, for the cookie. */
-    async login(input: z.input<typeof loginSchema> | unknown): Promise<Result<{ token: string; userId: string; expiresAt: Date }, PanyaError>> {
+    async login(input: z.input<typeof loginSchema>): Promise<Result<{ token: string; userId: string; expiresAt: Date }, PanyaError>> {
       const parsed = parseInput(loginSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const user = await store.users.getByEmail(parsed.value.email);

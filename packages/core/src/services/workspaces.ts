@@ -103,7 +103,7 @@ export function createWorkspaceService(deps: ServiceDeps) {
      * Creates a workspace unless the plan's cap (`quotas_json.maxWorkspaces` overrides it) is
      * reached; soft-deleted workspaces do not count but keep their slug until hard-deleted.
      */
-    async create(ctx: RequestContext, input: CreateWorkspaceInput | unknown): Promise<Result<WorkspaceView, PanyaError>> {
+    async create(ctx: RequestContext, input: CreateWorkspaceInput): Promise<Result<WorkspaceView, PanyaError>> {
       const allowed = tenantAdmin(ctx);
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(createWorkspaceSchema, input);
@@ -136,7 +136,7 @@ export function createWorkspaceService(deps: ServiceDeps) {
       return result.map((ws) => workspaceView(ws, now));
     },
 
-    async update(ctx: RequestContext, id: string, input: UpdateWorkspaceInput | unknown): Promise<Result<WorkspaceView, PanyaError>> {
+    async update(ctx: RequestContext, id: string, input: UpdateWorkspaceInput): Promise<Result<WorkspaceView, PanyaError>> {
       const allowed = tenantAdmin(ctx);
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(updateWorkspaceSchema, input);

@@ -1,0 +1,5 @@
+/** The tenant + workspace every data call is confined to. */
+export interface Scope {
+  tenantId: string;
+  workspaceId: string;
+}
