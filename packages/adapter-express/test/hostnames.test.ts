@@ -81,7 +81,7 @@ describe('custom hostnames over HTTP, against a local Cloudflare', () => {
   });
 
   it('Free and Team: 403 plan_required, nothing registered at the edge', async () => {
-    for (const plan of ['free', 'team']) {
+    for (const plan of ['free', 'team'] as const) {
       const t = await makeTenant(engine, `t-${plan}`, ['admin'], plan);
       const res = await request(app).post('/api/tenant/custom-hostnames').set(t.auth).send({ hostname: `help.${plan}.com` }).expect(403);
       expect(res.body).toMatchObject({ code: 'plan_required', plan: 'business' });
