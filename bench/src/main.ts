@@ -11,7 +11,7 @@ import { BENCH_DIR, CACHE_ROOT, sourceHash } from './lib/panya.js';
 import { RENDER } from './lib/report.js';
 import { median } from './lib/stats.js';
 
-const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact'] as const;
+const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact', 'stall'] as const;
 type Name = (typeof ALL)[number];
 const readmeOnly = process.argv.includes('--readme');
 const asked = process.argv.slice(2).filter((a) => a !== '--' && a !== '--readme');
@@ -86,6 +86,9 @@ const runners: Record<Name, () => Promise<object>> = {
   },
   async scifact() {
     return runChild<object>('scifact.ts');
+  },
+  async stall() {
+    return { queryCost: await runChild<object>('query-cost.ts') };
   },
 };
 
@@ -169,6 +172,10 @@ SciFact (\`shared/eval/scifact\`: 5,183 abstracts, 300 test queries) loaded once
 
 - **correct** — grounded, every labelled fact present, nothing to avoid quoted (for the unanswerable question: the no-answer message).
 - **peer: top passage** — the best-ranked chunk for the same (standalone) query, cut to the same 80-word budget: what a reader gets without answer extraction.
+`,
+    stall: `## stall — no request freezes the server
+
+**Query cost** is in-process on SciFact (5,183 abstracts through the ingest path): 280-word queries of the corpus's commonest words against the dataset's own test queries, same process. The load generator shares the 2 cores with the server, so loaded latencies include its CPU use.
 `,
   };
   return `# Panya benchmarks

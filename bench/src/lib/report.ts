@@ -80,4 +80,15 @@ export function renderScifact(r: Any): string {
   ].join('\n');
 }
 
-export const RENDER: Record<string, (r: Any) => string> = { search: renderSearch, http: renderHttp, ingest: renderIngest, quality: renderQuality, answers: renderAnswers, scifact: renderScifact };
+export const RENDER: Record<string, (r: Any) => string> = { search: renderSearch, http: renderHttp, ingest: renderIngest, quality: renderQuality, answers: renderAnswers, scifact: renderScifact, stall: renderStall };
+
+function renderStall(r: Any): string {
+  const lines: string[] = [];
+  const q = r.queryCost;
+  if (q && !q.skipped) {
+    lines.push('| in-process on SciFact | p50 ms | p99 ms | samples |', '|---|---|---|---|');
+    lines.push(`| 280-word query (~${q.longQueryChars} chars) | ${q.long.p50} | ${q.long.p99} | ${q.long.samples} |`);
+    lines.push(`| ordinary test query | ${q.ordinary.p50} | ${q.ordinary.p99} | ${q.ordinary.samples} |`);
+  }
+  return lines.join('\n');
+}
