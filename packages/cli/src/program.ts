@@ -24,7 +24,7 @@ import { startScheduler } from './scheduler.js';
 import { startIngestThreads } from './ingest-threads.js';
 import { hostname } from 'node:os';
 import { CommandError } from './commands/tenant.js';
-import { createLogger, edgeFromEnv, openEngine, processIo, type Io } from './runtime.js';
+import { createLogger, edgeFromEnv, openEngine, paymentsFromEnv, processIo, type Io } from './runtime.js';
 import { runStdioServer } from '@panya/adapter-mcp';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -69,6 +69,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       const env = config();
       const logger = createLogger(env.PANYA_LOG_LEVEL);
       const edge = edgeFromEnv(rawEnv, logger);
+      const payments = paymentsFromEnv(rawEnv);
       const db = opts.db ?? env.PANYA_DB;
       const embedder = opts.embedder ?? env.PANYA_EMBEDDER;
       // Indexing runs in worker threads with their own connections (an in-memory database cannot be shared).
@@ -76,7 +77,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       // Leases name this node (stable across restarts) and this run: a restart reclaims the last run's at once.
       const holder = { node: env.PANYA_NODE_ID ?? hostname(), incarnation: `${process.pid}-${Date.now().toString(36)}` };
       const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder }, threads, logger) : undefined;
-      const engine = await openEngine({ db, logger, env, embedder, edge, ingestHolder: holder, ...(ingestRunner ? { ingestRunner } : {}) });
+      const engine = await openEngine({ db, logger, env, embedder, edge, ingestHolder: holder, ...(payments ? { payments } : {}), ...(ingestRunner ? { ingestRunner } : {}) });
       const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }) : null;
       await engine.start();
       const nodeId = env.PANYA_NODE_ID ?? `${hostname()}-${process.pid}`;

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createEngine, silentLogger, type EdgeProvider, type Engine, type IngestOptions, type IngestRunner, type Logger, type Store } from '@panya/core';
 import { createEdgeProvider, EdgeConfigError, parseEdgeConfig } from '@panya/edge';
+import { createStripePaymentProcessor, StripeConfigError, stripeConfigFromEnv } from '@panya/payment-stripe';
 import { ConfigError } from './config.js';
 import type { EnvConfig } from './config.js';
 import { selectEmbedder } from './embedder.js';
@@ -42,12 +43,14 @@ export interface OpenEngineOptions {
   onRound?: () => void;
   /** Custom-hostname edge provider and CNAME target (`PANYA_EDGE_*`). */
   edge?: { provider: EdgeProvider; target: string | null };
+  /** Stripe checkout, subscriptions and meter events (`PANYA_STRIPE_*`, `PANYA_PRICE_*`, `PANYA_METER_*`). */
+  payments?: PaymentsFromEnv;
   /** Who this process's ingest leases name (`serve` only: a restart reclaims the previous run's). */
   ingestHolder?: IngestOptions['holder'];
 }
 
 /** Opens the store behind `--db` and wires the engine. */
-export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder }: OpenEngineOptions): Promise<Engine> {
+export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, payments }: OpenEngineOptions): Promise<Engine> {
   const store = await openStore(db);
   const log = logger ?? silentLogger;
   const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
@@ -61,6 +64,7 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
     ...(ingestRunner ? { ingestRunner } : {}),
     ...(onRound || ingestHolder ? { ingest: { ...(onRound ? { onRound } : {}), ...(ingestHolder ? { holder: ingestHolder } : {}) } } : {}),
     ...(edge ? { edge: edge.provider, ...(edge.target ? { edgeTarget: edge.target } : {}) } : {}),
+    ...(payments ? { payments: payments.billing, meterEventNames: payments.meterEventNames } : {}),
   });
 }
 
@@ -90,6 +94,21 @@ export function edgeFromEnv(env: NodeJS.ProcessEnv, logger: Logger): { provider:
     return { provider: createEdgeProvider(config, logger), target: config.provider === 'none' ? null : config.edgeTarget };
   } catch (error) {
     if (error instanceof EdgeConfigError) throw new ConfigError(`Invalid environment configuration:\n  ${error.message}`);
+    throw error;
+  }
+}
+
+type PaymentsFromEnv = { billing: NonNullable<Parameters<typeof createEngine>[0]['payments']>; meterEventNames: NonNullable<Parameters<typeof createEngine>[0]['meterEventNames']> };
+
+/** Stripe from `PANYA_STRIPE_*`, `PANYA_PRICE_*`, `PANYA_METER_*`; none set: billing is off. A mistake stops the start naming the variable. */
+export function paymentsFromEnv(env: NodeJS.ProcessEnv): PaymentsFromEnv | undefined {
+  try {
+    const config = stripeConfigFromEnv(env);
+    if (!config) return undefined;
+    const billing = { processor: createStripePaymentProcessor(config), catalog: config.catalog, ...(env.PANYA_BASE_URL ? { returnUrl: env.PANYA_BASE_URL } : {}) };
+    return { billing, meterEventNames: config.meterEventNames };
+  } catch (error) {
+    if (error instanceof StripeConfigError) throw new ConfigError(`Invalid environment configuration:\n  ${error.message}`);
     throw error;
   }
 }

@@ -63,6 +63,11 @@ describe('panya tenant / key', () => {
     );
     await expect(run(['serve', '--port', '0'], { PANYA_DB: db, PANYA_EDGE_PROVIDER: 'akamai' })).rejects.toThrow(/PANYA_EDGE_PROVIDER/);
   });
+
+  it('serve stops at a Stripe setting mistake, naming the variable', async () => {
+    await expect(run(['serve', '--port', '0'], { PANYA_DB: db, PANYA_METER_RESOLUTIONS: 'svc_resolutions' })).rejects.toThrow(/PANYA_STRIPE_SECRET_KEY: required when PANYA_METER_RESOLUTIONS is set/);
+    await expect(run(['serve', '--port', '0'], { PANYA_DB: db, PANYA_STRIPE_SECRET_KEY: 'sk_test_1', PANYA_STRIPE_WEBHOOK_SECRET: 'whsec_1', PANYA_PRICE_TEAM_BASE: 'team' })).rejects.toThrow(/PANYA_PRICE_TEAM_BASE: expected a Stripe price id/);
+  });
 });
 
 describe('panya docs import', () => {
