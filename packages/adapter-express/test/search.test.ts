@@ -205,7 +205,8 @@ describe('POST /api/docs/upload', () => {
     const html = res.body.data[2];
     expect(html.contentMd).toContain('Earn one point per 25 baht.');
     expect(html.contentMd).not.toContain('alert');
-    await t.engine.ingest.drain();
+    // ?wait=true: answered once indexed, and searchable at once.
+    expect(res.body.data.map((d: { status: string }) => d.status)).toEqual(['indexed', 'indexed', 'indexed', 'indexed']);
     for (const [query, title] of [['gift cards expire', 'Gift cards'], ['original receipt warranty', 'Warranty policy'], ['loyalty point baht', 'Loyalty']]) {
       const found = await request(t.app).post('/api/search').set(t.acme.auth).send({ query }).expect(200);
       expect(found.body.results[0].title).toBe(title);
@@ -230,6 +231,14 @@ describe('POST /api/docs/upload', () => {
     expect(res.body.code).toBe('payload_too_large');
     await request(t.app).post('/api/docs/upload').set(t.acme.auth).field('title', 'x').expect(400);
     expect((await request(t.app).get('/api/docs').set(t.acme.auth)).body.data).toEqual([]);
+  });
+
+  it('answers pending without ?wait, and names the field when files come in another one', async () => {
+    const res = await request(t.app).post('/api/docs/upload').set(t.acme.auth).attach('file', Buffer.from('# Later\n\nIndexed later.'), 'later.md').expect(201);
+    expect(res.body.data[0].status).toBe('pending');
+    const wrong = await request(t.app).post('/api/docs/upload').set(t.acme.auth).attach('files', Buffer.from('# x'), 'x.md').expect(400);
+    expect(wrong.body.detail).toBe('Files go in the multipart field "file" (got a file in "files").');
+    await t.engine.ingest.drain();
   });
 
   it('needs the write scope', async () => {

@@ -21,6 +21,7 @@ const logger = createLogger(data.logLevel);
 const engine = await openEngine({
   db: data.db,
   logger,
+  notice: () => {},
   env,
   embedder: data.embedder,
   onRound: () => parentPort!.postMessage('progress'),

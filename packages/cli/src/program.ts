@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadEnv } from './config.js';
-import { demoCommand } from './commands/demo.js';
+import { demoCommand, demoKeyFile } from './commands/demo.js';
 import { importDocsCommand } from './commands/docs.js';
 import { startServer } from './commands/serve.js';
 import { createKeyCommand, createTenantCommand } from './commands/tenant.js';
@@ -27,6 +28,9 @@ import { CommandError } from './commands/tenant.js';
 import { createLogger, edgeFromEnv, openEngine, paymentsFromEnv, processIo, type Io } from './runtime.js';
 import { runStdioServer } from '@panya/adapter-mcp';
 
+/** This package's version, read once from its package.json (one directory above src/ and dist/). */
+const CLI_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 const port = (value: string) => {
@@ -48,7 +52,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
   const withEngine = async <T>(db: string | undefined, fn: (engine: Engine) => Promise<T>, embeds?: { embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
     const env = config();
     const logger = createLogger(env.PANYA_LOG_LEVEL === 'info' ? 'warn' : env.PANYA_LOG_LEVEL);
-    const engine = await openEngine({ db: db ?? env.PANYA_DB, logger, ...(embeds ? { env, embedder: embeds.embedder ?? env.PANYA_EMBEDDER } : {}) });
+    const engine = await openEngine({ db: db ?? env.PANYA_DB, logger, notice: io.err, ...(embeds ? { env, embedder: embeds.embedder ?? env.PANYA_EMBEDDER } : {}) });
     try {
       return await fn(engine);
     } finally {
@@ -56,7 +60,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     }
   };
 
-  const program = new Command('panya').description('Panya knowledge-base engine').showHelpAfterError().exitOverride();
+  const program = new Command('panya').description('Panya knowledge-base engine').version(CLI_VERSION, '-V, --version').showHelpAfterError().exitOverride();
   program.configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
   dbOption(program.command('serve').description('start the HTTP API'))
@@ -77,11 +81,13 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       // Leases name this node (stable across restarts) and this run: a restart reclaims the last run's at once.
       const holder = { node: env.PANYA_NODE_ID ?? hostname(), incarnation: `${process.pid}-${Date.now().toString(36)}` };
       const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder }, threads, logger) : undefined;
-      const engine = await openEngine({ db, logger, env, embedder, edge, ingestHolder: holder, ...(payments ? { payments } : {}), ...(ingestRunner ? { ingestRunner } : {}) });
-      const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }) : null;
+      const engine = await openEngine({ db, logger, notice: io.err, env, embedder, edge, ingestHolder: holder, ...(payments ? { payments } : {}), ...(ingestRunner ? { ingestRunner } : {}) });
+      const keyFile = demoKeyFile(db);
+      const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }, keyFile ? { keyFile } : {}) : null;
       await engine.start();
       const nodeId = env.PANYA_NODE_ID ?? `${hostname()}-${process.pid}`;
-      if (!env.PANYA_SESSION_SECRET) logger.warn('PANYA_SESSION_SECRET is not set: sessions end when this process restarts and are not shared between nodes');
+      // A demo runs on one machine with API keys: sessions of the admin app do not concern it.
+      if (!env.PANYA_SESSION_SECRET && !opts.demo) logger.warn('PANYA_SESSION_SECRET is not set: sessions end when this process restarts and are not shared between nodes');
       const running = await startServer(engine, {
         port: opts.port ?? env.PORT ?? 3000,
         host: opts.host ?? env.HOST,
@@ -98,7 +104,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       const scheduler = opts.cron ? startScheduler(engine, { holder: nodeId, logger }) : null;
       io.out(`Panya listening on ${running.url}`);
       if (demo) {
-        io.out(`Demo tenant "${demo.tenant}" with ${demo.articles} articles. API key:\n  ${demo.apiKey}`);
+        io.out(`Demo tenant "${demo.tenant}" with ${demo.articles} articles. API key (${demo.keyReused ? 'unchanged since the last start' : 'new'}):\n  ${demo.apiKey}`);
         io.out(`Try: curl -s ${running.url}/api/docs -H "Authorization: Bearer ${demo.apiKey}"`);
       }
       const stop = async () => {
@@ -205,7 +211,8 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       await withEngine(
         opts.db,
         async (engine) => {
-          await demoCommand(engine, io, opts);
+          const keyFile = demoKeyFile(opts.db ?? config().PANYA_DB);
+          await demoCommand(engine, io, { ...opts, ...(keyFile ? { keyFile } : {}) });
           await engine.ingest.drain();
         },
         opts,

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createEngine, silentLogger, type EdgeProvider, type Engine, type IngestOptions, type IngestRunner, type Logger, type Store } from '@panya/core';
 import { createEdgeProvider, EdgeConfigError, parseEdgeConfig } from '@panya/edge';
 import { createStripePaymentProcessor, StripeConfigError, stripeConfigFromEnv } from '@panya/payment-stripe';
@@ -8,6 +8,7 @@ import type { EnvConfig } from './config.js';
 import { selectEmbedder } from './embedder.js';
 import { openSqliteStore } from '@panya/store-sqlite';
 import pino from 'pino';
+import pinoPretty from 'pino-pretty';
 
 /** Where CLI commands write: injectable so commands are testable in-process. */
 export interface Io {
@@ -20,9 +21,13 @@ export const processIo: Io = {
   err: (text) => process.stderr.write(`${text}\n`),
 };
 
-/** Structured JSON logs (pino) on stderr, so stdout stays for command output. */
-export function createLogger(level: string): Logger {
-  const log = pino({ level, base: undefined }, pino.destination(2));
+/**
+ * Logs on stderr, so stdout stays for command output: readable lines when a person watches (a TTY),
+ * structured JSON (pino) for log collectors otherwise.
+ */
+export function createLogger(level: string, pretty: boolean = Boolean(process.stderr.isTTY)): Logger {
+  const destination = pretty ? pinoPretty({ destination: 2, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }) : pino.destination(2);
+  const log = pino({ level, base: undefined }, destination);
   return {
     debug: (msg, data) => log.debug(data ?? {}, msg),
     info: (msg, data) => log.info(data ?? {}, msg),
@@ -34,6 +39,8 @@ export function createLogger(level: string): Logger {
 export interface OpenEngineOptions {
   db: string;
   logger?: Logger;
+  /** Told when a new SQLite database is created (default: the logger, at info). */
+  notice?: (message: string) => void;
   /** Which embedder to load; commands that never embed leave it unset (the built-in hash). */
   embedder?: EnvConfig['PANYA_EMBEDDER'];
   env?: EnvConfig;
@@ -50,9 +57,9 @@ export interface OpenEngineOptions {
 }
 
 /** Opens the store behind `--db` and wires the engine. */
-export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, payments }: OpenEngineOptions): Promise<Engine> {
-  const store = await openStore(db);
+export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, payments, notice }: OpenEngineOptions): Promise<Engine> {
   const log = logger ?? silentLogger;
+  const store = await openStore(db, notice ?? ((message) => log.info(message)));
   const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
   const generator = env?.PANYA_GENERATOR === 'openai' ? await openAIGenerator(env) : undefined;
   return createEngine({
@@ -68,13 +75,19 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
   });
 }
 
-/** `postgres://…` opens PostgreSQL (loaded only then, so SQLite users never load pg); anything else is a SQLite file. */
-async function openStore(db: string): Promise<Store> {
+/**
+ * `postgres://…` opens PostgreSQL (loaded only then, so SQLite users never load pg); another
+ * `scheme://` is a mistake, refused; anything else is a SQLite file, whose creation is announced
+ * (a mistyped path would otherwise silently start an empty database).
+ */
+async function openStore(db: string, notice: (message: string) => void): Promise<Store> {
   if (/^postgres(ql)?:\/\//i.test(db)) {
     const { openPostgresStore } = await import('@panya/store-postgres');
     return openPostgresStore({ connectionString: db });
   }
-  if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true });
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(db);
+  if (scheme) throw new ConfigError(`PANYA_DB (or --db): unsupported database URL "${scheme[1]}://…"; use a SQLite file path or a postgres:// URL.`);
+  if (db !== ':memory:' && !existsSync(db)) notice(`Creating a new SQLite database at ${resolve(db)}`);
   return openSqliteStore({ path: db });
 }
 

@@ -53,6 +53,34 @@ describe('panya tenant / key', () => {
     await expect(run(['key', 'create', '--tenant', 'nobody', '--scopes', 'read', '--db', db])).rejects.toThrow(/not found/);
   });
 
+  it('refuses a database URL of an unknown scheme, and says when it creates a new database and where', async () => {
+    await expect(run(['tenant', 'create', '--slug', 'acme'], { PANYA_DB: 'mysql://u:p@db/panya' })).rejects.toThrow(/PANYA_DB.*unsupported database URL "mysql:\/\/…"/);
+    expect(existsSync(join(process.cwd(), 'mysql:'))).toBe(false);
+    const created = await run(['tenant', 'create', '--slug', 'acme', '--db', db]);
+    expect(created.err).toContain(`Creating a new SQLite database at ${db}`);
+    const again = await run(['tenant', 'create', '--slug', 'other', '--db', db]);
+    expect(again.err).not.toContain('Creating a new SQLite database');
+  });
+
+  it('says that the port is in use instead of crashing', async () => {
+    const { createServer } = await import('node:http');
+    const busy = createServer();
+    await new Promise<void>((ok) => busy.listen(0, '127.0.0.1', ok));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      await expect(run(['serve', '--port', String(port), '--db', db], { PANYA_LOG_LEVEL: 'silent' })).rejects.toThrow(`Port ${port} is in use on 127.0.0.1; pass --port or set PORT.`);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('prints its version', async () => {
+    const out: string[] = [];
+    const program = buildProgram({ out: (s) => out.push(s), err: () => {} }, {});
+    await expect(program.parseAsync(['node', 'panya', '--version'])).rejects.toMatchObject({ code: 'commander.version' });
+    expect(out.join('')).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it('rejects a bad environment value with a readable message', async () => {
     await expect(run(['tenant', 'create', '--slug', 'acme'], { PORT: 'eighty', PANYA_DB: db })).rejects.toThrow(/PORT/);
   });
@@ -90,16 +118,24 @@ describe('panya docs import', () => {
 });
 
 describe('panya demo', () => {
-  it('is idempotent: one demo tenant, each article once, one live demo key', async () => {
+  it('is idempotent: one demo tenant, each article once, the same demo key across runs', async () => {
     const first = JSON.parse((await run(['demo', '--json', '--db', db])).out);
     const second = JSON.parse((await run(['demo', '--json', '--db', db])).out);
-    expect(first).toMatchObject({ tenant: 'demo', plan: 'business', articlesAdded: demoArticles.length });
-    expect(second.articlesAdded).toBe(0);
-    expect(second.apiKey).not.toBe(first.apiKey);
+    expect(first).toMatchObject({ tenant: 'demo', plan: 'business', articlesAdded: demoArticles.length, keyReused: false });
+    expect(second).toMatchObject({ articlesAdded: 0, apiKey: first.apiKey, keyReused: true });
+    // Once the kept key stops working (revoked), the next run issues a new one and keeps that.
     const { openEngine } = await import('../src/runtime.js');
-    const engine = await openEngine({ db });
+    let engine = await openEngine({ db });
+    const demoTenant = (await engine.tenancy.getTenantBySlug('demo'))._unsafeUnwrap()!;
+    for (const k of await engine.apiKeys.list(demoTenant.id)) await engine.apiKeys.revoke(demoTenant.id, k.id);
+    await engine.close();
+    const third = JSON.parse((await run(['demo', '--json', '--db', db])).out);
+    expect(third.keyReused).toBe(false);
+    expect(third.apiKey).not.toBe(first.apiKey);
+    expect(JSON.parse((await run(['demo', '--json', '--db', db])).out).apiKey).toBe(third.apiKey);
+    engine = await openEngine({ db });
     expect((await engine.apiKeys.authenticate(first.apiKey)).isErr()).toBe(true);
-    expect((await engine.apiKeys.authenticate(second.apiKey)).isOk()).toBe(true);
+    expect((await engine.apiKeys.authenticate(third.apiKey)).isOk()).toBe(true);
     const ctx = (await engine.access.system('demo'))._unsafeUnwrap();
     expect((await engine.documents.list(ctx, { limit: 100 }))._unsafeUnwrap().items).toHaveLength(demoArticles.length);
     await engine.close();

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import {
   env,
   pipeline,
@@ -8,6 +9,11 @@ import path from 'node:path';
 import type { Embedder, EmbedOptions } from '@panya/core';
 
 export const DEFAULT_LOCAL_MODEL = 'Xenova/multilingual-e5-small';
+
+/** The per-user model cache: `$XDG_CACHE_HOME/panya/models`, else `~/.cache/panya/models`. */
+export function defaultModelCache(): string {
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'panya', 'models');
+}
 
 export interface LocalEmbedderOptions {
   /** Hugging Face model id, or a folder name under `localModelPath`. Default `Xenova/multilingual-e5-small`. */
@@ -20,7 +26,7 @@ export interface LocalEmbedderOptions {
   passagePrefix?: string;
   /** Texts per inference call. Default 16. */
   batchSize?: number;
-  /** Where downloaded models are cached. Default `$PANYA_MODEL_CACHE` or `./.cache/models`. */
+  /** Where downloaded models are cached. Default `$PANYA_MODEL_CACHE` or `~/.cache/panya/models` (one cache per user, whatever the working directory). */
   cacheDir?: string;
   /** Folder holding model folders (`<localModelPath>/<model>/config.json`, `onnx/…`), checked before any download. Default: `cacheDir`, which uses the same layout. */
   localModelPath?: string;
@@ -85,7 +91,7 @@ export class LocalEmbedder implements Embedder {
     if (!Number.isInteger(batchSize) || batchSize < 1) {
       throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
     }
-    const cacheDir = path.resolve(options.cacheDir ?? process.env.PANYA_MODEL_CACHE ?? './.cache/models');
+    const cacheDir = path.resolve(options.cacheDir ?? process.env.PANYA_MODEL_CACHE ?? defaultModelCache());
     const localModelPath = path.resolve(options.localModelPath ?? cacheDir);
     const allowRemoteModels = options.allowRemoteModels ?? true;
 

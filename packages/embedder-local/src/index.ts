@@ -1,1 +1,1 @@
-export { LocalEmbedder, DEFAULT_LOCAL_MODEL, type LocalEmbedderOptions } from './embedder.js';
+export { LocalEmbedder, DEFAULT_LOCAL_MODEL, defaultModelCache, type LocalEmbedderOptions } from './embedder.js';

@@ -4,10 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEmbedder } from '../src/index.js';
 
-// shared/ sits beside the repository checkout (<root>/main and <root>/shared).
+// shared/ sits beside the repository checkout (<root>/main and <root>/shared), or PANYA_SHARED_DIR.
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const modelsDir = path.resolve(repoRoot, '../shared/models');
+const modelsDir = path.resolve(process.env.PANYA_SHARED_DIR ?? path.resolve(repoRoot, '../shared'), 'models');
 const fixture = path.join(modelsDir, 'tiny-random-bert');
+const inCi = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
+const present = existsSync(path.join(fixture, 'onnx', 'model.onnx'));
+// An outside contributor has no shared/: skip with a notice (CI has it and must run these).
+if (!present && !inCi) console.warn(`LocalEmbedder tests skipped: model fixture not found at ${fixture} (set PANYA_SHARED_DIR to the shared/ folder to run them).`);
 
 // Random-weight fixture: these tests check mechanics (shape, normalisation, batching,
 // prefixes), never retrieval quality.
@@ -16,7 +20,7 @@ const base = { model: 'tiny-random-bert', dtype: 'fp32', localModelPath: modelsD
 const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 const maxDiff = (a: Float32Array, b: Float32Array) => Math.max(...a.map((x, i) => Math.abs(x - b[i]!)));
 
-describe('LocalEmbedder (offline, tiny-random-bert fixture)', () => {
+describe.skipIf(!present && !inCi)('LocalEmbedder (offline, tiny-random-bert fixture)', () => {
   let plain: LocalEmbedder;
   let prefixed: LocalEmbedder;
 

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreConflictError } from '@panya/core';
 import * as sqliteVec from 'sqlite-vec';
@@ -13,6 +15,8 @@ export interface OpenOptions {
 
 /** Opens SQLite the way Panya needs it: WAL (readers never block the writer), FKs on, sqlite-vec loaded. */
 export function openDatabase({ path, busyTimeoutMs = 5000 }: OpenOptions): Db {
+  // A new database file may sit in a folder that does not exist yet (`./data/panya.db` on a fresh clone).
+  if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(resolve(path)), { recursive: true });
   const db = new Database(path);
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

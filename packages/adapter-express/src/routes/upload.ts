@@ -70,7 +70,8 @@ export function uploadRouter(engine: Engine): Router {
     } finally {
       res.off('close', onClose);
     }
-    const created = await engine.documents.upload(ctxOf(res), { files: converted, title: req.body?.title, publicSurfaces: req.body?.publicSurfaces });
+    const wait = req.query.wait === 'true' || req.query.wait === '1';
+    const created = await engine.documents.upload(ctxOf(res), { files: converted, title: req.body?.title, publicSurfaces: req.body?.publicSurfaces }, { wait });
     if (created.isErr()) return sendProblem(req, res, created.error);
     res.status(201).json({ data: created.value.map(publicDocument) });
   });
@@ -83,6 +84,9 @@ export function uploadRouter(engine: Engine): Router {
     if (error instanceof multer.MulterError) {
       if (error.code === 'LIMIT_FILE_SIZE') {
         return sendProblem(req, res, tooLarge(`Each file may be at most ${MAX_UPLOAD_FILE_BYTES / 1024 / 1024} MB.`, MAX_UPLOAD_FILE_BYTES, 'MAX_UPLOAD_FILE_BYTES'));
+      }
+      if (error.code === 'LIMIT_UNEXPECTED_FILE') {
+        return sendProblem(req, res, errors.invalid(`Files go in the multipart field "file" (got a file in "${error.field}").`, [{ path: error.field ?? 'file', message: 'use the field "file"' }]));
       }
       return sendProblem(req, res, errors.invalid(`Invalid upload: ${error.message}.`, [{ path: error.field ?? 'file', message: error.code }]));
     }

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { API_KEY_SCOPES, type Engine } from '@panya/core';
 import { demoArticles } from '../demo/articles.js';
 import type { Io } from '../runtime.js';
@@ -7,10 +8,36 @@ export const DEMO_TENANT = 'demo';
 const DEMO_KEY_NAME = 'demo';
 
 /**
- * Idempotent: creates tenant `demo` (Business) if missing, adds any sample article it lacks
- * (matched by title), and issues a fresh API key, revoking the previous demo key.
+ * The demo key stays the same across restarts, so curl scripts and MCP hosts configured with it
+ * keep working: it is kept in `keyFile` (beside the SQLite database, readable by its owner only)
+ * and reused while it still authenticates for the demo tenant. Without a key file (PostgreSQL,
+ * in-memory) or once it stops working, a new key is issued and earlier demo keys are revoked.
  */
-export async function demoCommand(engine: Engine, io: Io, opts: { json?: boolean } = {}) {
+async function demoKey(engine: Engine, tenantId: string, keyFile: string | undefined): Promise<{ key: string; reused: boolean }> {
+  const saved = keyFile && existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
+  if (saved) {
+    const principal = await engine.apiKeys.authenticate(saved);
+    if (principal.isOk() && principal.value.tenantId === tenantId) return { key: saved, reused: true };
+  }
+  for (const old of await engine.apiKeys.list(tenantId)) {
+    if (old.name === DEMO_KEY_NAME && !old.revokedAt) await engine.apiKeys.revoke(tenantId, old.id);
+  }
+  const created = await engine.apiKeys.create(tenantId, { name: DEMO_KEY_NAME, scopes: [...API_KEY_SCOPES] });
+  if (created.isErr()) fail(created.error);
+  if (keyFile) writeFileSync(keyFile, `${created.value.key}\n`, { mode: 0o600 });
+  return { key: created.value.key, reused: false };
+}
+
+/** Where the demo key of a database is kept: beside a SQLite file; nowhere for other databases. */
+export function demoKeyFile(db: string): string | undefined {
+  return db === ':memory:' || /^[a-z][a-z0-9+.-]*:\/\//i.test(db) ? undefined : `${db}.demo-key`;
+}
+
+/**
+ * Idempotent: creates tenant `demo` (Business) if missing, adds any sample article it lacks
+ * (matched by title), and prints the demo API key (the same one across runs, see `demoKey`).
+ */
+export async function demoCommand(engine: Engine, io: Io, opts: { json?: boolean; keyFile?: string } = {}) {
   let tenant = (await engine.tenancy.getTenantBySlug(DEMO_TENANT)).unwrapOr(null);
   if (!tenant) {
     const created = await engine.tenancy.createTenant({ slug: DEMO_TENANT, plan: 'business' });
@@ -36,17 +63,13 @@ export async function demoCommand(engine: Engine, io: Io, opts: { json?: boolean
     if (result.isErr()) fail(result.error);
   }
 
-  for (const old of await engine.apiKeys.list(tenant.id)) {
-    if (old.name === DEMO_KEY_NAME && !old.revokedAt) await engine.apiKeys.revoke(tenant.id, old.id);
-  }
-  const key = await engine.apiKeys.create(tenant.id, { name: DEMO_KEY_NAME, scopes: [...API_KEY_SCOPES] });
-  if (key.isErr()) fail(key.error);
+  const key = await demoKey(engine, tenant.id, opts.keyFile);
 
-  const summary = { tenant: tenant.slug, plan: tenant.plan, articlesAdded: create.length, articles: demoArticles.length, apiKey: key.value.key };
+  const summary = { tenant: tenant.slug, plan: tenant.plan, articlesAdded: create.length, articles: demoArticles.length, apiKey: key.key, keyReused: key.reused };
   if (opts.json) io.out(JSON.stringify(summary, null, 2));
   else {
     io.out(`Demo tenant "${tenant.slug}" (${tenant.plan}): ${demoArticles.length} help-center articles (${create.length} added now).`);
-    io.out(`Demo API key (all scopes; the previous demo key is revoked):\n  ${key.value.key}`);
+    io.out(`Demo API key (all scopes; ${key.reused ? 'the same key as last time' : 'a new key; earlier demo keys are revoked'}):\n  ${key.key}`);
   }
   return summary;
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Engine, Logger } from '@panya/core';
 import { HEADERS_TIMEOUT_MS, REQUEST_BODY_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from '@panya/core';
 import { closeConversionPool, createPanyaApp, type PanyaAppOptions } from '@panya/adapter-express';
+import { CommandError } from './tenant.js';
 
 export interface RunningServer {
   server: Server;
@@ -28,8 +29,16 @@ export async function startServer(engine: Engine, opts: ServerOptions): Promise<
   // still not received well after the app's deadline is cut by the server itself.
   const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: bodyTimeout * 2, connectionsCheckingInterval: 1_000 }, app);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => (server.off('error', reject), resolve()));
+    const refuse = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new CommandError(`Port ${opts.port} is in use on ${opts.host}; pass --port or set PORT.`));
+      else if (error.code === 'EACCES') reject(new CommandError(`Not allowed to listen on port ${opts.port} of ${opts.host}; pass --port or set PORT (ports below 1024 need privileges).`));
+      else reject(error);
+    };
+    server.once('error', refuse);
+    server.listen(opts.port, opts.host, () => (server.off('error', refuse), resolve()));
+  }).catch(async (error: unknown) => {
+    await engine.close();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;

@@ -87,6 +87,14 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     if (current && (current.status === 'pending' || current.status === 'indexing')) await deps.worker?.waitFor(scope, doc.id);
     return (await store.documents.get(scope, doc.id)) ?? doc;
   }
+  /** `settle` for several documents: indexing batches until none is left queued, then waits for any a worker holds. */
+  async function settleMany(scope: Scope, ids: string[]): Promise<void> {
+    if (!deps.ingest || ids.length === 0) return;
+    while ((await deps.ingest.processBatch(ids)).length > 0);
+    for (const doc of await store.documents.getMany(scope, ids)) {
+      if (doc.status === 'pending' || doc.status === 'indexing') await deps.worker?.waitFor(scope, doc.id);
+    }
+  }
   const notify = (scope: Scope, changed: string[]) => {
     if (changed.length > 0) deps.indexing?.documentsChanged(scope, changed);
   };
@@ -133,7 +141,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     return ok({ items: page.items, nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null });
   }
 
-  async function bulk(ctx: RequestContext, input: BulkDocumentsInput): Promise<Result<BulkItemResult[], PanyaError>> {
+  async function bulk(ctx: RequestContext, input: BulkDocumentsInput, options: WriteOptions = {}): Promise<Result<BulkItemResult[], PanyaError>> {
     const allowed = requireScope(ctx, 'write');
     if (allowed.isErr()) return err(allowed.error);
     const parsed = parseInput(bulkDocumentsSchema, input);
@@ -171,7 +179,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       }
       return ok(results);
     });
-    if (result.isOk()) notify(ctx.scope, changed.filter((id) => !remove.includes(id)));
+    const indexed = changed.filter((id) => !remove.includes(id));
+    if (result.isOk()) notify(ctx.scope, indexed);
+    if (result.isOk() && options.wait) await settleMany(ctx.scope, indexed);
     return result;
   }
 
@@ -292,7 +302,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
      * Creates one document per converted upload file, all or nothing. The form's `title` names
      * the document only when one file is sent; otherwise each file's own title is used.
      */
-    async upload(ctx: RequestContext, input: UploadInput): Promise<Result<DocumentRecord[], PanyaError>> {
+    async upload(ctx: RequestContext, input: UploadInput, options: WriteOptions = {}): Promise<Result<DocumentRecord[], PanyaError>> {
       if (input.files.length === 0) return err(errors.invalid('Send at least one file in the multipart field "file".', [{ path: 'file', message: 'required' }]));
       const surfaces = String(input.publicSurfaces ?? '')
         .split(',')
@@ -301,7 +311,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const title = typeof input.title === 'string' && input.files.length === 1 ? input.title : undefined;
       // Form text: `bulk` validates each surface and names any it does not know.
       const create = input.files.map((file) => ({ title: (title ?? file.title).slice(0, 300) || 'Untitled', contentMd: file.contentMd, publicSurfaces: surfaces as PublicSurface[] }));
-      const created = await bulk(ctx, { create });
+      // `wait`: answer once every file is indexed (or failed), like a single create.
+      const created = await bulk(ctx, { create }, options);
       if (created.isErr()) return err(created.error);
       return ok(await store.documents.getMany(ctx.scope, created.value.map((r) => r.id)));
     },
