@@ -84,6 +84,8 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       const engine = await openEngine({ db, logger, notice: io.err, env, embedder, edge, ingestHolder: holder, ...(payments ? { payments } : {}), ...(ingestRunner ? { ingestRunner } : {}) });
       const keyFile = demoKeyFile(db);
       const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }, keyFile ? { keyFile } : {}) : null;
+      // The printed key must find the demo articles at once: index new ones before listening.
+      if (demo && demo.articlesAdded > 0) await engine.ingest.drain();
       await engine.start();
       const nodeId = env.PANYA_NODE_ID ?? `${hostname()}-${process.pid}`;
       // A demo runs on one machine with API keys: sessions of the admin app do not concern it.
