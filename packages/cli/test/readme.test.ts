@@ -57,7 +57,7 @@ describe('README: pnpm start and every curl example', () => {
   let dir: string;
   let child: ReturnType<typeof spawn>;
   let env: Record<string, string>;
-  const ids: Record<string, string[]> = { doc: [], ws: [], conv: [] };
+  const ids: { doc: string[]; ws: string[]; conv: string[] } = { doc: [], ws: [], conv: [] };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'panya-readme-'));
