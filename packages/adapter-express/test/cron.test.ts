@@ -93,7 +93,7 @@ describe('vectorize-reindex', () => {
     const inDefault = async () => (await request(app).post('/api/search').set(acme.auth).send({ query: 'legacy policy', topK: 50 }).expect(200)).body.results.length;
     expect(await inDefault()).toBeGreaterThan(0); // legacy chunks match every workspace of the tenant
 
-    // A 1 ms budget processes one batch, then stops and stores its cursor.
+    // A 1 ms budget still processes one batch, then stops and stores its cursor.
     const first = await request(app).get('/api/cron/vectorize-reindex?budgetMs=1').set('Authorization', `Bearer ${SECRET}`).expect(200);
     expect(first.body).toMatchObject({ ran: true, processed: 64, adopted: 64, done: false });
     const second_ = await request(app).get('/api/cron/vectorize-reindex?budgetMs=1').set('Authorization', `Bearer ${SECRET}`).expect(200);

@@ -38,7 +38,8 @@ export async function vectorizeReindex(ctx: JobContext, now: Date): Promise<Resu
   let done = false;
   await ctx.ensureIndex();
 
-  while (performance.now() - started < budgetMs) {
+  // At least one batch per run, so every run makes progress however small its budget.
+  do {
     const chunks = await store.search.listLegacyChunks(cursor, BATCH);
     if (chunks.length === 0) {
       done = true;
@@ -60,6 +61,6 @@ export async function vectorizeReindex(ctx: JobContext, now: Date): Promise<Resu
     }
     cursor = chunks.at(-1)!.cursor;
     await store.jobs.setState(STATE_KEY, { cursor }, now.toISOString());
-  }
+  } while (performance.now() - started < budgetMs);
   return ok({ job: 'vectorize-reindex', processed, adopted, removed, cursor, done, elapsedMs: Math.round(performance.now() - started) });
 }
