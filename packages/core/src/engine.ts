@@ -67,7 +67,7 @@ export function createEngine(options: EngineOptions) {
   const generator = options.generator ?? new ExtractiveGenerator();
   const search = createSearchService({ ...deps, embedder }, options.search);
   const limits = createLimitsService(deps);
-  const usage = createUsageService({ ...deps, countResolutions: (tenantId, period) => countResolutions(options.store.conversations, tenantId, period, clock.now()) });
+  const usage = createUsageService({ ...deps, countResolutions: (tenantId, period) => countResolutions(options.store, tenantId, period) });
   const queries = createQueryService({ limits, usage, search });
   const contextualize = options.contextualizer
     ? { contextualizer: options.contextualizer, recordUsage: (tenantId: string, workspaceId: string, calls: number, data: Record<string, unknown>) => usage.recordUsage(tenantId, workspaceId, CONTEXTUALIZATION_METER, calls, data) }

@@ -15,6 +15,7 @@ export type * from './ports/search-index.js';
 export * from './ports/store.js';
 export * from './ports/operations.js';
 export type * from './ports/conversations.js';
+export type * from './ports/resolutions.js';
 export * from './schemas/validate.js';
 export * from './schemas/tenancy.js';
 export * from './schemas/documents.js';

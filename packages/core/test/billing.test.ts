@@ -211,10 +211,10 @@ describe('usage reporter decision per tenant (spec "Usage reporter outcome per t
     expect(decision).toEqual({
       status: 'reported',
       events: [
-        { meter: 'svc_resolutions', eventName: 'svc_resolutions', customerId: 'cus_1', value: 100, identifier: 'ten_1:2026-10:svc_resolutions' },
-        { meter: 'svc_api_queries', eventName: 'svc_api_queries', customerId: 'cus_1', value: 12, identifier: 'ten_1:2026-10:svc_api_queries' },
-        { meter: 'svc_seat_addon_team', eventName: 'svc_seat_addon_team', customerId: 'cus_1', value: 2, identifier: 'ten_1:2026-10:svc_seat_addon_team' },
-        { meter: 'svc_guided_flow', eventName: 'svc_guided_flow', customerId: 'cus_1', value: 3, identifier: 'ten_1:2026-10:svc_guided_flow' },
+        { meter: 'svc_resolutions', eventName: 'svc_resolutions', customerId: 'cus_1', value: 100, identifier: 'ten_1:2026-10:svc_resolutions', credited: 0 },
+        { meter: 'svc_api_queries', eventName: 'svc_api_queries', customerId: 'cus_1', value: 12, identifier: 'ten_1:2026-10:svc_api_queries', credited: 0 },
+        { meter: 'svc_seat_addon_team', eventName: 'svc_seat_addon_team', customerId: 'cus_1', value: 2, identifier: 'ten_1:2026-10:svc_seat_addon_team', credited: 0 },
+        { meter: 'svc_guided_flow', eventName: 'svc_guided_flow', customerId: 'cus_1', value: 3, identifier: 'ten_1:2026-10:svc_guided_flow', credited: 0 },
       ],
     });
   });

@@ -67,7 +67,8 @@ export class PgConversations implements ConversationStore {
     const { rows } = await this.db.query(
       `SELECT count(*)::int AS n FROM ${this.n.t('conversations')}
        WHERE tenant_id = $1 AND has_grounded_answer AND NOT has_thumbs_down AND NOT handed_off
-         AND last_message_at >= $2 AND last_message_at < $3 AND ($4::timestamptz IS NULL OR last_message_at <= $4)`,
+         AND last_message_at >= $2 AND last_message_at < $3 AND ($4::timestamptz IS NULL OR last_message_at <= $4)
+         AND NOT EXISTS (SELECT 1 FROM ${this.n.t('resolutions')} r WHERE r.conversation_id = ${this.n.t('conversations')}.id)`,
       [tenantId, period.start, period.end, idleBefore ?? null],
     );
     return rows[0]!.n as number;

@@ -344,6 +344,33 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       );
     `,
   },
+  {
+    version: 11,
+    name: 'resolutions and meter credits',
+    sql: (n) => `
+      -- One resolution per conversation (the detector's record), counted per billing period.
+      CREATE TABLE ${n.t('resolutions')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" NOT NULL,
+        conversation_id text COLLATE "C" NOT NULL UNIQUE,
+        billing_period text NOT NULL,
+        created_at timestamptz NOT NULL,
+        reported_period text,
+        refunded_at timestamptz,
+        corrected_period text
+      );
+      CREATE INDEX resolutions_period ON ${n.t('resolutions')}(tenant_id, billing_period);
+      CREATE INDEX resolutions_workspace ON ${n.t('resolutions')}(tenant_id, workspace_id);
+      -- Refunds of reported resolutions still to subtract from a later report, per meter.
+      CREATE TABLE ${n.t('meter_credits')} (
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        meter text NOT NULL,
+        balance bigint NOT NULL,
+        PRIMARY KEY (tenant_id, meter)
+      );
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -5,6 +5,7 @@ import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { PgDocuments } from './documents.js';
 import { PgBilling } from './billing.js';
+import { PgResolutions } from './resolutions.js';
 import { PgHostnames, PgTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
@@ -48,6 +49,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     hostnames: new PgHostnames(db, n),
     tombstones: new PgTombstones(db, n),
     billing: new PgBilling(db, n),
+    resolutions: new PgResolutions(db, n),
   };
 }
 
@@ -77,6 +79,7 @@ export class PostgresStore implements Store {
   readonly hostnames;
   readonly tombstones;
   readonly billing;
+  readonly resolutions;
   private readonly root: PoolConn;
   private closed = false;
 
@@ -101,6 +104,7 @@ export class PostgresStore implements Store {
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
     this.billing = root.billing;
+    this.resolutions = root.resolutions;
   }
 
   /** The schema holding the store's tables. */

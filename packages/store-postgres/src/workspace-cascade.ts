@@ -14,6 +14,7 @@ export interface CascadeStep {
 export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'chunks', via: 'search-index' },
   { table: 'chunk_vectors', via: 'with-chunks' },
+  { table: 'resolutions', via: 'rows' },
   { table: 'messages', via: 'rows' },
   { table: 'conversations', via: 'rows' },
   { table: 'documents', via: 'rows' },

@@ -81,7 +81,8 @@ export class SqliteConversations implements ConversationStore {
             .get(
               `SELECT COUNT(*) AS n FROM conversations
                WHERE tenant_id = @tenantId AND has_grounded_answer = 1 AND has_thumbs_down = 0 AND handed_off = 0
-                 AND last_message_at >= @start AND last_message_at < @end AND (@idleBefore IS NULL OR last_message_at <= @idleBefore)`,
+                 AND last_message_at >= @start AND last_message_at < @end AND (@idleBefore IS NULL OR last_message_at <= @idleBefore)
+                 AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.conversation_id = conversations.id)`,
             )
             .get({ tenantId, start: period.start, end: period.end, idleBefore: idleBefore ?? null }) as Row
         ).n as number,

@@ -339,6 +339,33 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 12,
+    name: 'resolutions and meter credits',
+    sql: `
+      -- One resolution per conversation (the detector's record), counted per billing period.
+      CREATE TABLE resolutions (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT NOT NULL,
+        conversation_id TEXT NOT NULL UNIQUE,
+        billing_period TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        reported_period TEXT,
+        refunded_at TEXT,
+        corrected_period TEXT
+      );
+      CREATE INDEX resolutions_period ON resolutions(tenant_id, billing_period);
+      CREATE INDEX resolutions_workspace ON resolutions(tenant_id, workspace_id);
+      -- Refunds of reported resolutions still to subtract from a later report, per meter.
+      CREATE TABLE meter_credits (
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        meter TEXT NOT NULL,
+        balance INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, meter)
+      );
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -3,6 +3,7 @@ import { openDatabase, Statements, type Db, type OpenOptions, type Runner } from
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteBilling } from './billing.js';
+import { SqliteResolutions } from './resolutions.js';
 import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
@@ -55,6 +56,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean) {
     hostnames: new SqliteHostnames(sql, run),
     tombstones: new SqliteTombstones(sql, run),
     billing: new SqliteBilling(sql, run),
+    resolutions: new SqliteResolutions(db, sql, run),
   };
 }
 
@@ -73,6 +75,7 @@ export class SqliteStore implements Store {
   readonly hostnames;
   readonly tombstones;
   readonly billing;
+  readonly resolutions;
   private readonly gate = new Gate();
   private readonly txView: Store;
 
@@ -96,6 +99,7 @@ export class SqliteStore implements Store {
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
     this.billing = root.billing;
+    this.resolutions = root.resolutions;
     const inTx = aggregates(db, sql, async (fn) => fn(), false);
     this.txView = {
       ...inTx,

@@ -19,6 +19,8 @@ export interface PlannedMeterEvent {
   value: number;
   /** One per (tenant, period, meter): the processor bills an identifier once. */
   identifier: string;
+  /** Credit used up by this event (its value is that much lower). */
+  credited: number;
 }
 
 export type ReportDecision =
@@ -33,6 +35,8 @@ export interface ReportInput {
   usage: UsageTotals;
   lockedRates?: OverageRates | null;
   meterEventNames: MeterEventNames;
+  /** Credits from refunds of earlier reported periods, subtracted from this period's values. */
+  credits?: Partial<Record<MeterKey, number>>;
 }
 
 /** The billing period before the one `now` falls in: what the monthly run reports. */
@@ -67,12 +71,14 @@ export function planUsageReport(input: ReportInput): ReportDecision {
   const periodStart = new Date(`${period}-01T00:00:00.000Z`);
   // Grandfathered at any point of the period (windows only end): none of it is billed.
   if (isGrandfathered(tenant.quotas, periodStart)) return { status: 'skipped', reason: 'grandfathered' };
-  const values = meterValues(input, periodStart);
-  const due = METERS.filter((meter) => values[meter] > 0);
+  const gross = meterValues(input, periodStart);
+  const credited = (meter: MeterKey) => Math.min(gross[meter], Math.max(0, input.credits?.[meter] ?? 0));
+  const due = METERS.filter((meter) => gross[meter] - credited(meter) > 0);
   if (due.length === 0) return { status: 'skipped', reason: 'within_included' };
   const events = due.flatMap((meter) => {
     const eventName = input.meterEventNames[meter];
-    return eventName ? [{ meter, eventName, customerId: tenant.paymentCustomerId!, value: values[meter], identifier: meterEventIdentifier(tenant.id, period, meter) }] : [];
+    const value = gross[meter] - credited(meter);
+    return eventName ? [{ meter, eventName, customerId: tenant.paymentCustomerId!, value, identifier: meterEventIdentifier(tenant.id, period, meter), credited: credited(meter) }] : [];
   });
   if (events.length === 0) return { status: 'skipped', reason: 'no_meter_event_name' };
   return { status: 'pending_subscription', events };

@@ -3,26 +3,38 @@
  * (pure rules in `reporter.ts`), writes what is due to the outbox, then sends every unsent
  * outbox row. A row is marked sent only after the processor has it, and its identifier makes a
  * resend after a crash bill once: each event leaves exactly once.
+ *
+ * Resolutions are the detector's records (the detector runs first, so every conversation idle
+ * by now is counted). Writing a tenant's events marks its resolutions reported, in the same
+ * transaction; a resolution refunded after its period was reported is credited here, in the
+ * next report, and never by editing an event already sent.
  */
 import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
 import type { JobContext } from '../jobs/types.js';
 import type { MeterOutboxRecord } from '../ports/billing.js';
-import { countResolutions, periodBounds } from '../services/resolutions.js';
-import { METERS } from './catalog.js';
-import { confirmActive, planUsageReport, previousPeriod } from './reporter.js';
+import type { Store, TenantRecord } from '../ports/store.js';
+import { detectResolutions, periodBounds } from '../services/resolutions.js';
+import { createIds } from '../system.js';
+import { METERS, type MeterKey } from './catalog.js';
+import type { OverageRates } from './overage.js';
+import { confirmActive, meterValues, planUsageReport, previousPeriod, type ReportDecision, type SkipReason } from './reporter.js';
 
 /** Usage meter (in `usage_records`) counting completed guided flows. */
 export const GUIDED_FLOW_METER = 'guided_flow';
 /** Outbox rows sent per batch. */
 const SEND_BATCH = 100;
 
+export type UsageReporterOutcome = { tenantId: string; status: 'reported' } | { tenantId: string; status: 'skipped'; reason: SkipReason };
+
 export type UsageReporterSummary = {
   scanned: number;
   reported: number;
   skipped: number;
-  outcomes: { tenantId: string; status: 'reported' | 'skipped'; reason?: string }[];
+  outcomes: UsageReporterOutcome[];
 };
+
+type Credits = Partial<Record<MeterKey, number>>;
 
 export async function runUsageReporter(ctx: JobContext, now: Date): Promise<Result<UsageReporterSummary & { period: string; sent: number; unsent: number }, PanyaError>> {
   const period = previousPeriod(now);
@@ -38,35 +50,84 @@ export async function runUsageReporter(ctx: JobContext, now: Date): Promise<Resu
     return ok({ ...summary, period, sent: 0, unsent: 0 });
   }
 
+  await detectResolutions(ctx.store, ctx.ids ?? createIds(), now, ctx.tenantId ? { tenantId: ctx.tenantId } : {});
   const tenants = ctx.tenantId ? [await ctx.store.tenants.get(ctx.tenantId)].filter((t) => t !== null) : await ctx.store.tenants.list();
-  const periodEnd = new Date(periodBounds(period).end);
   for (const tenant of tenants) {
     summary.scanned++;
-    const billing = await ctx.store.billing.getTenantBilling(tenant.id);
-    const queries = await ctx.store.usage.countQueries(tenant.id, period);
-    const meters = await ctx.store.usage.sumUsage(tenant.id, period);
-    const usage = {
-      resolutions: await countResolutions(ctx.store.conversations, tenant.id, period, now),
-      apiQueries: queries.search + queries.answer + queries.mcp_tool,
-      guidedFlows: meters[GUIDED_FLOW_METER] ?? 0,
-      addonSeats: billing?.addonSeats ?? 0,
-    };
-    const lockedRates = billing?.lockedRates && billing.lockedUntil && Date.parse(billing.lockedUntil) >= periodEnd.getTime() - 1 ? billing.lockedRates : null;
-    let decision = planUsageReport({ tenant, period, usage, lockedRates, meterEventNames: names });
-    if (decision.status === 'pending_subscription') decision = confirmActive(decision, await ctx.payments.getSubscriptionStatus(tenant.paymentCustomerId!));
-    if (decision.status === 'reported') {
-      const createdAt = now.toISOString();
-      await ctx.store.billing.enqueueMeterEvents(decision.events.map((e): MeterOutboxRecord => ({ ...e, tenantId: tenant.id, period, createdAt, sentAt: null })));
-      summary.reported++;
-      summary.outcomes.push({ tenantId: tenant.id, status: 'reported' });
-    } else if (decision.status === 'skipped') {
-      summary.skipped++;
-      summary.outcomes.push({ tenantId: tenant.id, status: 'skipped', reason: decision.reason });
-    }
+    const outcome = await reportTenant(ctx, tenant, period, now);
+    if (outcome.status === 'reported') summary.reported++;
+    else summary.skipped++;
+    summary.outcomes.push(outcome);
   }
 
   const { sent, unsent } = await flushOutbox(ctx, now);
   return ok({ ...summary, period, sent, unsent });
+}
+
+class NothingToReport extends Error {
+  constructor(readonly decision: ReportDecision) {
+    super('nothing to report');
+  }
+}
+
+/** Decides one tenant's period and, when it bills, writes its outbox rows. */
+async function reportTenant(ctx: JobContext, tenant: TenantRecord, period: string, now: Date): Promise<UsageReporterOutcome> {
+  // A re-run (or a second node) finds the period already written: the outbox keeps its first values.
+  if ((await ctx.store.billing.listMeterEvents(tenant.id, period)).length > 0) return { tenantId: tenant.id, status: 'reported' };
+  const first = await decide(ctx, ctx.store, tenant, period, false);
+  let decision = first.decision;
+  if (decision.status === 'pending_subscription') decision = confirmActive(decision, await ctx.payments!.getSubscriptionStatus(tenant.paymentCustomerId!));
+  if (decision.status !== 'reported') return { tenantId: tenant.id, status: 'skipped', reason: decision.status === 'skipped' ? decision.reason : 'subscription_not_active' };
+  try {
+    await ctx.store.transaction(async (tx) => {
+      // Decided again inside the transaction: it marks the counted resolutions reported, and a
+      // thumbs-down that landed meanwhile is either in this count or refunded later, never both.
+      const { decision: final, corrections } = await decide(ctx, tx, tenant, period, true);
+      if (final.status !== 'pending_subscription' && final.status !== 'reported') throw new NothingToReport(final);
+      for (const c of corrections) {
+        await tx.resolutions.markCorrected(tenant.id, c.period, period);
+        await tx.resolutions.addCredits(tenant.id, c.delta);
+      }
+      const createdAt = now.toISOString();
+      await tx.billing.enqueueMeterEvents(final.events.map(({ credited: _credited, ...e }): MeterOutboxRecord => ({ ...e, tenantId: tenant.id, period, createdAt, sentAt: null })));
+      await tx.resolutions.addCredits(tenant.id, Object.fromEntries(final.events.map((e) => [e.meter, -e.credited])));
+    });
+  } catch (error) {
+    if (!(error instanceof NothingToReport)) throw error;
+    const reason = error.decision.status === 'skipped' ? error.decision.reason : 'within_included';
+    return { tenantId: tenant.id, status: 'skipped', reason };
+  }
+  return { tenantId: tenant.id, status: 'reported' };
+}
+
+/** The period's usage and the credits due from refunds of earlier reported periods → the decision. */
+async function decide(ctx: JobContext, store: Store, tenant: TenantRecord, period: string, markReported: boolean) {
+  const billing = await store.billing.getTenantBilling(tenant.id);
+  const usageOf = async (p: string, resolutions: number) => {
+    const queries = await store.usage.countQueries(tenant.id, p);
+    const meters = await store.usage.sumUsage(tenant.id, p);
+    return { resolutions, apiQueries: queries.search + queries.answer + queries.mcp_tool, guidedFlows: meters[GUIDED_FLOW_METER] ?? 0, addonSeats: billing?.addonSeats ?? 0 };
+  };
+  const lockedFor = (p: string): OverageRates | null =>
+    billing?.lockedRates && billing.lockedUntil && Date.parse(billing.lockedUntil) >= Date.parse(periodBounds(p).end) - 1 ? billing.lockedRates : null;
+
+  // Each refund after a report takes back what it added to that report: the difference between
+  // the period's values with and without the refunded resolutions.
+  const credits: Credits = { ...(await store.resolutions.credits(tenant.id)) };
+  const corrections: { period: string; delta: Credits }[] = [];
+  for (const refund of await store.resolutions.uncorrectedRefunds(tenant.id)) {
+    const counted = await store.resolutions.count(tenant.id, refund.period);
+    const at = new Date(periodBounds(refund.period).start);
+    const before = meterValues({ tenant, usage: await usageOf(refund.period, counted + refund.count), lockedRates: lockedFor(refund.period) }, at);
+    const after = meterValues({ tenant, usage: await usageOf(refund.period, counted), lockedRates: lockedFor(refund.period) }, at);
+    const delta: Credits = { svc_resolutions: before.svc_resolutions - after.svc_resolutions, svc_api_queries: before.svc_api_queries - after.svc_api_queries };
+    corrections.push({ period: refund.period, delta });
+    for (const [meter, n] of Object.entries(delta) as [MeterKey, number][]) credits[meter] = (credits[meter] ?? 0) + n;
+  }
+
+  const resolutions = markReported ? await store.resolutions.markReported(tenant.id, period) : await store.resolutions.count(tenant.id, period);
+  const decision = planUsageReport({ tenant, period, usage: await usageOf(period, resolutions), lockedRates: lockedFor(period), meterEventNames: ctx.meterEventNames, credits });
+  return { decision, corrections };
 }
 
 /** Sends unsent outbox rows (of this run and of any run that stopped midway). */

@@ -2,6 +2,8 @@ import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
 import type { JobContext } from './types.js';
 import { runUsageReporter } from '../billing/usage-reporter.js';
+import { detectResolutions } from '../services/resolutions.js';
+import { createIds } from '../system.js';
 import { vectorizeReindex } from './vectorize-reindex.js';
 import { workspaceCleanup } from './workspace-cleanup.js';
 
@@ -33,7 +35,7 @@ export const JOBS = {
   resolutions: {
     schedule: '*/15 * * * *',
     adminMode: false,
-    run: async () => ok({ job: 'resolutions', scanned: 0, written: 0 }),
+    run: async (ctx, now) => ok({ job: 'resolutions', ...(await detectResolutions(ctx.store, ctx.ids ?? createIds(), now, ctx.tenantId ? { tenantId: ctx.tenantId } : {})) }),
   },
   retention: {
     schedule: '0 3 * * *',

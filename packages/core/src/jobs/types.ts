@@ -2,13 +2,15 @@ import type { MeterEventNames } from '../billing/catalog.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { PaymentProcessor } from '../ports/payment.js';
 import type { Store } from '../ports/store.js';
-import type { Logger } from '../ports/system.js';
+import type { Ids, Logger } from '../ports/system.js';
 
 /** What a scheduled job may use. `tenantId` set: admin mode, confined to that tenant. */
 export interface JobContext {
   store: Store;
   embedder: Embedder;
   logger: Logger;
+  /** Ids for records jobs write (resolutions); defaults to the system's. */
+  ids?: Ids;
   tenantId?: string;
   /** Time budget for jobs that work in slices (vectorize-reindex). */
   budgetMs?: number;

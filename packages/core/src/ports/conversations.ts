@@ -46,9 +46,9 @@ export interface ConversationStore {
   /** The latest `limit` messages, oldest first. */
   messages(scope: Scope, conversationId: string, limit: number): Promise<MessageRecord[]>;
   /**
-   * Conversations of a tenant (all workspaces) that count as resolutions in a billing period:
-   * a grounded answer, no thumbs-down, no hand-off, last activity in the period and, when
-   * `idleBefore` is given, no activity since then.
+   * Conversations of a tenant (all workspaces) that would count as resolutions in a billing
+   * period but are not counted yet (no resolution record): a grounded answer, no thumbs-down, no
+   * hand-off, last activity in the period and, when `idleBefore` is given, none since then.
    */
   countBillable(tenantId: string, period: { start: string; end: string }, idleBefore?: string): Promise<number>;
 }

@@ -10,6 +10,7 @@ import type { HostnameStore, TombstoneStore } from '../hostnames/record.js';
 import type { PlanId, Quotas } from '../plans.js';
 import type { BillingStore } from './billing.js';
 import type { ConversationStore } from './conversations.js';
+import type { ResolutionStore } from './resolutions.js';
 import type { JobStore, RateLimitStore, UsageStore, UserStore } from './operations.js';
 import type { Scope } from './scope.js';
 import type { SearchIndex } from './search-index.js';
@@ -237,6 +238,7 @@ export interface Store {
   readonly hostnames: HostnameStore;
   readonly tombstones: TombstoneStore;
   readonly billing: BillingStore;
+  readonly resolutions: ResolutionStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
    * `tx` it is given; other callers wait until the transaction ends.

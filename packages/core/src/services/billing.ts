@@ -76,7 +76,7 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
       const meters = await store.usage.sumUsage(tenant.id, period);
       const usage = {
         // The current period counts conversations still in progress too: they are about to bill.
-        resolutions: await countResolutions(store.conversations, tenant.id, period, now, { includeActive: period === billingPeriod(now) }),
+        resolutions: await countResolutions(store, tenant.id, period, { includeActive: period === billingPeriod(now) }),
         apiQueries: queries.search + queries.answer + queries.mcp_tool,
         guidedFlows: meters[GUIDED_FLOW_METER] ?? 0,
         addonSeats: billing?.addonSeats ?? 0,

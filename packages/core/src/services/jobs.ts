@@ -60,6 +60,7 @@ export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensur
           store,
           embedder,
           logger,
+          ids: deps.ids,
           ensureIndex: deps.ensureIndex,
           meterEventNames: deps.meterEventNames ?? {},
           ...(deps.hostnames ? { hostnames: deps.hostnames } : {}),

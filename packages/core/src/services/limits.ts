@@ -51,7 +51,7 @@ export function createLimitsService(deps: ServiceDeps) {
       const now = clock.now();
       const limits = resolveLimits(ctx.tenant, now);
       if (!limits.hardCapApplies || limits.chatHardCap === null) return ok(undefined);
-      const used = await countResolutions(store.conversations, ctx.tenant.id, billingPeriod(now), now, { includeActive: true });
+      const used = await countResolutions(store, ctx.tenant.id, billingPeriod(now), { includeActive: true });
       if (used < limits.chatHardCap) return ok(undefined);
       const cap = limits.chatHardCap.toLocaleString('en-US');
       return err(

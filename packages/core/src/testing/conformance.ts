@@ -8,6 +8,7 @@ import type { Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtures.js';
 import { billingSuite } from './billing-conformance.js';
+import { resolutionsSuite } from './resolutions-conformance.js';
 import { conversationsSuite } from './conversations-conformance.js';
 import { hostnamesSuite } from './hostnames-conformance.js';
 import { operationsSuite } from './operations-conformance.js';
@@ -167,6 +168,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     conversationsSuite(() => store);
     hostnamesSuite(() => store);
     billingSuite(() => store);
+    resolutionsSuite(() => store);
     workspacesSuite(() => store, () => handle.schema);
 
     describe('transactions', () => {

@@ -1,0 +1,65 @@
+/**
+ * Resolutions as records: one per conversation, written by the detector once the conversation
+ * qualifies (DESIGN: a grounded AI answer, no hand-off or ticket, no thumbs-down, idle 30
+ * minutes) and counted per billing period (the UTC month of its last activity).
+ */
+import type { MeterKey } from '../billing/catalog.js';
+import type { ConversationRecord } from './conversations.js';
+import type { Scope } from './scope.js';
+
+/** Why a conversation stops being billable: a thumbs-down, or a hand-off to a human / a ticket. */
+export type DisqualifyReason = 'thumbs_down' | 'ticket';
+
+/**
+ * What a disqualification did to billing: nothing was counted yet; the resolution was removed
+ * before any report; or it had been reported already and is refunded in the next report.
+ */
+export type DisqualifyOutcome = 'not_counted' | 'removed' | 'refunded';
+
+export interface ResolutionRecord {
+  id: string;
+  tenantId: string;
+  workspaceId: string;
+  /** Unique: a conversation is counted at most once. */
+  conversationId: string;
+  /** `YYYY-MM` (UTC) of the conversation's last activity when it was counted. */
+  billingPeriod: string;
+  createdAt: string;
+  /** The period whose usage report included it; null until then. */
+  reportedPeriod: string | null;
+  /** Disqualified after it was reported: no longer counted; credited once in a later report. */
+  refundedAt: string | null;
+  /** The period whose report subtracted the refund; null while the credit is still due. */
+  correctedPeriod: string | null;
+}
+
+export interface ResolutionStore {
+  /**
+   * Conversations (of one tenant, or all) that qualify and are not counted yet: a grounded
+   * answer, no thumbs-down, no hand-off, no activity after `idleBefore`. Oldest activity first.
+   */
+  candidates(idleBefore: string, limit: number, tenantId?: string): Promise<ConversationRecord[]>;
+  /**
+   * Counts the conversation unless it is counted already or was disqualified meanwhile (checked
+   * in the same statement, so a concurrent thumbs-down is never lost). True when written.
+   */
+  record(resolution: ResolutionRecord): Promise<boolean>;
+  /** Resolutions of a tenant's period that count (refunded ones do not). */
+  count(tenantId: string, period: string): Promise<number>;
+  list(tenantId: string, period?: string): Promise<ResolutionRecord[]>;
+  /**
+   * Sets the conversation's flag for `reason` and, atomically, deletes its resolution when no
+   * report included it yet, else marks it refunded. Null when the workspace has no such conversation.
+   */
+  disqualify(scope: Scope, conversationId: string, reason: DisqualifyReason, at: string): Promise<DisqualifyOutcome | null>;
+  /** Marks the period's counted resolutions as reported; returns how many count in the period. */
+  markReported(tenantId: string, period: string): Promise<number>;
+  /** Refunds of reported resolutions not yet credited, per period they were reported in. */
+  uncorrectedRefunds(tenantId: string): Promise<{ period: string; count: number }[]>;
+  /** Records that the refunds of `period` were credited in the report of `correctedIn`. */
+  markCorrected(tenantId: string, period: string, correctedIn: string): Promise<void>;
+  /** Meter credits still to subtract from later reports (refunds larger than one report's value). */
+  credits(tenantId: string): Promise<Partial<Record<MeterKey, number>>>;
+  /** Adds `delta` (may be negative) to the tenant's credit per meter. */
+  addCredits(tenantId: string, delta: Partial<Record<MeterKey, number>>): Promise<void>;
+}

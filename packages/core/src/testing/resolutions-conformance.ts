@@ -1,0 +1,111 @@
+/** Resolution records, disqualification and meter credits: behaviour every store shares. */
+import { describe, expect, it } from 'vitest';
+import type { ConversationRecord } from '../ports/conversations.js';
+import type { Scope, Store } from '../ports/store.js';
+import { countResolutions, detectResolutions, disqualifyResolution } from '../services/resolutions.js';
+import { createIds } from '../system.js';
+import { seedTwoTenants } from './fixtures.js';
+
+const ids = createIds();
+
+function conversation(scope: Scope, at: string, overrides: Partial<ConversationRecord> = {}): ConversationRecord {
+  return { id: ids.next('conv'), tenantId: scope.tenantId, workspaceId: scope.workspaceId, locale: 'en', hasGroundedAnswer: true, hasThumbsDown: false, handedOff: false, createdAt: at, lastMessageAt: at, ...overrides };
+}
+
+export function resolutionsSuite(getStore: () => Store): void {
+  describe('resolutions', () => {
+    it('the detector counts each qualifying conversation idle 30 minutes once, in the month of its last activity', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const add = async (scope: Scope, at: string, overrides: Partial<ConversationRecord> = {}) => {
+        const c = conversation(scope, at, overrides);
+        await store.conversations.insert(c);
+        return c;
+      };
+      const jan = await add(s.scopeA, '2030-01-31T23:40:00.000Z');
+      await add(s.scopeA2, '2030-01-10T10:00:00.000Z');
+      await add(s.scopeA, '2030-01-11T10:00:00.000Z', { hasGroundedAnswer: false });
+      await add(s.scopeA, '2030-01-12T10:00:00.000Z', { hasThumbsDown: true });
+      await add(s.scopeA, '2030-01-13T10:00:00.000Z', { handedOff: true });
+      const active = await add(s.scopeA, '2030-02-01T00:00:00.000Z');
+      await add(s.scopeB, '2030-01-10T10:00:00.000Z');
+      const now = new Date('2030-02-01T00:20:00.000Z');
+
+      // Still active conversations are not recorded, but count toward what is about to bill.
+      expect(await countResolutions(store, s.a.id, '2030-01', { includeActive: true })).toBe(2);
+      expect(await detectResolutions(store, ids, now, { tenantId: s.a.id })).toEqual({ scanned: 2, written: 2, done: true });
+      expect(await store.resolutions.count(s.a.id, '2030-01')).toBe(2);
+      expect(await store.resolutions.count(s.b.id, '2030-01')).toBe(0);
+      expect(await countResolutions(store, s.a.id, '2030-02', { includeActive: true })).toBe(1);
+      expect(await countResolutions(store, s.a.id, '2030-02')).toBe(0);
+      // Idempotent: a second run writes nothing; later runs pick up what went idle since.
+      expect(await detectResolutions(store, ids, now)).toMatchObject({ written: 1 }); // tenant B
+      expect(await detectResolutions(store, ids, now)).toMatchObject({ scanned: 0, written: 0 });
+      expect(await detectResolutions(store, ids, new Date('2030-02-01T00:31:00.000Z'))).toMatchObject({ written: 1 });
+      const rows = await store.resolutions.list(s.a.id);
+      expect(rows.map((r) => [r.billingPeriod, r.reportedPeriod, r.refundedAt])).toEqual([
+        ['2030-01', null, null],
+        ['2030-01', null, null],
+        ['2030-02', null, null],
+      ]);
+      expect(rows.find((r) => r.conversationId === jan.id)).toMatchObject({ tenantId: s.a.id, workspaceId: s.aDefault.id });
+      expect(rows.find((r) => r.conversationId === active.id)?.billingPeriod).toBe('2030-02');
+    });
+
+    it('a disqualified conversation is never counted; one not reported yet loses its resolution', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const a = conversation(s.scopeA, '2030-01-10T10:00:00.000Z');
+      const b = conversation(s.scopeA, '2030-01-10T11:00:00.000Z');
+      for (const c of [a, b]) await store.conversations.insert(c);
+      const now = new Date('2030-01-20T00:00:00.000Z');
+      expect(await disqualifyResolution(store, s.scopeA, a.id, 'thumbs_down', now)).toBe('not_counted');
+      expect(await store.conversations.get(s.scopeA, a.id)).toMatchObject({ hasThumbsDown: true, handedOff: false });
+      await detectResolutions(store, ids, now);
+      expect(await store.resolutions.count(s.a.id, '2030-01')).toBe(1);
+      expect(await disqualifyResolution(store, s.scopeA, b.id, 'ticket', now)).toBe('removed');
+      expect(await store.conversations.get(s.scopeA, b.id)).toMatchObject({ handedOff: true });
+      expect(await store.resolutions.count(s.a.id, '2030-01')).toBe(0);
+      expect(await store.resolutions.list(s.a.id)).toEqual([]);
+      // Another workspace or tenant cannot touch it.
+      expect(await disqualifyResolution(store, s.scopeA2, b.id, 'thumbs_down', now)).toBeNull();
+      expect(await disqualifyResolution(store, s.scopeB, b.id, 'thumbs_down', now)).toBeNull();
+      // A detector run never counts it again.
+      await detectResolutions(store, ids, now);
+      expect(await store.resolutions.count(s.a.id, '2030-01')).toBe(0);
+    });
+
+    it('a resolution already reported is refunded once, credited in a later report', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const convs = [0, 1, 2].map((i) => conversation(s.scopeA, `2030-01-1${i}T10:00:00.000Z`));
+      for (const c of convs) await store.conversations.insert(c);
+      await detectResolutions(store, ids, new Date('2030-01-20T00:00:00.000Z'));
+      expect(await store.resolutions.markReported(s.a.id, '2030-01')).toBe(3);
+      const now = new Date('2030-02-03T00:00:00.000Z');
+      expect(await disqualifyResolution(store, s.scopeA, convs[0]!.id, 'thumbs_down', now)).toBe('refunded');
+      expect(await disqualifyResolution(store, s.scopeA, convs[0]!.id, 'thumbs_down', now)).toBe('refunded'); // idempotent
+      expect(await disqualifyResolution(store, s.scopeA, convs[1]!.id, 'ticket', now)).toBe('refunded');
+      expect(await store.resolutions.count(s.a.id, '2030-01')).toBe(1);
+      expect(await store.resolutions.uncorrectedRefunds(s.a.id)).toEqual([{ period: '2030-01', count: 2 }]);
+      expect(await store.resolutions.uncorrectedRefunds(s.b.id)).toEqual([]);
+      await store.resolutions.markCorrected(s.a.id, '2030-01', '2030-02');
+      expect(await store.resolutions.uncorrectedRefunds(s.a.id)).toEqual([]);
+      const refunded = (await store.resolutions.list(s.a.id, '2030-01')).filter((r) => r.refundedAt);
+      expect(refunded.map((r) => [r.reportedPeriod, r.correctedPeriod, r.refundedAt])).toEqual([
+        ['2030-01', '2030-02', now.toISOString()],
+        ['2030-01', '2030-02', now.toISOString()],
+      ]);
+    });
+
+    it('keeps meter credits per tenant and meter', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      expect(await store.resolutions.credits(s.a.id)).toEqual({});
+      await store.resolutions.addCredits(s.a.id, { svc_resolutions: 3, svc_api_queries: 5 });
+      await store.resolutions.addCredits(s.a.id, { svc_resolutions: -1, svc_api_queries: -5 });
+      expect(await store.resolutions.credits(s.a.id)).toEqual({ svc_resolutions: 2 });
+      expect(await store.resolutions.credits(s.b.id)).toEqual({});
+    });
+  });
+}

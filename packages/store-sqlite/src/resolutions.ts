@@ -1,0 +1,141 @@
+import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
+import type { Db, Runner, Statements } from './database.js';
+
+type Row = Record<string, unknown>;
+
+const toResolution = (r: Row): ResolutionRecord => ({
+  id: r.id as string,
+  tenantId: r.tenant_id as string,
+  workspaceId: r.workspace_id as string,
+  conversationId: r.conversation_id as string,
+  billingPeriod: r.billing_period as string,
+  createdAt: r.created_at as string,
+  reportedPeriod: (r.reported_period as string | null) ?? null,
+  refundedAt: (r.refunded_at as string | null) ?? null,
+  correctedPeriod: (r.corrected_period as string | null) ?? null,
+});
+
+const toConversation = (r: Row): ConversationRecord => ({
+  id: r.id as string,
+  tenantId: r.tenant_id as string,
+  workspaceId: r.workspace_id as string,
+  locale: r.locale as 'th' | 'en',
+  hasGroundedAnswer: r.has_grounded_answer === 1,
+  hasThumbsDown: r.has_thumbs_down === 1,
+  handedOff: r.handed_off === 1,
+  createdAt: r.created_at as string,
+  lastMessageAt: r.last_message_at as string,
+});
+
+/** The conversation flag each disqualification sets. */
+const FLAG: Record<DisqualifyReason, string> = { thumbs_down: 'has_thumbs_down', ticket: 'handed_off' };
+
+export class SqliteResolutions implements ResolutionStore {
+  constructor(private readonly db: Db, private readonly sql: Statements, private readonly run: Runner) {}
+
+  candidates(idleBefore: string, limit: number, tenantId?: string) {
+    return this.run(() =>
+      (
+        this.sql
+          .get(
+            `SELECT c.* FROM conversations c
+             WHERE c.has_grounded_answer = 1 AND c.has_thumbs_down = 0 AND c.handed_off = 0 AND c.last_message_at <= @idleBefore
+               AND (@tenantId IS NULL OR c.tenant_id = @tenantId)
+               AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.conversation_id = c.id)
+             ORDER BY c.last_message_at, c.id LIMIT @limit`,
+          )
+          .all({ idleBefore, limit, tenantId: tenantId ?? null }) as Row[]
+      ).map(toConversation),
+    );
+  }
+
+  record(r: ResolutionRecord) {
+    return this.run(
+      () =>
+        this.sql
+          .get(
+            `INSERT INTO resolutions (id, tenant_id, workspace_id, conversation_id, billing_period, created_at, reported_period, refunded_at, corrected_period)
+             SELECT @id, c.tenant_id, c.workspace_id, c.id, @billingPeriod, @createdAt, NULL, NULL, NULL FROM conversations c
+             WHERE c.tenant_id = @tenantId AND c.workspace_id = @workspaceId AND c.id = @conversationId
+               AND c.has_grounded_answer = 1 AND c.has_thumbs_down = 0 AND c.handed_off = 0
+             ON CONFLICT (conversation_id) DO NOTHING`,
+          )
+          .run({ id: r.id, tenantId: r.tenantId, workspaceId: r.workspaceId, conversationId: r.conversationId, billingPeriod: r.billingPeriod, createdAt: r.createdAt }).changes === 1,
+    );
+  }
+
+  count(tenantId: string, period: string) {
+    return this.run(
+      () => (this.sql.get('SELECT COUNT(*) AS n FROM resolutions WHERE tenant_id = ? AND billing_period = ? AND refunded_at IS NULL').get(tenantId, period) as Row).n as number,
+    );
+  }
+
+  list(tenantId: string, period?: string) {
+    return this.run(() =>
+      (
+        this.sql
+          .get('SELECT * FROM resolutions WHERE tenant_id = @tenantId AND (@period IS NULL OR billing_period = @period) ORDER BY billing_period, conversation_id')
+          .all({ tenantId, period: period ?? null }) as Row[]
+      ).map(toResolution),
+    );
+  }
+
+  disqualify(scope: Scope, conversationId: string, reason: DisqualifyReason, at: string) {
+    return this.run(() =>
+      this.db.transaction((): DisqualifyOutcome | null => {
+        const flagged = this.sql.get(`UPDATE conversations SET ${FLAG[reason]} = 1 WHERE tenant_id = ? AND workspace_id = ? AND id = ?`).run(scope.tenantId, scope.workspaceId, conversationId);
+        if (flagged.changes === 0) return null;
+        // Not reported yet: the count simply goes. Reported: kept, refunded by the next report.
+        if (this.sql.get('DELETE FROM resolutions WHERE tenant_id = ? AND conversation_id = ? AND reported_period IS NULL').run(scope.tenantId, conversationId).changes === 1) return 'removed';
+        this.sql.get('UPDATE resolutions SET refunded_at = ? WHERE tenant_id = ? AND conversation_id = ? AND refunded_at IS NULL').run(at, scope.tenantId, conversationId);
+        const row = this.sql.get('SELECT 1 FROM resolutions WHERE tenant_id = ? AND conversation_id = ?').get(scope.tenantId, conversationId);
+        return row ? 'refunded' : 'not_counted';
+      })(),
+    );
+  }
+
+  markReported(tenantId: string, period: string) {
+    return this.run(() =>
+      this.db.transaction(() => {
+        this.sql.get('UPDATE resolutions SET reported_period = ? WHERE tenant_id = ? AND billing_period = ? AND reported_period IS NULL AND refunded_at IS NULL').run(period, tenantId, period);
+        return (this.sql.get('SELECT COUNT(*) AS n FROM resolutions WHERE tenant_id = ? AND billing_period = ? AND refunded_at IS NULL').get(tenantId, period) as Row).n as number;
+      })(),
+    );
+  }
+
+  uncorrectedRefunds(tenantId: string) {
+    return this.run(() =>
+      (
+        this.sql
+          .get(
+            `SELECT reported_period AS period, COUNT(*) AS n FROM resolutions
+             WHERE tenant_id = ? AND reported_period IS NOT NULL AND refunded_at IS NOT NULL AND corrected_period IS NULL
+             GROUP BY reported_period ORDER BY reported_period`,
+          )
+          .all(tenantId) as Row[]
+      ).map((r) => ({ period: r.period as string, count: r.n as number })),
+    );
+  }
+
+  markCorrected(tenantId: string, period: string, correctedIn: string) {
+    return this.run(() => {
+      this.sql
+        .get('UPDATE resolutions SET corrected_period = ? WHERE tenant_id = ? AND reported_period = ? AND refunded_at IS NOT NULL AND corrected_period IS NULL')
+        .run(correctedIn, tenantId, period);
+    });
+  }
+
+  credits(tenantId: string) {
+    return this.run(() => {
+      const rows = this.sql.get('SELECT meter, balance FROM meter_credits WHERE tenant_id = ? AND balance <> 0').all(tenantId) as Row[];
+      return Object.fromEntries(rows.map((r) => [r.meter as MeterKey, Number(r.balance)])) as Partial<Record<MeterKey, number>>;
+    });
+  }
+
+  addCredits(tenantId: string, delta: Partial<Record<MeterKey, number>>) {
+    return this.run(() => {
+      const upsert = this.sql.get('INSERT INTO meter_credits (tenant_id, meter, balance) VALUES (?, ?, ?) ON CONFLICT (tenant_id, meter) DO UPDATE SET balance = balance + excluded.balance');
+      for (const [meter, n] of Object.entries(delta)) if (n) upsert.run(tenantId, meter, n);
+    });
+  }
+}
