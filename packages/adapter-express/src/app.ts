@@ -6,6 +6,7 @@ import express, { type Express, type RequestHandler, Router } from 'express';
 import { mcpHttpHandler, noAuthorizationServer, protectedResourceMetadata, type McpHttpOptions } from '@panya/adapter-mcp';
 import { authenticate, notFoundRoute } from './context.js';
 import { authRouter } from './routes/auth.js';
+import { billingWebhook } from './routes/billing-webhook.js';
 import { chatRouter } from './routes/chat.js';
 import { cronRouter } from './routes/cron.js';
 import { edgeRouter, opsRouter } from './routes/hostnames.js';
@@ -74,6 +75,8 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   });
 
   app.use(bodyDeadline(options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS, logger));
+  // Before the JSON parser: the processor's signature covers the raw bytes of the body.
+  app.post('/api/billing/webhook', express.raw({ type: () => true, limit: jsonLimit }), billingWebhook(engine));
   app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
   app.use(cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex')));
   const cookie = { secure: options.secureCookies ?? !['development', 'test'].includes(process.env.NODE_ENV ?? '') };

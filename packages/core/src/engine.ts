@@ -104,7 +104,7 @@ export function createEngine(options: EngineOptions) {
     generator,
     users,
     hostnames,
-    billing: createBillingService({ ...deps, ...(options.payments ? { payments: options.payments } : {}) }),
+    billing: createBillingService({ ...deps, limitsChanged: (tenantId) => hostnames.applyPlan(tenantId), ...(options.payments ? { payments: options.payments } : {}) }),
     jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}) }),
     ingest,
     worker,

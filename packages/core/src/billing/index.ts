@@ -4,3 +4,4 @@ export * from './overage.js';
 export * from './reporter.js';
 export * from './seats.js';
 export { runUsageReporter, GUIDED_FLOW_METER } from './usage-reporter.js';
+export * from './subscription.js';

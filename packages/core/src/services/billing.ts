@@ -8,11 +8,13 @@ import type { PriceCatalog } from '../billing/catalog.js';
 import { checkoutLines } from '../billing/checkout.js';
 import { computeOverage } from '../billing/overage.js';
 import { seatAddon, type SeatAddonChange } from '../billing/seats.js';
+import { billingFromSubscription, planFromSubscription } from '../billing/subscription.js';
 import { GUIDED_FLOW_METER } from '../billing/usage-reporter.js';
-import { panyaError, type PanyaError } from '../errors.js';
+import { errors, panyaError, type PanyaError } from '../errors.js';
 import { PLAN_IDS, resolveLimits } from '../plans.js';
 import type { PaymentProcessor } from '../ports/payment.js';
-import type { RequestContext, ServiceDeps } from './context.js';
+import { runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
+import { changePlan } from './tenancy.js';
 import { countResolutions, periodBounds } from './resolutions.js';
 import { billingPeriod } from './usage.js';
 
@@ -32,7 +34,13 @@ export interface BillingOptions {
 
 const billingOff = () => panyaError('unavailable', { message: 'Billing is not configured on this server.' });
 
-export function createBillingService(deps: ServiceDeps & { payments?: BillingOptions }) {
+/** What a processor webhook did. */
+export type WebhookOutcome =
+  | { received: true; eventId: string; action: 'ignored'; reason: string }
+  | { received: true; eventId: string; action: 'replayed'; tenantId: string | null }
+  | { received: true; eventId: string; action: 'applied'; tenantId: string; plan: string; subscriptionStatus: string };
+
+export function createBillingService(deps: ServiceDeps & { payments?: BillingOptions; limitsChanged?: (tenantId: string) => Promise<unknown> }) {
   const { store, clock } = deps;
 
   return {
@@ -66,6 +74,47 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
         updatedAt: now,
       });
       return ok(change.value);
+    },
+
+    /**
+     * A payment-processor webhook: verified over the raw body, applied once per event id (a
+     * replay changes nothing). A subscription event keeps the tenant's plan (through
+     * `changePlan`), processor customer, subscription status and, for annual terms, the sign-up
+     * overage rates. The event id is recorded in the same transaction as its effects, so an
+     * event is never recorded without them; the plan-change hooks run after the commit, and
+     * again on a replay (they only reconcile), so a crash between the two heals on Stripe's retry.
+     */
+    async webhook(rawBody: string | Uint8Array, signature: string | undefined): Promise<Result<WebhookOutcome, PanyaError>> {
+      const payments = deps.payments;
+      if (!payments) return err(billingOff());
+      if (!signature) return err(errors.invalid('The webhook signature header is missing.', [{ path: 'stripe-signature', message: 'required' }]));
+      let event;
+      try {
+        event = await payments.processor.parseWebhook(rawBody, signature);
+      } catch (error) {
+        return err(errors.invalid(`The webhook could not be verified: ${error instanceof Error ? error.message : String(error)}`, [{ path: 'stripe-signature', message: 'signature mismatch' }]));
+      }
+      if (event.kind === 'ignored') return ok({ received: true, eventId: event.id, action: 'ignored', reason: event.type });
+      const now = clock.now();
+      const found = event.tenantId ? await store.tenants.get(event.tenantId) : null;
+      if (!found) {
+        deps.logger.warn('billing.webhook.unknown_tenant', { eventId: event.id, tenantId: event.tenantId, customerId: event.customerId });
+        return ok({ received: true, eventId: event.id, action: 'ignored', reason: 'unknown_tenant' });
+      }
+      const subscription = event;
+      const applied = await runInTransaction(store, async (tx): Promise<Result<WebhookOutcome, PanyaError>> => {
+        if (!(await tx.billing.recordWebhookEvent(subscription.id, now.toISOString()))) return ok({ received: true, eventId: subscription.id, action: 'replayed', tenantId: found.id });
+        const tenant = (await tx.tenants.get(found.id)) ?? found;
+        const current = await tx.billing.getTenantBilling(tenant.id);
+        const plan = planFromSubscription(subscription, payments.catalog, current) ?? tenant.plan;
+        const billing = billingFromSubscription(subscription, { from: tenant.plan, to: plan }, current, now);
+        if (!billing) return ok({ received: true, eventId: subscription.id, action: 'ignored', reason: 'replaced_subscription' });
+        await tx.billing.putTenantBilling({ ...billing, tenantId: tenant.id });
+        const changed = await changePlan(tx, tenant, { plan, paymentCustomerId: subscription.customerId }, now);
+        return ok({ received: true, eventId: subscription.id, action: 'applied', tenantId: tenant.id, plan: changed.tenant.plan, subscriptionStatus: subscription.status });
+      });
+      if (applied.isOk() && (applied.value.action === 'applied' || applied.value.action === 'replayed')) await deps.limitsChanged?.(found.id);
+      return applied;
     },
 
     async usage(ctx: RequestContext, period: string = billingPeriod(clock.now())) {

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, panyaError, type PanyaError } from '../errors.js';
-import { quotaKey, quotasSchema } from '../plans.js';
-import type { TenantRecord, WorkspaceRecord } from '../ports/store.js';
+import { quotaKey, quotasSchema, type PlanId } from '../plans.js';
+import type { Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { createTenantSchema, updateTenantSchema, type CreateTenantInput, type UpdateTenantInput } from '../schemas/tenancy.js';
 import { parseInput } from '../schemas/validate.js';
 import { runInTransaction, type ServiceDeps } from './context.js';
@@ -16,6 +16,30 @@ export interface CreatedTenant {
 export interface TenancyHooks {
   /** After a tenant's plan or quotas changed (custom hostnames go inactive or reactivate). */
   limitsChanged?(tenantId: string): Promise<unknown>;
+}
+
+/** A change of plan and, with it, of the tenant's customer at the payment processor. */
+export interface PlanChange {
+  plan?: PlanId;
+  paymentCustomerId?: string;
+}
+
+/**
+ * The one place a tenant's plan changes for billing (the processor's subscription webhooks;
+ * `TenancyService.changePlan` for everything else). Writes through `store`, which may be the
+ * caller's transaction; once it has committed, the caller runs the plan-change hooks
+ * (`TenancyHooks.limitsChanged`: limits follow the plan, custom hostnames go inactive below
+ * Business and reactivate on re-upgrade). Returns the tenant as written.
+ */
+export async function changePlan(store: Store, tenant: TenantRecord, change: PlanChange, now: Date): Promise<{ tenant: TenantRecord; planChanged: boolean }> {
+  const patch = {
+    ...(change.plan && change.plan !== tenant.plan ? { plan: change.plan } : {}),
+    ...(change.paymentCustomerId && change.paymentCustomerId !== tenant.paymentCustomerId ? { paymentCustomerId: change.paymentCustomerId } : {}),
+  };
+  if (Object.keys(patch).length === 0) return { tenant, planChanged: false };
+  const updated = { ...patch, updatedAt: now.toISOString() };
+  await store.tenants.update(tenant.id, updated);
+  return { tenant: { ...tenant, ...updated }, planChanged: 'plan' in patch };
 }
 
 export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}) {
@@ -98,6 +122,15 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
       });
       if (updated.isOk()) await hooks.limitsChanged?.(updated.value.id);
       return updated;
+    },
+
+    /** Changes a tenant's plan (and processor customer) through `changePlan`, then runs the hooks. */
+    async changePlan(tenantId: string, change: PlanChange): Promise<Result<TenantRecord, PanyaError>> {
+      const tenant = await store.tenants.get(tenantId);
+      if (!tenant) return err(errors.notFound('Tenant'));
+      const result = await changePlan(store, tenant, change, clock.now());
+      if (result.planChanged) await hooks.limitsChanged?.(tenantId);
+      return ok(result.tenant);
     },
 
     async getTenantBySlug(slug: string): Promise<Result<TenantRecord, PanyaError>> {

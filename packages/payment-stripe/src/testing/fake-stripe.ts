@@ -58,6 +58,13 @@ export interface FakeStripe {
   requests: RecordedRequest[];
   addSubscription(sub: Omit<FakeSubscription, 'id' | 'created'> & { created?: number }): FakeSubscription;
   /**
+   * The customer pays for checkout session `sessionId`: a customer (the session's, or a new one)
+   * and an active subscription with the session's prices and `subscription_data.metadata`.
+   */
+  completeCheckout(sessionId: string, options?: { currentPeriodEnd?: number }): FakeSubscription;
+  /** A webhook event about `sub` as Stripe sends it (the JSON body); sign it with the SDK's test helper. */
+  subscriptionEvent(type: 'customer.subscription.created' | 'customer.subscription.updated' | 'customer.subscription.deleted', sub: FakeSubscription): string;
+  /**
    * Handle the next `n` requests to `path` (those `match` accepts) but drop the connection
    * instead of answering: the request took effect, the caller never hears so.
    */
@@ -225,6 +232,22 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       const sub = { id: id('sub'), created: input.created ?? Math.floor(Date.now() / 1000) + subscriptions.length, ...input };
       subscriptions.push(sub);
       return sub;
+    },
+    completeCheckout(sessionId, options = {}) {
+      const session = checkoutSessions.find((c) => c.id === sessionId);
+      if (!session) throw new Error(`No such checkout session: ${sessionId}`);
+      const customer = typeof session.customer === 'string' ? session.customer : id('cus');
+      const end = options.currentPeriodEnd ?? Math.floor(Date.now() / 1000) + 30 * 86_400;
+      const metadata = ((session.subscription_data as Params | null)?.metadata ?? {}) as Record<string, string>;
+      const items = (session.line_items as Params[]).map((item) => ({ price: String(item.price), currentPeriodEnd: end }));
+      session.status = 'complete';
+      session.customer = customer;
+      const sub = { id: id('sub'), created: Math.floor(Date.now() / 1000) + subscriptions.length, customer, status: 'active', metadata, items };
+      subscriptions.push(sub);
+      return sub;
+    },
+    subscriptionEvent(type, sub) {
+      return JSON.stringify({ id: id('evt'), object: 'event', api_version: '2025-01-27.acacia', type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object: subscriptionObject(sub) } });
     },
     dropResponses(path, n, match = () => true) {
       drops.set(path, { left: n, match });
