@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** The most `panya serve --workers` (or `PANYA_WORKERS`) accepts. */
+export const MAX_WORKERS = 64;
+
 /** Environment configuration, validated once; a bad value stops the CLI with a clear message. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).optional(),
@@ -15,7 +18,9 @@ const envSchema = z.object({
   /** This node's name for job leases (default: host name and process id). */
   PANYA_NODE_ID: z.string().min(1).optional(),
   PANYA_USER_PASSWORD: z.string().optional(),
-  /** `serve`: worker threads running the ingest queue (0: on the request thread, as the library does). */
+  /** `serve`: processes serving HTTP on the shared port (default: the number of cores; 1: no cluster). */
+  PANYA_WORKERS: z.coerce.number().int().min(1).max(MAX_WORKERS).optional(),
+  /** `serve`: worker threads running the ingest queue, per process (0: on the request thread, as the library does). */
   PANYA_INGEST_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   PANYA_EMBEDDER: z.enum(['auto', 'hash', 'local', 'openai']).default('auto'),
   /** `local`: model id or folder name, and where models live. */

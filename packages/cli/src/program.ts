@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadEnv } from './config.js';
+import { loadEnv, MAX_WORKERS } from './config.js';
 import { demoCommand, demoKeyFile } from './commands/demo.js';
 import { importDocsCommand } from './commands/docs.js';
-import { startServer } from './commands/serve.js';
+import { checkPortFree, startServer } from './commands/serve.js';
 import { createKeyCommand, createTenantCommand } from './commands/tenant.js';
 import {
   keyListCommand,
@@ -23,7 +23,10 @@ import { reindexCommand } from './commands/reindex.js';
 import { createUserCommand } from './commands/user.js';
 import { startScheduler } from './scheduler.js';
 import { startIngestThreads } from './ingest-threads.js';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { reportListening, startCluster, workerSlot } from './cluster.js';
 import { CommandError } from './commands/tenant.js';
 import { createLogger, edgeFromEnv, openEngine, paymentsFromEnv, processIo, type Io } from './runtime.js';
 import { runStdioServer } from '@panya/adapter-mcp';
@@ -38,6 +41,46 @@ const port = (value: string) => {
   if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('must be a port number (0-65535)');
   return n;
 };
+
+const workerCount = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_WORKERS}`);
+  return n;
+};
+
+type DemoStarted = Awaited<ReturnType<typeof demoCommand>>;
+
+interface ServeOptions {
+  db?: string;
+  port?: number;
+  host?: string;
+  workers?: number;
+  demo?: boolean;
+  cron?: boolean;
+  embedder?: EnvConfig['PANYA_EMBEDDER'];
+}
+
+/**
+ * How many processes serve: `--workers`, else `PANYA_WORKERS`, else one per core. An in-memory
+ * database lives in one process, so it is served by one (asking for more is a mistake).
+ */
+function serveWorkers(flag: number | undefined, fromEnv: number | undefined, db: string): number {
+  const asked = flag ?? fromEnv;
+  if (db !== ':memory:') return asked ?? availableParallelism();
+  if (asked !== undefined && asked > 1) throw new CommandError(`${flag !== undefined ? '--workers' : 'PANYA_WORKERS'} ${asked}: an in-memory database (:memory:) cannot be shared between processes; use 1 or a database file.`);
+  return 1;
+}
+
+/** SIGINT/SIGTERM run `stop`, then exit; past the grace period plus a margin, exit regardless (leases let any node pick up what was interrupted). */
+function onStopSignal(stop: () => Promise<void>): void {
+  const handler = async () => {
+    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS + 5_000).unref();
+    await stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}
 
 /** The `panya` command line. `io` is injectable so commands run in-process in tests. */
 export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Command {
@@ -60,65 +103,102 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     }
   };
 
+  const printDemo = (demo: DemoStarted, url: string) => {
+    io.out(`Demo tenant "${demo.tenant}" with ${demo.articles} articles. API key (${demo.keyReused ? 'unchanged since the last start' : 'new'}):\n  ${demo.apiKey}`);
+    io.out(`Try: curl -s ${url}/api/docs -H "Authorization: Bearer ${demo.apiKey}"`);
+  };
+
   const program = new Command('panya').description('Panya knowledge-base engine').version(CLI_VERSION, '-V, --version').showHelpAfterError().exitOverride();
   program.configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
   dbOption(program.command('serve').description('start the HTTP API'))
     .option('--port <port>', 'port to listen on (env PORT, default 3000)', port)
     .option('--host <host>', 'interface to bind (env HOST, default 127.0.0.1)')
+    .option('--workers <n>', `processes serving HTTP on the port (env PANYA_WORKERS, default: the number of cores, ${availableParallelism()} here; 1: no cluster)`, workerCount)
     .option('--demo', 'create or refresh the demo tenant first and print its API key')
     .option('--embedder <name>', 'auto | hash | local | openai (env PANYA_EMBEDDER)', embedderChoice)
     .option('--cron', 'run the scheduled jobs in this process (UTC schedules; one node runs each firing)')
-    .action(async (opts: { db?: string; port?: number; host?: string; demo?: boolean; cron?: boolean; embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
+    .action(async (opts: ServeOptions) => {
       const env = config();
       const logger = createLogger(env.PANYA_LOG_LEVEL);
       const edge = edgeFromEnv(rawEnv, logger);
       const payments = paymentsFromEnv(rawEnv);
       const db = opts.db ?? env.PANYA_DB;
       const embedder = opts.embedder ?? env.PANYA_EMBEDDER;
+      const listen = { port: opts.port ?? env.PORT ?? 3000, host: opts.host ?? env.HOST };
+      const slot = workerSlot(rawEnv);
+      const workers = slot === null ? serveWorkers(opts.workers, env.PANYA_WORKERS, db) : 1;
+      const node = env.PANYA_NODE_ID ?? hostname();
+      // Leases name this node (stable across restarts; a cluster worker by its slot) and this run:
+      // a restart reclaims the last run's at once. `a/w1` is within node `a`, so one process
+      // started after a cluster reclaims what all its workers held.
+      const holder = { node: slot === null ? node : `${node}/w${slot}`, incarnation: `${process.pid}-${Date.now().toString(36)}` };
+      // A demo runs on one machine with API keys: sessions of the admin app do not concern it.
+      if (slot === null && !env.PANYA_SESSION_SECRET && !opts.demo) logger.warn('PANYA_SESSION_SECRET is not set: sessions end when this process restarts and are not shared between nodes');
+
+      if (workers > 1) {
+        // The primary prepares the database once (schema, the last run's leases, the demo), then
+        // its workers serve; it prints what a single process would.
+        const engine = await openEngine({ db, logger, notice: io.err, ingestHolder: holder, ...(opts.demo ? { env, embedder } : {}) });
+        let demo: DemoStarted | null = null;
+        try {
+          await engine.ingest.reclaim();
+          if (opts.demo) {
+            await engine.ingest.ensureIndexInfo();
+            const keyFile = demoKeyFile(db);
+            demo = await demoCommand(engine, { out: () => {}, err: io.err }, keyFile ? { keyFile } : {});
+            if (demo.articlesAdded > 0) await engine.ingest.drain();
+          }
+        } finally {
+          await engine.close();
+        }
+        await checkPortFree(listen.port, listen.host);
+        const running = await startCluster({
+          workers,
+          exec: fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './bin.ts' : './bin.js', import.meta.url)),
+          args: ['serve', '--db', db, '--port', String(listen.port), '--host', listen.host, '--embedder', embedder, ...(opts.cron ? ['--cron'] : [])],
+          // Workers must accept each other's session cookies: without a configured secret, they share one for this run.
+          env: { ...rawEnv, PANYA_SESSION_SECRET: env.PANYA_SESSION_SECRET ?? randomBytes(32).toString('hex') },
+          logger,
+          stopDeadlineMs: SHUTDOWN_GRACE_MS + 5_000,
+        });
+        io.out(`Panya listening on ${running.url} (${workers} workers)`);
+        if (demo) printDemo(demo, running.url);
+        onStopSignal(() => running.stop());
+        return;
+      }
+
       // Indexing runs in worker threads with their own connections (an in-memory database cannot be shared).
       const threads = db === ':memory:' ? 0 : env.PANYA_INGEST_THREADS;
-      // Leases name this node (stable across restarts) and this run: a restart reclaims the last run's at once.
-      const holder = { node: env.PANYA_NODE_ID ?? hostname(), incarnation: `${process.pid}-${Date.now().toString(36)}` };
       const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder }, threads, logger) : undefined;
-      const engine = await openEngine({ db, logger, notice: io.err, env, embedder, edge, ingestHolder: holder, ...(payments ? { payments } : {}), ...(ingestRunner ? { ingestRunner } : {}) });
+      const engine = await openEngine({ db, logger, notice: slot === null ? io.err : () => {}, env, embedder, edge, ingestHolder: holder, ...(payments ? { payments } : {}), ...(ingestRunner ? { ingestRunner } : {}) });
       const keyFile = demoKeyFile(db);
-      const demo = opts.demo ? await demoCommand(engine, { out: () => {}, err: io.err }, keyFile ? { keyFile } : {}) : null;
+      const demo = opts.demo && slot === null ? await demoCommand(engine, { out: () => {}, err: io.err }, keyFile ? { keyFile } : {}) : null;
       // The printed key must find the demo articles at once: index new ones before listening.
       if (demo && demo.articlesAdded > 0) await engine.ingest.drain();
       await engine.start();
-      const nodeId = env.PANYA_NODE_ID ?? `${hostname()}-${process.pid}`;
-      // A demo runs on one machine with API keys: sessions of the admin app do not concern it.
-      if (!env.PANYA_SESSION_SECRET && !opts.demo) logger.warn('PANYA_SESSION_SECRET is not set: sessions end when this process restarts and are not shared between nodes');
+      const nodeId = env.PANYA_NODE_ID ? holder.node : `${hostname()}-${process.pid}`;
       const running = await startServer(engine, {
-        port: opts.port ?? env.PORT ?? 3000,
-        host: opts.host ?? env.HOST,
+        ...listen,
         logger,
         app: {
           nodeId,
           // A server on loopback only answers MCP requests addressed to loopback (DNS-rebinding protection).
-          ...(LOOPBACK.has(opts.host ?? env.HOST) ? { mcp: { allowedHosts: [...LOOPBACK] } } : {}),
+          ...(LOOPBACK.has(listen.host) ? { mcp: { allowedHosts: [...LOOPBACK] } } : {}),
           secureCookies: env.PANYA_BASE_URL?.startsWith('https:') ?? false,
           ...(env.PANYA_CRON_SECRET ? { cronSecret: env.PANYA_CRON_SECRET } : {}),
           ...(env.PANYA_SESSION_SECRET ? { sessionSecret: env.PANYA_SESSION_SECRET } : {}),
         },
       });
-      const scheduler = opts.cron ? startScheduler(engine, { holder: nodeId, logger }) : null;
-      io.out(`Panya listening on ${running.url}`);
-      if (demo) {
-        io.out(`Demo tenant "${demo.tenant}" with ${demo.articles} articles. API key (${demo.keyReused ? 'unchanged since the last start' : 'new'}):\n  ${demo.apiKey}`);
-        io.out(`Try: curl -s ${running.url}/api/docs -H "Authorization: Bearer ${demo.apiKey}"`);
-      }
-      const stop = async () => {
-        // Past the grace period plus a margin for the engine to stop, exit regardless: leases let
-        // any node pick up what was interrupted.
-        setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS + 5_000).unref();
+      // In a cluster, the first worker runs the schedule (job leases would keep the others idle anyway).
+      const scheduler = opts.cron && (slot ?? 1) === 1 ? startScheduler(engine, { holder: nodeId, logger }) : null;
+      if (slot !== null) reportListening(running.url);
+      else io.out(`Panya listening on ${running.url}`);
+      if (demo) printDemo(demo, running.url);
+      onStopSignal(async () => {
         scheduler?.stop();
         await running.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      });
     });
 
   const tenant = program.command('tenant').description('manage tenants');

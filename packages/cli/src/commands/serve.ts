@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { Engine, Logger } from '@panya/core';
 import { HEADERS_TIMEOUT_MS, REQUEST_BODY_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from '@panya/core';
 import { closeConversionPool, createPanyaApp, type PanyaAppOptions } from '@panya/adapter-express';
@@ -21,6 +21,23 @@ export interface ServerOptions {
   shutdownGraceMs?: number;
 }
 
+/** Why a port cannot be listened on, said so that the fix is clear. */
+function listenRefusal(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  if (error.code === 'EADDRINUSE') return new CommandError(`Port ${port} is in use on ${host}; pass --port or set PORT.`);
+  if (error.code === 'EACCES') return new CommandError(`Not allowed to listen on port ${port} of ${host}; pass --port or set PORT (ports below 1024 need privileges).`);
+  return error;
+}
+
+/** Fails as `startServer` would if the port cannot be listened on (checked before starting workers). */
+export async function checkPortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(listenRefusal(error, port, host)));
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
 /** Starts the HTTP server; resolves once it listens. */
 export async function startServer(engine: Engine, opts: ServerOptions): Promise<RunningServer> {
   const app = createPanyaApp(engine, { ...opts.app, logger: opts.logger });
@@ -29,11 +46,7 @@ export async function startServer(engine: Engine, opts: ServerOptions): Promise<
   // still not received well after the app's deadline is cut by the server itself.
   const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: bodyTimeout * 2, connectionsCheckingInterval: 1_000 }, app);
   await new Promise<void>((resolve, reject) => {
-    const refuse = (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new CommandError(`Port ${opts.port} is in use on ${opts.host}; pass --port or set PORT.`));
-      else if (error.code === 'EACCES') reject(new CommandError(`Not allowed to listen on port ${opts.port} of ${opts.host}; pass --port or set PORT (ports below 1024 need privileges).`));
-      else reject(error);
-    };
+    const refuse = (error: NodeJS.ErrnoException) => reject(listenRefusal(error, opts.port, opts.host));
     server.once('error', refuse);
     server.listen(opts.port, opts.host, () => (server.off('error', refuse), resolve()));
   }).catch(async (error: unknown) => {
