@@ -133,6 +133,24 @@ describe('a billed month', () => {
     expect((await e.store.resolutions.list(tenant.id, '2026-10')).filter((r) => r.refundedAt).map((r) => r.correctedPeriod)).toEqual(['2026-11']);
   });
 
+  it('completed guided flows are sent on svc_guided_flow, each once', async () => {
+    const { app, auth, at } = await setup();
+    fake.meterEvents.length = 0;
+    const flow = (await request(app).post('/api/flows').set(auth).send({ name: 'Refund request', steps: [{ title: 'Draft the reply' }] }).expect(201)).body;
+    for (let i = 0; i < 3; i++) {
+      const run = (await request(app).post(`/api/flows/${flow.id}/runs`).set(auth).send({}).expect(201)).body;
+      if (i === 2) continue; // started, never drafted: not billed
+      await request(app).post(`/api/flow-runs/${run.id}/draft`).set(auth).send({ content: 'Your refund is on its way.' }).expect(200);
+      await request(app).post(`/api/flow-runs/${run.id}/complete`).set(auth).expect(200);
+      await request(app).post(`/api/flow-runs/${run.id}/complete`).set(auth).expect(200); // a retry
+    }
+    expect((await request(app).get('/api/billing/usage').set(auth).expect(200)).body.guidedFlows).toBe(2);
+    at('2026-11-01T01:00:00Z');
+    const report = await request(app).get('/api/cron/usage-reporter').set('Authorization', `Bearer ${CRON}`).expect(200);
+    expect(report.body).toMatchObject({ reported: 1 });
+    expect(sent()).toEqual([['2026-10:svc_guided_flow', '2']]);
+  });
+
   it('a crash between sending an event and marking it sent: the next run bills nothing twice', async () => {
     const { e, tenant, chat, cron, at } = await setup();
     fake.meterEvents.length = 0;

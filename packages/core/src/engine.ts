@@ -14,6 +14,7 @@ import { createApiKeyService } from './services/api-keys.js';
 import { createAuthService } from './services/authenticate.js';
 import type { ServiceDeps } from './services/context.js';
 import { createDocumentService } from './services/documents.js';
+import { createFlowService } from './services/flows.js';
 import { createBillingService, type BillingOptions } from './services/billing.js';
 import { createHostnameService, noEdgeProvider } from './services/hostnames.js';
 import type { EdgeProvider } from './ports/edge.js';
@@ -105,6 +106,7 @@ export function createEngine(options: EngineOptions) {
     users,
     hostnames,
     billing: createBillingService({ ...deps, limitsChanged: (tenantId) => hostnames.applyPlan(tenantId), ...(options.payments ? { payments: options.payments } : {}) }),
+    flows: createFlowService(deps),
     jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}) }),
     ingest,
     worker,

@@ -16,6 +16,7 @@ export * from './ports/store.js';
 export * from './ports/operations.js';
 export type * from './ports/conversations.js';
 export type * from './ports/resolutions.js';
+export * from './ports/flows.js';
 export * from './schemas/validate.js';
 export * from './schemas/tenancy.js';
 export * from './schemas/documents.js';

@@ -371,6 +371,36 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       );
     `,
   },
+  {
+    version: 12,
+    name: 'guided flows',
+    sql: (n) => `
+      CREATE TABLE ${n.t('flows')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" NOT NULL,
+        name text NOT NULL,
+        steps jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX flows_workspace ON ${n.t('flows')}(tenant_id, workspace_id, created_at);
+      -- A run is billed once: only the move from drafted to completed writes flow.completed.
+      CREATE TABLE ${n.t('flow_runs')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" NOT NULL,
+        flow_id text COLLATE "C" NOT NULL,
+        conversation_id text,
+        status text NOT NULL,
+        draft text,
+        created_at timestamptz NOT NULL,
+        drafted_at timestamptz,
+        completed_at timestamptz
+      );
+      CREATE INDEX flow_runs_workspace ON ${n.t('flow_runs')}(tenant_id, workspace_id);
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -6,6 +6,7 @@ import { workspaceScopedTables } from './workspace-cascade.js';
 import { PgDocuments } from './documents.js';
 import { PgBilling } from './billing.js';
 import { PgResolutions } from './resolutions.js';
+import { PgFlows } from './flows.js';
 import { PgHostnames, PgTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
@@ -50,6 +51,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     tombstones: new PgTombstones(db, n),
     billing: new PgBilling(db, n),
     resolutions: new PgResolutions(db, n),
+    flows: new PgFlows(db, n),
   };
 }
 
@@ -80,6 +82,7 @@ export class PostgresStore implements Store {
   readonly tombstones;
   readonly billing;
   readonly resolutions;
+  readonly flows;
   private readonly root: PoolConn;
   private closed = false;
 
@@ -105,6 +108,7 @@ export class PostgresStore implements Store {
     this.tombstones = root.tombstones;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
+    this.flows = root.flows;
   }
 
   /** The schema holding the store's tables. */

@@ -15,6 +15,8 @@ export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'chunks', via: 'search-index' },
   { table: 'chunk_vectors', via: 'with-chunks' },
   { table: 'resolutions', via: 'rows' },
+  { table: 'flow_runs', via: 'rows' },
+  { table: 'flows', via: 'rows' },
   { table: 'messages', via: 'rows' },
   { table: 'conversations', via: 'rows' },
   { table: 'documents', via: 'rows' },

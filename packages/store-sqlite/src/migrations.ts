@@ -366,6 +366,36 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 13,
+    name: 'guided flows',
+    sql: `
+      CREATE TABLE flows (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        steps TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX flows_workspace ON flows(tenant_id, workspace_id, created_at);
+      -- A run is billed once: only the move from drafted to completed writes flow.completed.
+      CREATE TABLE flow_runs (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT NOT NULL,
+        flow_id TEXT NOT NULL,
+        conversation_id TEXT,
+        status TEXT NOT NULL,
+        draft TEXT,
+        created_at TEXT NOT NULL,
+        drafted_at TEXT,
+        completed_at TEXT
+      );
+      CREATE INDEX flow_runs_workspace ON flow_runs(tenant_id, workspace_id);
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

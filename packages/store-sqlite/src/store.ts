@@ -4,6 +4,7 @@ import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteBilling } from './billing.js';
 import { SqliteResolutions } from './resolutions.js';
+import { SqliteFlows } from './flows.js';
 import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
@@ -57,6 +58,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean) {
     tombstones: new SqliteTombstones(sql, run),
     billing: new SqliteBilling(sql, run),
     resolutions: new SqliteResolutions(db, sql, run),
+    flows: new SqliteFlows(sql, run),
   };
 }
 
@@ -76,6 +78,7 @@ export class SqliteStore implements Store {
   readonly tombstones;
   readonly billing;
   readonly resolutions;
+  readonly flows;
   private readonly gate = new Gate();
   private readonly txView: Store;
 
@@ -100,6 +103,7 @@ export class SqliteStore implements Store {
     this.tombstones = root.tombstones;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
+    this.flows = root.flows;
     const inTx = aggregates(db, sql, async (fn) => fn(), false);
     this.txView = {
       ...inTx,

@@ -14,6 +14,8 @@ export interface CascadeStep {
 export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'chunks', via: 'search-index' },
   { table: 'resolutions', via: 'rows' },
+  { table: 'flow_runs', via: 'rows' },
+  { table: 'flows', via: 'rows' },
   { table: 'messages', via: 'rows' },
   { table: 'conversations', via: 'rows' },
   { table: 'documents', via: 'rows' },

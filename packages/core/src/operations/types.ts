@@ -7,6 +7,7 @@ import type { AnswerService } from '../services/answer.js';
 import type { BillingService } from '../services/billing.js';
 import type { RequestContext } from '../services/context.js';
 import type { DocumentService } from '../services/documents.js';
+import type { FlowService } from '../services/flows.js';
 import type { HostnameService } from '../services/hostnames.js';
 import type { SearchService } from '../services/search.js';
 import type { WorkspaceService } from '../services/workspaces.js';
@@ -19,6 +20,7 @@ export interface OperationServices {
   workspaces: WorkspaceService;
   hostnames: HostnameService;
   billing: BillingService;
+  flows: FlowService;
 }
 
 /** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */

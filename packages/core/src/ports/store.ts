@@ -11,6 +11,7 @@ import type { PlanId, Quotas } from '../plans.js';
 import type { BillingStore } from './billing.js';
 import type { ConversationStore } from './conversations.js';
 import type { ResolutionStore } from './resolutions.js';
+import type { FlowStore } from './flows.js';
 import type { JobStore, RateLimitStore, UsageStore, UserStore } from './operations.js';
 import type { Scope } from './scope.js';
 import type { SearchIndex } from './search-index.js';
@@ -239,6 +240,7 @@ export interface Store {
   readonly tombstones: TombstoneStore;
   readonly billing: BillingStore;
   readonly resolutions: ResolutionStore;
+  readonly flows: FlowStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
    * `tx` it is given; other callers wait until the transaction ends.

@@ -9,6 +9,7 @@ import { createIds } from '../system.js';
 import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtures.js';
 import { billingSuite } from './billing-conformance.js';
 import { resolutionsSuite } from './resolutions-conformance.js';
+import { flowsSuite } from './flows-conformance.js';
 import { conversationsSuite } from './conversations-conformance.js';
 import { hostnamesSuite } from './hostnames-conformance.js';
 import { operationsSuite } from './operations-conformance.js';
@@ -169,6 +170,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     hostnamesSuite(() => store);
     billingSuite(() => store);
     resolutionsSuite(() => store);
+    flowsSuite(() => store);
     workspacesSuite(() => store, () => handle.schema);
 
     describe('transactions', () => {
