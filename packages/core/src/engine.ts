@@ -3,6 +3,7 @@ import { ExtractiveGenerator } from './generators/extractive.js';
 import type { Contextualizer, Generator } from './ports/generator.js';
 import { createAnswerService } from './services/answer.js';
 import { createChatService } from './services/chat.js';
+import { createConversationService, createMessageSignal } from './services/conversations.js';
 import { countResolutions } from './services/resolutions.js';
 import type { Embedder } from './ports/embedder.js';
 import type { PaymentProcessor } from './ports/payment.js';
@@ -79,6 +80,7 @@ export function createEngine(options: EngineOptions) {
   const apiKeys = createApiKeyService(deps);
   const access = createAccessService(deps);
   const users = createUserService(deps);
+  const messages = createMessageSignal();
   const worker = createIngestWorker(ingest, options.store, {
     logger,
     ...(options.ingest?.pollMs ? { pollMs: options.ingest.pollMs } : {}),
@@ -101,7 +103,8 @@ export function createEngine(options: EngineOptions) {
     usage,
     queries,
     answers: createAnswerService({ ...deps, generator, search, queries }),
-    chat: createChatService({ ...deps, generator, search, limits }),
+    chat: createChatService({ ...deps, generator, search, limits, messages }),
+    conversations: createConversationService({ ...deps, messages }),
     generator,
     users,
     hostnames,

@@ -401,6 +401,78 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       CREATE INDEX flow_runs_workspace ON ${n.t('flow_runs')}(tenant_id, workspace_id);
     `,
   },
+  {
+    version: 13,
+    name: 'support records: conversation fields, feedback, tickets, personas, visitors',
+    sql: (n) => `
+      ALTER TABLE ${n.t('conversations')}
+        ADD COLUMN has_ungrounded_answer boolean NOT NULL DEFAULT false,
+        ADD COLUMN visitor_id text COLLATE "C",
+        ADD COLUMN csat_score integer,
+        ADD COLUMN csat_comment text,
+        ADD COLUMN csat_at timestamptz,
+        ADD COLUMN tags jsonb NOT NULL DEFAULT '[]';
+      CREATE INDEX conversations_list ON ${n.t('conversations')}(tenant_id, workspace_id, id);
+      CREATE INDEX conversations_attention ON ${n.t('conversations')}(tenant_id, workspace_id, last_message_at)
+        WHERE NOT handed_off AND (has_thumbs_down OR has_ungrounded_answer);
+      ALTER TABLE ${n.t('messages')}
+        ADD COLUMN feedback_rating text,
+        ADD COLUMN feedback_comment text,
+        ADD COLUMN feedback_at timestamptz;
+      CREATE TABLE ${n.t('visitors')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" NOT NULL REFERENCES ${n.t('workspaces')}(id) ON DELETE CASCADE,
+        name text,
+        email text,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        UNIQUE (tenant_id, workspace_id, email)
+      );
+      CREATE INDEX visitors_scope ON ${n.t('visitors')}(tenant_id, workspace_id, id);
+      CREATE TABLE ${n.t('tickets')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" NOT NULL REFERENCES ${n.t('workspaces')}(id) ON DELETE CASCADE,
+        subject text NOT NULL,
+        body text NOT NULL,
+        priority text NOT NULL,
+        status text NOT NULL,
+        conversation_id text COLLATE "C",
+        visitor_id text COLLATE "C",
+        due_at timestamptz NOT NULL,
+        breached_at timestamptz,
+        closed_at timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX tickets_scope ON ${n.t('tickets')}(tenant_id, workspace_id, id);
+      CREATE INDEX tickets_sla ON ${n.t('tickets')}(due_at) WHERE status = 'open' AND breached_at IS NULL;
+      CREATE TABLE ${n.t('ticket_comments')} (
+        id text COLLATE "C" PRIMARY KEY,
+        ticket_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tickets')}(id) ON DELETE CASCADE,
+        tenant_id text COLLATE "C" NOT NULL,
+        workspace_id text COLLATE "C" NOT NULL,
+        body text NOT NULL,
+        author text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX ticket_comments_ticket ON ${n.t('ticket_comments')}(ticket_id, id);
+      CREATE INDEX ticket_comments_workspace ON ${n.t('ticket_comments')}(tenant_id, workspace_id);
+      CREATE TABLE ${n.t('personas')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" NOT NULL REFERENCES ${n.t('workspaces')}(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        tone text NOT NULL,
+        instructions text NOT NULL,
+        locale text,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX personas_scope ON ${n.t('personas')}(tenant_id, workspace_id, id);
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -1,5 +1,6 @@
-import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
+import type { DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
 import { iso, isoOrNull, type Conn, type Names, type Row } from './database.js';
+import { toConversation } from './conversations.js';
 
 const toResolution = (r: Row): ResolutionRecord => ({
   id: r.id as string,
@@ -13,17 +14,6 @@ const toResolution = (r: Row): ResolutionRecord => ({
   correctedPeriod: (r.corrected_period as string | null) ?? null,
 });
 
-const toConversation = (r: Row): ConversationRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  locale: r.locale as 'th' | 'en',
-  hasGroundedAnswer: r.has_grounded_answer === true,
-  hasThumbsDown: r.has_thumbs_down === true,
-  handedOff: r.handed_off === true,
-  createdAt: iso(r.created_at),
-  lastMessageAt: iso(r.last_message_at),
-});
 
 /** The conversation flag each disqualification sets. */
 const FLAG: Record<DisqualifyReason, string> = { thumbs_down: 'has_thumbs_down', ticket: 'handed_off' };

@@ -396,6 +396,76 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX flow_runs_workspace ON flow_runs(tenant_id, workspace_id);
     `,
   },
+  {
+    version: 14,
+    name: 'support records: conversation fields, feedback, tickets, personas, visitors',
+    sql: `
+      ALTER TABLE conversations ADD COLUMN has_ungrounded_answer INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE conversations ADD COLUMN visitor_id TEXT;
+      ALTER TABLE conversations ADD COLUMN csat_score INTEGER;
+      ALTER TABLE conversations ADD COLUMN csat_comment TEXT;
+      ALTER TABLE conversations ADD COLUMN csat_at TEXT;
+      ALTER TABLE conversations ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+      CREATE INDEX conversations_list ON conversations(tenant_id, workspace_id, id);
+      CREATE INDEX conversations_attention ON conversations(tenant_id, workspace_id, last_message_at)
+        WHERE handed_off = 0 AND (has_thumbs_down = 1 OR has_ungrounded_answer = 1);
+      ALTER TABLE messages ADD COLUMN feedback_rating TEXT;
+      ALTER TABLE messages ADD COLUMN feedback_comment TEXT;
+      ALTER TABLE messages ADD COLUMN feedback_at TEXT;
+      CREATE TABLE visitors (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        name TEXT,
+        email TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (tenant_id, workspace_id, email)
+      );
+      CREATE INDEX visitors_scope ON visitors(tenant_id, workspace_id, id);
+      CREATE TABLE tickets (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        subject TEXT NOT NULL,
+        body TEXT NOT NULL,
+        priority TEXT NOT NULL,
+        status TEXT NOT NULL,
+        conversation_id TEXT,
+        visitor_id TEXT,
+        due_at TEXT NOT NULL,
+        breached_at TEXT,
+        closed_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX tickets_scope ON tickets(tenant_id, workspace_id, id);
+      CREATE INDEX tickets_sla ON tickets(due_at) WHERE status = 'open' AND breached_at IS NULL;
+      CREATE TABLE ticket_comments (
+        id TEXT PRIMARY KEY,
+        ticket_id TEXT NOT NULL REFERENCES tickets(id) ON DELETE CASCADE,
+        tenant_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        author TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX ticket_comments_ticket ON ticket_comments(ticket_id, id);
+      CREATE INDEX ticket_comments_workspace ON ticket_comments(tenant_id, workspace_id);
+      CREATE TABLE personas (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        tone TEXT NOT NULL,
+        instructions TEXT NOT NULL,
+        locale TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX personas_scope ON personas(tenant_id, workspace_id, id);
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

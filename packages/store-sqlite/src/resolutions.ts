@@ -1,5 +1,6 @@
-import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
+import type { DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
+import { toConversation } from './conversations.js';
 
 type Row = Record<string, unknown>;
 
@@ -15,17 +16,6 @@ const toResolution = (r: Row): ResolutionRecord => ({
   correctedPeriod: (r.corrected_period as string | null) ?? null,
 });
 
-const toConversation = (r: Row): ConversationRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  locale: r.locale as 'th' | 'en',
-  hasGroundedAnswer: r.has_grounded_answer === 1,
-  hasThumbsDown: r.has_thumbs_down === 1,
-  handedOff: r.handed_off === 1,
-  createdAt: r.created_at as string,
-  lastMessageAt: r.last_message_at as string,
-});
 
 /** The conversation flag each disqualification sets. */
 const FLAG: Record<DisqualifyReason, string> = { thumbs_down: 'has_thumbs_down', ticket: 'handed_off' };

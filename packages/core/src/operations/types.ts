@@ -5,6 +5,7 @@ import type { QueryEventKind } from '../ports/operations.js';
 import type { ApiKeyScope } from '../ports/store.js';
 import type { AnswerService } from '../services/answer.js';
 import type { BillingService } from '../services/billing.js';
+import type { ConversationService } from '../services/conversations.js';
 import type { RequestContext } from '../services/context.js';
 import type { DocumentService } from '../services/documents.js';
 import type { FlowService } from '../services/flows.js';
@@ -21,6 +22,7 @@ export interface OperationServices {
   hostnames: HostnameService;
   billing: BillingService;
   flows: FlowService;
+  conversations: ConversationService;
 }
 
 /** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */

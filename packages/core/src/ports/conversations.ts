@@ -1,4 +1,5 @@
 /** Conversations and their messages (chat history), workspace-scoped like all tenant data. */
+import type { Page } from './page.js';
 import type { Scope } from './scope.js';
 
 export type Citation = {
@@ -10,7 +11,7 @@ export type Citation = {
   snippet: string;
 };
 
-export interface ConversationRecord {
+export interface NewConversation {
   id: string;
   tenantId: string;
   workspaceId: string;
@@ -25,7 +26,32 @@ export interface ConversationRecord {
   lastMessageAt: string;
 }
 
-export interface MessageRecord {
+/** A conversation as stored and read back: the fields chat writes plus the support ones. */
+export interface ConversationRecord extends NewConversation {
+  /** An answer cited nothing: the inbox shows it for a human to look at. */
+  hasUngroundedAnswer: boolean;
+  /** The visitor whose contact details were captured on it. */
+  visitorId: string | null;
+  /** Customer satisfaction, 1–5, with an optional comment. */
+  csat: { score: number; comment: string | null; at: string } | null;
+  /** Sorted, distinct. */
+  tags: string[];
+}
+
+export const FEEDBACK_RATINGS = ['up', 'down'] as const;
+export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];
+
+export type MessageFeedback = {
+  rating: FeedbackRating;
+  comment: string | null;
+  at: string;
+};
+
+export interface MessageRecord extends NewMessage {
+  feedback: MessageFeedback | null;
+}
+
+export interface NewMessage {
   id: string;
   conversationId: string;
   tenantId: string;
@@ -38,11 +64,20 @@ export interface MessageRecord {
   createdAt: string;
 }
 
+export interface ConversationFilter {
+  /** True: only conversations handed to a human (a ticket); false: only the others. */
+  handedOff?: boolean;
+  tag?: string;
+  visitorId?: string;
+  /** Only conversations with activity at or after this time. */
+  since?: string;
+}
+
 export interface ConversationStore {
-  insert(conversation: ConversationRecord): Promise<void>;
+  insert(conversation: NewConversation): Promise<void>;
   get(scope: Scope, id: string): Promise<ConversationRecord | null>;
   /** Appends a message and moves the conversation's activity time and grounding flag along. */
-  appendMessage(scope: Scope, message: MessageRecord): Promise<void>;
+  appendMessage(scope: Scope, message: NewMessage): Promise<void>;
   /** The latest `limit` messages, oldest first. */
   messages(scope: Scope, conversationId: string, limit: number): Promise<MessageRecord[]>;
   /**
@@ -50,5 +85,19 @@ export interface ConversationStore {
    * period but are not counted yet (no resolution record): a grounded answer, no thumbs-down, no
    * hand-off, last activity in the period and, when `idleBefore` is given, none since then.
    */
+  /** Conversations of a workspace, newest first; `after` is the id to continue after. */
+  list(scope: Scope, filter: ConversationFilter, options: { after?: string; limit: number }): Promise<Page<ConversationRecord>>;
+  /** Messages of a conversation oldest first, those after the message `after` (by id). */
+  messagesAfter(scope: Scope, conversationId: string, options: { after?: string; limit: number }): Promise<Page<MessageRecord>>;
+  getMessage(scope: Scope, id: string): Promise<MessageRecord | null>;
+  /** Records (or replaces) the feedback on a message; returns the updated message, null when not in scope. */
+  setFeedback(scope: Scope, messageId: string, feedback: MessageFeedback): Promise<MessageRecord | null>;
+  setCsat(scope: Scope, id: string, csat: NonNullable<ConversationRecord['csat']>): Promise<ConversationRecord | null>;
+  /**
+   * Adds and removes tags in one atomic step, unless the result would hold more than `max`
+   * tags. Returns the updated record, `'too_many'`, or null when not in scope.
+   */
+  updateTags(scope: Scope, id: string, change: { add: readonly string[]; remove: readonly string[] }, max: number): Promise<ConversationRecord | 'too_many' | null>;
+  setVisitor(scope: Scope, id: string, visitorId: string): Promise<ConversationRecord | null>;
   countBillable(tenantId: string, period: { start: string; end: string }, idleBefore?: string): Promise<number>;
 }

@@ -17,6 +17,7 @@ import type { Scope } from './scope.js';
 import type { SearchIndex } from './search-index.js';
 
 export type { Scope } from './scope.js';
+import type { Page } from './page.js';
 
 export interface TenantRecord {
   id: string;
@@ -77,11 +78,7 @@ export interface DocumentRecord {
   updatedAt: string;
 }
 
-export interface Page<T> {
-  items: T[];
-  /** Opaque; pass back to get the next page. Null on the last page. */
-  nextCursor: string | null;
-}
+export type { Page } from './page.js';
 
 export interface ListOptions {
   /** The id after which to continue (newest first). */

@@ -9,6 +9,7 @@ import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
 import { CitationNumbering, retrieveContext } from './grounding.js';
 import type { LimitsService, RateLimitStatus } from './limits.js';
+import type { MessageSignal } from './conversations.js';
 import type { SearchService } from './search.js';
 
 /** Turns of history a follow-up is condensed with and the generator sees. */
@@ -28,7 +29,7 @@ export interface ChatStream {
  * rate limit, unknown conversation) is decided before the stream starts, so HTTP can still
  * answer with a status code; failures after that arrive as an `error` event.
  */
-export function createChatService(deps: ServiceDeps & { generator: Generator; search: SearchService; limits: LimitsService }) {
+export function createChatService(deps: ServiceDeps & { generator: Generator; search: SearchService; limits: LimitsService; messages?: MessageSignal }) {
   const { store, clock, ids, logger, generator } = deps;
 
   return {
@@ -62,6 +63,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
       if (!existing) await store.conversations.insert(conversation);
       const history: ChatTurn[] = (await store.conversations.messages(ctx.scope, conversation.id, HISTORY_TURNS)).map((m) => ({ role: m.role, content: m.content }));
       await store.conversations.appendMessage(ctx.scope, { id: ids.next('msg'), conversationId: conversation.id, tenantId: ctx.scope.tenantId, workspaceId: ctx.scope.workspaceId, role: 'user', content: query, citations: [], grounded: null, createdAt: now });
+      deps.messages?.notify(conversation.id);
       const messageId = ids.next('msg');
 
       async function* events(): AsyncGenerator<ChatEvent> {
@@ -98,6 +100,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
             grounded: citations.length > 0,
             createdAt: clock.now().toISOString(),
           });
+          deps.messages?.notify(conversation.id);
           yield { event: 'done', data: { usage, grounded: citations.length > 0, query: standalone } };
         } catch (error) {
           if (signal?.aborted) return;

@@ -1,6 +1,6 @@
 /** Resolution records, disqualification and meter credits: behaviour every store shares. */
 import { describe, expect, it } from 'vitest';
-import type { ConversationRecord } from '../ports/conversations.js';
+import type { NewConversation } from '../ports/conversations.js';
 import type { Scope, Store } from '../ports/store.js';
 import { countResolutions, detectResolutions, disqualifyResolution } from '../services/resolutions.js';
 import { createIds } from '../system.js';
@@ -8,7 +8,7 @@ import { seedTwoTenants } from './fixtures.js';
 
 const ids = createIds();
 
-function conversation(scope: Scope, at: string, overrides: Partial<ConversationRecord> = {}): ConversationRecord {
+function conversation(scope: Scope, at: string, overrides: Partial<NewConversation> = {}): NewConversation {
   return { id: ids.next('conv'), tenantId: scope.tenantId, workspaceId: scope.workspaceId, locale: 'en', hasGroundedAnswer: true, hasThumbsDown: false, handedOff: false, createdAt: at, lastMessageAt: at, ...overrides };
 }
 
@@ -17,7 +17,7 @@ export function resolutionsSuite(getStore: () => Store): void {
     it('the detector counts each qualifying conversation idle 30 minutes once, in the month of its last activity', async () => {
       const store = getStore();
       const s = await seedTwoTenants(store);
-      const add = async (scope: Scope, at: string, overrides: Partial<ConversationRecord> = {}) => {
+      const add = async (scope: Scope, at: string, overrides: Partial<NewConversation> = {}) => {
         const c = conversation(scope, at, overrides);
         await store.conversations.insert(c);
         return c;
