@@ -113,6 +113,14 @@ describe('README: pnpm start and every curl example', () => {
       expect(r.status).toBe(200);
       expect(r.json().results.map((x: { status: string }) => x.status)).toEqual(['created', 'updated', 'deleted']);
     }],
+    [/-X PUT "\$URL\/api\/docs\/by-external-id\/guides%2Fshipping\.md"/, (r) => {
+      expect(r.status).toBe(201);
+      expect(r.json()).toMatchObject({ sync: 'created', externalId: 'guides/shipping.md', metadata: { source: 'cms' } });
+    }],
+    [/^curl -s "\$URL\/api\/docs\/by-external-id\/guides%2Fshipping\.md" -H "Authorization: Bearer \$KEY"$/, (r) => {
+      expect(r.status).toBe(200);
+      expect(r.json()).toMatchObject({ title: 'Shipping', externalId: 'guides/shipping.md' });
+    }],
     [/\/c\/demo\/api\/docs"/, (r) => expect(r.status).toBe(200)],
     [/\/c\/demo\/_w\/default\/api\/docs"/, (r) => expect(r.status).toBe(200)],
     [/^curl -s "\$URL\/api\/workspaces" -H "Authorization: Bearer \$KEY"$/, (r) => expect(r.status).toBe(200)],

@@ -19,6 +19,8 @@ const toDocument = (r: Row): DocumentRecord => ({
   contentMd: r.content_md as string,
   url: (r.url as string | null) ?? null,
   publicSurfaces: json(r.public_surfaces),
+  externalId: (r.external_id as string | null) ?? null,
+  metadata: json(r.metadata ?? {}),
   status: r.status as DocumentStatus,
   error: (r.error as string | null) ?? null,
   createdAt: iso(r.created_at),
@@ -30,6 +32,8 @@ const PATCH_COLUMNS: [keyof DocumentPatch, string, (v: unknown) => unknown][] = 
   ['contentMd', 'content_md', (v) => v],
   ['url', 'url', (v) => v],
   ['publicSurfaces', 'public_surfaces', (v) => JSON.stringify(v)],
+  ['metadata', 'metadata', (v) => JSON.stringify(v)],
+  ['externalId', 'external_id', (v) => v],
   ['status', 'status', (v) => v],
   ['error', 'error', (v) => v],
   ['updatedAt', 'updated_at', (v) => v],
@@ -44,14 +48,24 @@ export class PgDocuments implements DocumentStore {
 
   async insert(d: DocumentRecord) {
     await this.db.query(
-      `INSERT INTO ${this.table} (id, tenant_id, workspace_id, title, content_md, url, public_surfaces, status, error, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [d.id, d.tenantId, d.workspaceId, d.title, d.contentMd, d.url, JSON.stringify(d.publicSurfaces), d.status, d.error, d.createdAt, d.updatedAt],
+      `INSERT INTO ${this.table} (id, tenant_id, workspace_id, title, content_md, url, public_surfaces, status, error, created_at, updated_at, external_id, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [d.id, d.tenantId, d.workspaceId, d.title, d.contentMd, d.url, JSON.stringify(d.publicSurfaces), d.status, d.error, d.createdAt, d.updatedAt, d.externalId, JSON.stringify(d.metadata)],
     );
   }
 
   async get(scope: Scope, id: string) {
     const { rows } = await this.db.query(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
     return rows[0] ? toDocument(rows[0]) : null;
+  }
+
+  async getByExternalId(scope: Scope, externalId: string) {
+    const { rows } = await this.db.query(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND external_id = $3`, [scope.tenantId, scope.workspaceId, externalId]);
+    return rows[0] ? toDocument(rows[0]) : null;
+  }
+
+  async listExternalIds(scope: Scope) {
+    const { rows } = await this.db.query(`SELECT id, external_id FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND external_id IS NOT NULL ORDER BY external_id`, [scope.tenantId, scope.workspaceId]);
+    return rows.map((r) => ({ id: r.id as string, externalId: r.external_id as string }));
   }
 
   async locate(tenantId: string, id: string) {

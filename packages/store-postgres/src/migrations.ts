@@ -473,6 +473,35 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       CREATE INDEX personas_scope ON ${n.t('personas')}(tenant_id, workspace_id, id);
     `,
   },
+  {
+    version: 14,
+    name: 'content sync and browser access',
+    sql: (n) => `
+      ALTER TABLE ${n.t('documents')} ADD COLUMN external_id text;
+      ALTER TABLE ${n.t('documents')} ADD COLUMN metadata jsonb NOT NULL DEFAULT '{}';
+      CREATE UNIQUE INDEX documents_external_id ON ${n.t('documents')}(tenant_id, workspace_id, external_id) WHERE external_id IS NOT NULL;
+      ALTER TABLE ${n.t('api_keys')} ADD COLUMN kind text NOT NULL DEFAULT 'secret';
+      CREATE TABLE ${n.t('tenant_origins')} (
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        origin text NOT NULL,
+        PRIMARY KEY (tenant_id, origin)
+      );
+      CREATE INDEX tenant_origins_origin ON ${n.t('tenant_origins')}(origin);
+      CREATE TABLE ${n.t('connector_secrets')} (
+        tenant_id text COLLATE "C" PRIMARY KEY REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        secret text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      -- Connector webhook event ids already applied: a replayed event is a no-op.
+      CREATE TABLE ${n.t('connector_events')} (
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        event_id text NOT NULL,
+        workspace_id text COLLATE "C" NOT NULL,
+        received_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant_id, event_id)
+      );
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -7,6 +7,7 @@ import { PgDocuments } from './documents.js';
 import { PgBilling } from './billing.js';
 import { PgResolutions } from './resolutions.js';
 import { PgFlows } from './flows.js';
+import { PgConnectors, PgOrigins } from './sync.js';
 import { PgHostnames, PgTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
@@ -52,6 +53,8 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     billing: new PgBilling(db, n),
     resolutions: new PgResolutions(db, n),
     flows: new PgFlows(db, n),
+    origins: new PgOrigins(db, n),
+    connectors: new PgConnectors(db, n),
   };
 }
 
@@ -83,6 +86,8 @@ export class PostgresStore implements Store {
   readonly billing;
   readonly resolutions;
   readonly flows;
+  readonly origins;
+  readonly connectors;
   private readonly root: PoolConn;
   private closed = false;
 
@@ -109,6 +114,8 @@ export class PostgresStore implements Store {
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;
+    this.origins = root.origins;
+    this.connectors = root.connectors;
   }
 
   /** The schema holding the store's tables. */

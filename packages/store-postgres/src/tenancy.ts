@@ -39,6 +39,7 @@ const toWorkspace = (r: Row): WorkspaceRecord => ({
 const toApiKey = (r: Row): ApiKeyRecord => ({
   id: r.id as string,
   tenantId: r.tenant_id as string,
+  kind: ((r.kind as string | null) ?? 'secret') as ApiKeyRecord['kind'],
   workspaceId: (r.workspace_id as string | null) ?? null,
   name: r.name as string,
   prefix: r.prefix as string,
@@ -203,8 +204,8 @@ export class PgApiKeys implements ApiKeyStore {
 
   async insert(k: ApiKeyRecord) {
     await this.db.query(
-      `INSERT INTO ${this.n.t('api_keys')} (id, tenant_id, workspace_id, name, prefix, secret_hash, scopes, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [k.id, k.tenantId, k.workspaceId, k.name, k.prefix, k.secretHash, JSON.stringify(k.scopes), k.createdAt, k.revokedAt],
+      `INSERT INTO ${this.n.t('api_keys')} (id, tenant_id, workspace_id, name, prefix, secret_hash, scopes, created_at, revoked_at, kind) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [k.id, k.tenantId, k.workspaceId, k.name, k.prefix, k.secretHash, JSON.stringify(k.scopes), k.createdAt, k.revokedAt, k.kind],
     );
   }
 

@@ -24,6 +24,7 @@ export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'conversations', via: 'rows' },
   { table: 'visitors', via: 'rows' },
   { table: 'documents', via: 'rows' },
+  { table: 'connector_events', via: 'rows' },
   { table: 'api_query_events', via: 'rows' },
   { table: 'usage_records', via: 'rows' },
   { table: 'api_keys', via: 'rows' },

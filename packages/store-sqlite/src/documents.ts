@@ -11,6 +11,8 @@ const toDocument = (r: Row): DocumentRecord => ({
   contentMd: r.content_md as string,
   url: (r.url as string | null) ?? null,
   publicSurfaces: JSON.parse(r.public_surfaces as string),
+  externalId: (r.external_id as string | null) ?? null,
+  metadata: JSON.parse((r.metadata as string | null) ?? '{}'),
   status: r.status as DocumentStatus,
   error: (r.error as string | null) ?? null,
   createdAt: r.created_at as string,
@@ -22,6 +24,8 @@ const PATCH_COLUMNS: [keyof DocumentPatch, string, (v: unknown) => unknown][] = 
   ['contentMd', 'content_md', (v) => v],
   ['url', 'url', (v) => v],
   ['publicSurfaces', 'public_surfaces', (v) => JSON.stringify(v)],
+  ['metadata', 'metadata', (v) => JSON.stringify(v)],
+  ['externalId', 'external_id', (v) => v],
   ['status', 'status', (v) => v],
   ['error', 'error', (v) => v],
   ['updatedAt', 'updated_at', (v) => v],
@@ -34,8 +38,8 @@ export class SqliteDocuments implements DocumentStore {
     return this.run(() => {
       try {
         this.sql
-          .get('INSERT INTO documents (id, tenant_id, workspace_id, title, content_md, url, public_surfaces, status, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(d.id, d.tenantId, d.workspaceId, d.title, d.contentMd, d.url, JSON.stringify(d.publicSurfaces), d.status, d.error, d.createdAt, d.updatedAt);
+          .get('INSERT INTO documents (id, tenant_id, workspace_id, title, content_md, url, public_surfaces, external_id, metadata, status, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(d.id, d.tenantId, d.workspaceId, d.title, d.contentMd, d.url, JSON.stringify(d.publicSurfaces), d.externalId, JSON.stringify(d.metadata), d.status, d.error, d.createdAt, d.updatedAt);
       } catch (error) {
         translateError(error);
       }
@@ -47,6 +51,22 @@ export class SqliteDocuments implements DocumentStore {
       const row = this.sql.get('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id = ?').get(scope.tenantId, scope.workspaceId, id) as Row | undefined;
       return row ? toDocument(row) : null;
     });
+  }
+
+  getByExternalId(scope: Scope, externalId: string) {
+    return this.run(() => {
+      const row = this.sql.get('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND external_id = ?').get(scope.tenantId, scope.workspaceId, externalId) as Row | undefined;
+      return row ? toDocument(row) : null;
+    });
+  }
+
+  listExternalIds(scope: Scope) {
+    return this.run(() =>
+      (this.sql.get('SELECT id, external_id FROM documents WHERE tenant_id = ? AND workspace_id = ? AND external_id IS NOT NULL ORDER BY external_id').all(scope.tenantId, scope.workspaceId) as Row[]).map((r) => ({
+        id: r.id as string,
+        externalId: r.external_id as string,
+      })),
+    );
   }
 
   locate(tenantId: string, id: string) {
@@ -87,9 +107,14 @@ export class SqliteDocuments implements DocumentStore {
           values.push(encode(patch[key]));
         }
       }
-      const row = this.sql
-        .get(`UPDATE documents SET ${sets.join(', ')} WHERE tenant_id = ? AND workspace_id = ? AND id = ? RETURNING *`)
-        .get(...values, scope.tenantId, scope.workspaceId, id) as Row | undefined;
+      let row: Row | undefined;
+      try {
+        row = this.sql
+          .get(`UPDATE documents SET ${sets.join(', ')} WHERE tenant_id = ? AND workspace_id = ? AND id = ? RETURNING *`)
+          .get(...values, scope.tenantId, scope.workspaceId, id) as Row | undefined;
+      } catch (error) {
+        translateError(error);
+      }
       return row ? toDocument(row) : null;
     });
   }

@@ -466,6 +466,35 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX personas_scope ON personas(tenant_id, workspace_id, id);
     `,
   },
+  {
+    version: 15,
+    name: 'content sync and browser access',
+    sql: `
+      ALTER TABLE documents ADD COLUMN external_id TEXT;
+      ALTER TABLE documents ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';
+      CREATE UNIQUE INDEX documents_external_id ON documents(tenant_id, workspace_id, external_id) WHERE external_id IS NOT NULL;
+      ALTER TABLE api_keys ADD COLUMN kind TEXT NOT NULL DEFAULT 'secret';
+      CREATE TABLE tenant_origins (
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        origin TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, origin)
+      );
+      CREATE INDEX tenant_origins_origin ON tenant_origins(origin);
+      CREATE TABLE connector_secrets (
+        tenant_id TEXT PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
+        secret TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      -- Connector webhook event ids already applied: a replayed event is a no-op.
+      CREATE TABLE connector_events (
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        event_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        received_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, event_id)
+      );
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -5,6 +5,7 @@ import { SqliteDocuments } from './documents.js';
 import { SqliteBilling } from './billing.js';
 import { SqliteResolutions } from './resolutions.js';
 import { SqliteFlows } from './flows.js';
+import { SqliteConnectors, SqliteOrigins } from './sync.js';
 import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
@@ -59,6 +60,8 @@ function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean) {
     billing: new SqliteBilling(sql, run),
     resolutions: new SqliteResolutions(db, sql, run),
     flows: new SqliteFlows(sql, run),
+    origins: new SqliteOrigins(sql, run),
+    connectors: new SqliteConnectors(sql, run),
   };
 }
 
@@ -79,6 +82,8 @@ export class SqliteStore implements Store {
   readonly billing;
   readonly resolutions;
   readonly flows;
+  readonly origins;
+  readonly connectors;
   private readonly gate = new Gate();
   private readonly txView: Store;
 
@@ -104,6 +109,8 @@ export class SqliteStore implements Store {
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;
+    this.origins = root.origins;
+    this.connectors = root.connectors;
     const inTx = aggregates(db, sql, async (fn) => fn(), false);
     this.txView = {
       ...inTx,

@@ -41,6 +41,7 @@ const toWorkspace = (r: Row): WorkspaceRecord => ({
 const toApiKey = (r: Row): ApiKeyRecord => ({
   id: r.id as string,
   tenantId: r.tenant_id as string,
+  kind: ((r.kind as string | null) ?? 'secret') as ApiKeyRecord['kind'],
   workspaceId: (r.workspace_id as string | null) ?? null,
   name: r.name as string,
   prefix: r.prefix as string,
@@ -223,8 +224,8 @@ export class SqliteApiKeys implements ApiKeyStore {
     return this.run(() => {
       try {
         this.sql
-          .get('INSERT INTO api_keys (id, tenant_id, workspace_id, name, prefix, secret_hash, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(k.id, k.tenantId, k.workspaceId, k.name, k.prefix, k.secretHash, JSON.stringify(k.scopes), k.createdAt, k.revokedAt);
+          .get('INSERT INTO api_keys (id, tenant_id, kind, workspace_id, name, prefix, secret_hash, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(k.id, k.tenantId, k.kind, k.workspaceId, k.name, k.prefix, k.secretHash, JSON.stringify(k.scopes), k.createdAt, k.revokedAt);
       } catch (error) {
         translateError(error);
       }

@@ -10,7 +10,7 @@ export function abortOnClose(res: Response): AbortController {
   return controller;
 }
 
-const METHODS = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const;
+const METHODS = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
 
 /** Mounts every REST entry of core's operation table: the route is translation only. */
 export function operationsRouter(engine: Engine, operations: readonly Operation[] = HTTP_OPERATIONS): Router {
@@ -25,7 +25,7 @@ export function operationsRouter(engine: Engine, operations: readonly Operation[
       const { value, rateLimit, input } = done.value;
       if (rateLimit) res.set(rateLimitHeaders(rateLimit));
       if (http.location) res.location(`${req.baseUrl}${http.location(value)}`);
-      const status = typeof http.status === 'function' ? http.status(input) : (http.status ?? 200);
+      const status = typeof http.status === 'function' ? http.status(input, value) : (http.status ?? 200);
       if (value === undefined) return res.status(status).end();
       res.status(status).json(value);
     });

@@ -1,6 +1,6 @@
 import { err, ok } from 'neverthrow';
 import { z } from 'zod';
-import { bulkDocumentsSchema, createDocumentSchema, listDocumentsSchema, updateDocumentSchema } from '../schemas/documents.js';
+import { bulkDocumentsSchema, createDocumentSchema, listDocumentsSchema, putDocumentSchema, updateDocumentSchema } from '../schemas/documents.js';
 import { bulkResultSchema, documentSchema, listSchema } from '../schemas/responses.js';
 import { publicDocument, toList } from '../services/documents.js';
 import { defineOperation } from './types.js';
@@ -96,5 +96,49 @@ export const deleteDocument = defineOperation({
   },
 });
 
-export const DOCUMENT_OPERATIONS = [listDocuments, createDocument, bulkDocuments, getDocument, updateDocument, reindexDocument, deleteDocument];
+/*
+ * Content sync: a document addressed by the caller's own id (`externalId`, percent-encoded in the
+ * path). PUT creates or updates it — 201 when created, 200 otherwise — and `sync` says what it did;
+ * sending the same document again is `unchanged` and changes nothing.
+ */
+const externalIdParams = z.looseObject({ externalId: z.string() });
+
+export const putDocumentByExternalId = defineOperation({
+  id: 'documents.putByExternalId',
+  http: { method: 'PUT', path: '/docs/by-external-id/:externalId', status: (_input, out) => (out.sync === 'created' ? 201 : 200), location: (doc) => `/docs/${doc.id}` },
+  scope: 'write',
+  counted: false,
+  input: { params: externalIdParams, query: waitQuery, body: putDocumentSchema },
+  output: documentSchema.extend({ sync: z.enum(['created', 'updated', 'unchanged']) }),
+  async run({ request, services }, { params, query, body }) {
+    return (await services.documents.upsertByExternalId(request, params.externalId, body, query)).map(({ document, outcome }) => ({ ...publicDocument(document), sync: outcome }));
+  },
+});
+
+export const getDocumentByExternalId = defineOperation({
+  id: 'documents.getByExternalId',
+  http: { method: 'GET', path: '/docs/by-external-id/:externalId' },
+  scope: 'read',
+  counted: false,
+  input: { params: externalIdParams },
+  output: documentSchema,
+  async run({ request, services }, { params }) {
+    return (await services.documents.getByExternalId(request, params.externalId)).map(publicDocument);
+  },
+});
+
+export const deleteDocumentByExternalId = defineOperation({
+  id: 'documents.deleteByExternalId',
+  http: { method: 'DELETE', path: '/docs/by-external-id/:externalId', status: 204 },
+  scope: 'write',
+  counted: false,
+  input: { params: externalIdParams },
+  output: z.void(),
+  async run({ request, services }, { params }) {
+    const done = await services.documents.deleteByExternalId(request, params.externalId);
+    return done.isOk() ? ok(undefined) : err(done.error);
+  },
+});
+
+export const DOCUMENT_OPERATIONS = [listDocuments, createDocument, bulkDocuments, getDocument, updateDocument, reindexDocument, deleteDocument, putDocumentByExternalId, getDocumentByExternalId, deleteDocumentByExternalId];
 

@@ -46,14 +46,14 @@ export interface InputSpec {
 export type ParsedInput<I extends InputSpec> = { [K in keyof I]: I[K] extends z.ZodType ? z.output<I[K]> : never };
 export type RawInput = { params?: unknown; query?: unknown; body?: unknown };
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A REST route: `path` is relative to every tenant API root (`/api`, `/c/{tenant}/api`, …). */
 export interface HttpBinding<I extends InputSpec, O> {
   method: HttpMethod;
   path: string;
   /** Default 200. */
-  status?: number | ((input: ParsedInput<I>) => number);
+  status?: number | ((input: ParsedInput<I>, output: O) => number);
   /** The `Location` of what was created, relative to the API root. */
   location?: (output: O) => string;
 }

@@ -44,9 +44,14 @@ export interface WorkspaceRecord {
 export const API_KEY_SCOPES = ['read', 'write', 'mcp', 'admin'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
+/** A secret key (`svc_live_`, servers only) or a publishable one (`svc_pub_`, for browser pages). */
+export const API_KEY_KINDS = ['secret', 'publishable'] as const;
+export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
+
 export interface ApiKeyRecord {
   id: string;
   tenantId: string;
+  kind: ApiKeyKind;
   /** Null: the key serves every workspace of its tenant. */
   workspaceId: string | null;
   name: string;
@@ -72,6 +77,10 @@ export interface DocumentRecord {
   contentMd: string;
   url: string | null;
   publicSurfaces: PublicSurface[];
+  /** The caller's own identifier (a file path, a CMS id): unique within the workspace. */
+  externalId: string | null;
+  /** The caller's own fields (front matter, source system data); stored, never indexed. */
+  metadata: Record<string, unknown>;
   status: DocumentStatus;
   error: string | null;
   createdAt: string;
@@ -144,6 +153,8 @@ export interface DocumentPatch {
   contentMd?: string;
   url?: string | null;
   publicSurfaces?: PublicSurface[];
+  metadata?: Record<string, unknown>;
+  externalId?: string | null;
   status?: DocumentStatus;
   error?: string | null;
   updatedAt: string;
@@ -171,6 +182,9 @@ export type IndexingOutcome = { status: 'indexed' } | { status: 'failed'; error:
 export interface DocumentStore {
   insert(doc: DocumentRecord): Promise<void>;
   get(scope: Scope, id: string): Promise<DocumentRecord | null>;
+  getByExternalId(scope: Scope, externalId: string): Promise<DocumentRecord | null>;
+  /** Every document of the workspace that has an external id (a sync's view of what exists). */
+  listExternalIds(scope: Scope): Promise<{ id: string; externalId: string }[]>;
   getMany(scope: Scope, ids: readonly string[]): Promise<DocumentRecord[]>;
   /** A tenant's document in whichever workspace holds it (maintenance jobs only; requests use `get`). */
   locate(tenantId: string, id: string): Promise<DocumentRecord | null>;
@@ -221,6 +235,23 @@ export interface AuditStore {
   list(tenantId: string, options?: { type?: string; subjectId?: string }): Promise<AuditEvent[]>;
 }
 
+/** Tenant-wide browser access: the origins whose pages may call the API. */
+export interface OriginStore {
+  list(tenantId: string): Promise<string[]>;
+  /** Replaces the tenant's list. */
+  replace(tenantId: string, origins: readonly string[]): Promise<void>;
+  /** Whether any tenant allows `origin` (a preflight on `/api` names no tenant). */
+  allowedByAny(origin: string): Promise<boolean>;
+}
+
+/** Content-sync connectors: each tenant's webhook signing secret, and the event ids applied. */
+export interface ConnectorStore {
+  getSecret(tenantId: string): Promise<{ secret: string; createdAt: string } | null>;
+  setSecret(tenantId: string, secret: string, at: string): Promise<void>;
+  /** Records an event id; false when the tenant's event was recorded before (a replay). */
+  recordEvent(tenantId: string, workspaceId: string, eventId: string, at: string): Promise<boolean>;
+}
+
 export interface Store {
   readonly tenants: TenantStore;
   readonly workspaces: WorkspaceStore;
@@ -238,6 +269,8 @@ export interface Store {
   readonly billing: BillingStore;
   readonly resolutions: ResolutionStore;
   readonly flows: FlowStore;
+  readonly origins: OriginStore;
+  readonly connectors: ConnectorStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
    * `tx` it is given; other callers wait until the transaction ends.

@@ -45,6 +45,7 @@ export function createApiKeyService(deps: ServiceDeps) {
       const record: ApiKeyRecord = {
         id: ids.next('key'),
         tenantId,
+        kind: 'secret',
         workspaceId,
         name: parsed.value.name,
         prefix: key.slice(0, API_KEY_PREFIX.length + DISPLAY_CHARS),

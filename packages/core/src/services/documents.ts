@@ -1,12 +1,15 @@
 import { err, ok, type Result } from 'neverthrow';
-import { errors, panyaError, type FieldIssue, type PanyaError } from '../errors.js';
+import { errors, isStoreConflict, panyaError, type FieldIssue, type PanyaError } from '../errors.js';
 import type { DocumentPatch, DocumentRecord, Page, PublicSurface, Scope, Store } from '../ports/store.js';
 import {
   bulkDocumentsSchema,
   createDocumentSchema,
+  externalIdSchema,
   listDocumentsSchema,
+  putDocumentSchema,
   updateDocumentSchema,
   type BulkDocumentsInput,
+  type PutDocumentInput,
   type CreateDocumentInput,
   type ListDocumentsInput,
   type UpdateDocumentInput,
@@ -18,6 +21,27 @@ import type { IngestService } from './ingest.js';
 import type { IndexingNotifier, IngestWorker } from './ingest-worker.js';
 
 export type { IndexingNotifier } from './ingest-worker.js';
+
+/** What an upsert by external id did. */
+export type SyncOutcome = 'created' | 'updated' | 'unchanged';
+
+/** JSON with object keys in sorted order: equal values give equal text whatever the key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** The fields of `next` that differ from the stored document (a sync writes only those). */
+function changedFields(doc: DocumentRecord, next: { title: string; contentMd: string; url: string | null; publicSurfaces: PublicSurface[]; metadata: Record<string, unknown> }) {
+  const changed: { title?: string; contentMd?: string; url?: string | null; publicSurfaces?: PublicSurface[]; metadata?: Record<string, unknown> } = {};
+  if (doc.title !== next.title) changed.title = next.title;
+  if (doc.contentMd !== next.contentMd) changed.contentMd = next.contentMd;
+  if (doc.url !== next.url) changed.url = next.url;
+  if (canonical([...doc.publicSurfaces].sort()) !== canonical([...next.publicSurfaces].sort())) changed.publicSurfaces = next.publicSurfaces;
+  if (canonical(doc.metadata) !== canonical(next.metadata)) changed.metadata = next.metadata;
+  return changed;
+}
 
 export type BulkItemResult =
   | { op: 'create'; index: number; id: string; status: 'created' }
@@ -109,6 +133,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       contentMd: input.contentMd,
       url: input.url,
       publicSurfaces: input.publicSurfaces,
+      externalId: input.externalId,
+      metadata: input.metadata,
       status: 'pending',
       error: null,
       createdAt: now,
@@ -116,12 +142,70 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     };
   }
 
-  function toPatch(input: UpdateDocumentInput, now: string): DocumentPatch {
+  /** Writes outside a transaction: a taken external id is a conflict, not a server fault. */
+  async function conflictAsError<T>(write: () => Promise<T>): Promise<Result<T, PanyaError>> {
+    try {
+      return ok(await write());
+    } catch (error) {
+      if (isStoreConflict(error)) return err(errors.conflict('Another document of this workspace has that externalId.'));
+      throw error;
+    }
+  }
+
+  /**
+   * Creates or updates the workspace's document with this external id, writing only what
+   * differs: the same content twice changes nothing (no new revision, no re-index). Two
+   * concurrent creates of one id meet the unique index; the loser retries as an update.
+   */
+  async function upsertByExternalId(
+    ctx: RequestContext,
+    externalId: string,
+    input: PutDocumentInput,
+    options: WriteOptions = {},
+  ): Promise<Result<{ document: DocumentRecord; outcome: SyncOutcome }, PanyaError>> {
+    const allowed = requireScope(ctx, 'write');
+    if (allowed.isErr()) return err(allowed.error);
+    const id = parseInput(externalIdSchema, externalId, 'path');
+    if (id.isErr()) return err(id.error);
+    const parsed = parseInput(putDocumentSchema, input);
+    if (parsed.isErr()) return err(parsed.error);
+    const next = { ...parsed.value, title: parsed.value.title.trim() };
+    for (let attempt = 0; ; attempt++) {
+      const now = clock.now().toISOString();
+      const existing = await store.documents.getByExternalId(ctx.scope, id.value);
+      let document: DocumentRecord | null;
+      let outcome: SyncOutcome;
+      if (!existing) {
+        const doc = newDocument(ctx, { ...next, externalId: id.value }, now);
+        const inserted = await conflictAsError(() => store.documents.insert(doc));
+        document = inserted.isOk() ? doc : null;
+        outcome = 'created';
+      } else {
+        const changed = changedFields(existing, next);
+        if (Object.keys(changed).length === 0) return ok({ document: existing, outcome: 'unchanged' });
+        document = await store.documents.update(ctx.scope, existing.id, toPatch(changed, now));
+        outcome = 'updated';
+        if (document && !needsReindex(changed)) return ok({ document, outcome });
+      }
+      // Created or deleted meanwhile by another writer: read again and go the other way.
+      if (!document) {
+        if (attempt < 2) continue;
+        return err(errors.conflict('The document kept changing while it was written; retry.'));
+      }
+      if (options.wait) return ok({ document: await settle(ctx.scope, document), outcome });
+      notify(ctx.scope, [document.id]);
+      return ok({ document, outcome });
+    }
+  }
+
+  function toPatch(input: Omit<DocumentPatch, 'status' | 'error' | 'updatedAt'>, now: string): DocumentPatch {
     const patch: DocumentPatch = { updatedAt: now };
     if (input.title !== undefined) patch.title = input.title.trim();
     if (input.contentMd !== undefined) patch.contentMd = input.contentMd;
     if (input.url !== undefined) patch.url = input.url;
     if (input.publicSurfaces !== undefined) patch.publicSurfaces = [...new Set(input.publicSurfaces)];
+    if (input.metadata !== undefined) patch.metadata = input.metadata;
+    if (input.externalId !== undefined) patch.externalId = input.externalId;
     if (needsReindex(input)) Object.assign(patch, { status: 'pending', error: null });
     return patch;
   }
@@ -193,7 +277,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const parsed = parseInput(createDocumentSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const doc = newDocument(ctx, parsed.value, clock.now().toISOString());
-      await store.documents.insert(doc);
+      const inserted = await conflictAsError(() => store.documents.insert(doc));
+      if (inserted.isErr()) return err(inserted.error);
       if (options.wait) return ok(await settle(ctx.scope, doc));
       notify(ctx.scope, [doc.id]);
       return ok(doc);
@@ -251,7 +336,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(updateDocumentSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      const updated = await store.documents.update(ctx.scope, id, toPatch(parsed.value, clock.now().toISOString()));
+      const written = await conflictAsError(() => store.documents.update(ctx.scope, id, toPatch(parsed.value, clock.now().toISOString())));
+      if (written.isErr()) return err(written.error);
+      const updated = written.value;
       if (!updated) return err(errors.notFound('Document'));
       if (!needsReindex(parsed.value)) return ok(updated);
       if (options.wait) return ok(await settle(ctx.scope, updated));
@@ -298,6 +385,33 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     },
 
     bulk,
+
+    upsertByExternalId,
+
+    async getByExternalId(ctx: RequestContext, externalId: string): Promise<Result<DocumentRecord, PanyaError>> {
+      const allowed = requireScope(ctx, 'read');
+      if (allowed.isErr()) return err(allowed.error);
+      const doc = await store.documents.getByExternalId(ctx.scope, externalId);
+      return doc ? ok(doc) : err(errors.notFound('Document'));
+    },
+
+    async deleteByExternalId(ctx: RequestContext, externalId: string): Promise<Result<DocumentRecord, PanyaError>> {
+      const allowed = requireScope(ctx, 'write');
+      if (allowed.isErr()) return err(allowed.error);
+      return runInTransaction(store, async (tx) => {
+        const doc = await tx.documents.getByExternalId(ctx.scope, externalId);
+        if (!doc) return err(errors.notFound('Document'));
+        await deleteInScope(tx, ctx.scope, doc.id);
+        return ok(doc);
+      });
+    },
+
+    /** The workspace's documents that carry an external id (what a sync compares against). */
+    async listExternalIds(ctx: RequestContext): Promise<Result<{ id: string; externalId: string }[], PanyaError>> {
+      const allowed = requireScope(ctx, 'read');
+      if (allowed.isErr()) return err(allowed.error);
+      return ok(await store.documents.listExternalIds(ctx.scope));
+    },
 
     /**
      * Creates one document per converted upload file, all or nothing. The form's `title` names

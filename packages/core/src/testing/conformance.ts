@@ -14,6 +14,7 @@ import { conversationsSuite } from './conversations-conformance.js';
 import { hostnamesSuite } from './hostnames-conformance.js';
 import { operationsSuite } from './operations-conformance.js';
 import { searchIndexSuite } from './search-conformance.js';
+import { syncSuite } from './sync-conformance.js';
 import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
 
 export interface StoreHandle {
@@ -88,7 +89,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
       it('finds a key by hash, lists per tenant and revokes only within its tenant', async () => {
         const s = await seedTwoTenants(store);
         const ids = createIds();
-        const key = { id: ids.next('key'), tenantId: s.a.id, workspaceId: s.aSecond.id, name: 'k', prefix: 'svc_live_abcd', secretHash: 'f'.repeat(64), scopes: ['read', 'mcp'] as ('read' | 'mcp')[], createdAt: new Date().toISOString(), revokedAt: null };
+        const key = { id: ids.next('key'), tenantId: s.a.id, kind: 'secret' as const, workspaceId: s.aSecond.id, name: 'k', prefix: 'svc_live_abcd', secretHash: 'f'.repeat(64), scopes: ['read', 'mcp'] as ('read' | 'mcp')[], createdAt: new Date().toISOString(), revokedAt: null };
         await store.apiKeys.insert(key);
         expect(await store.apiKeys.findByHash('f'.repeat(64))).toEqual(key);
         expect(await store.apiKeys.findByHash('e'.repeat(64))).toBeNull();
@@ -171,6 +172,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     billingSuite(() => store);
     resolutionsSuite(() => store);
     flowsSuite(() => store);
+    syncSuite(() => store);
     workspacesSuite(() => store, () => handle.schema);
 
     describe('transactions', () => {

@@ -32,6 +32,8 @@ export function makeDocument(tenantId: string, workspaceId: string, overrides: P
     contentMd: '# Title\n\nBody',
     url: null,
     publicSurfaces: [],
+    externalId: null,
+    metadata: {},
     status: 'pending',
     error: null,
     createdAt: stamp(),

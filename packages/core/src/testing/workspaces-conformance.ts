@@ -34,8 +34,9 @@ export async function seedWorkspaceData(store: Store, tenantId: string, workspac
   }
   await store.usage.recordQuery({ id: ids.next('evt'), tenantId, workspaceId, keyId: null, kind: 'search', tool: null, billingPeriod: '2030-01', createdAt: at(1) });
   await store.usage.recordUsage({ id: ids.next('evt'), tenantId, workspaceId, meter: 'contextualization', quantity: 1, billingPeriod: '2030-01', createdAt: at(1), data: {} });
+  await store.connectors.recordEvent(tenantId, workspaceId, `evt-${word}-${workspaceId}`, at(1));
   const keyId = ids.next('key');
-  await store.apiKeys.insert({ id: keyId, tenantId, workspaceId, name: word, prefix: 'svc_live_abcd', secretHash: `${word}`.padEnd(64, '0').slice(0, 64), scopes: ['read'], createdAt: at(1), revokedAt: null });
+  await store.apiKeys.insert({ id: keyId, tenantId, kind: 'secret', workspaceId, name: word, prefix: 'svc_live_abcd', secretHash: `${word}`.padEnd(64, '0').slice(0, 64), scopes: ['read'], createdAt: at(1), revokedAt: null });
   const userId = ids.next('usr');
   await store.users.insert({ id: userId, email: `${word}-${userId}@example.com`, passwordHash: 'x', createdAt: at(1) });
   await store.users.addMembership({ id: ids.next('mem'), userId, tenantId, workspaceId, role: 'editor', createdAt: at(1) });
