@@ -12,6 +12,7 @@ import { cronRouter } from './routes/cron.js';
 import { edgeRouter, opsRouter } from './routes/hostnames.js';
 import { operationsRouter } from './routes/operations.js';
 import { uploadRouter } from './routes/upload.js';
+import { operationRoutes, routeGuard, type ApiRoute } from './routing.js';
 import { bodyDeadline, errorHandler } from './transport.js';
 
 export interface PanyaAppOptions {
@@ -44,12 +45,20 @@ const requestId: RequestHandler = (req, res, next) => {
   next();
 };
 
+/** The tenant API routes outside core's operation table; the route guard must know every route. */
+const HAND_WRITTEN_ROUTES: ApiRoute[] = [
+  { method: 'POST', path: '/docs/upload' },
+  { method: 'POST', path: '/chat' },
+];
+
 /**
  * The routes every tenant API address serves: core's operation table, plus the two routes that
  * need HTTP plumbing of their own (multipart upload, the SSE chat stream).
  */
 function apiRouter(engine: Engine, options: PanyaAppOptions): Router {
   const api = Router({ mergeParams: true });
+  // What no route serves is 404 and a wrong method 405, before any key is asked for.
+  api.use(routeGuard([...operationRoutes(), ...HAND_WRITTEN_ROUTES]));
   api.use(authenticate(engine));
   api.use('/docs/upload', uploadRouter(engine));
   api.use(chatRouter(engine, options.sseHeartbeatMs ? { heartbeatMs: options.sseHeartbeatMs } : {}));

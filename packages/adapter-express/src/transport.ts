@@ -1,13 +1,9 @@
 import type { Logger, PanyaError } from '@panya/core';
 import { errors, panyaError } from '@panya/core';
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { sendProblem } from './problem.js';
+import { hasBody } from './routing.js';
 
-/** Whether the request announces a body (a length above zero, or chunked transfer). */
-function hasBody(req: Request): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
 
 /**
  * A client must finish sending its body within `timeoutMs`: a trickled body ends with 408 and the

@@ -25,7 +25,8 @@ describe('documents CRUD', () => {
     expect(got.body).toEqual(created.body);
 
     const list = await request(t.app).get('/api/docs').set(t.acme.auth).expect(200);
-    expect(list.body).toMatchObject({ data: [created.body], hasMore: false, nextCursor: null });
+    const { contentMd: _content, ...summary } = created.body;
+    expect(list.body).toEqual({ data: [summary], hasMore: false, nextCursor: null }); // lists leave out contentMd
 
     const patched = await request(t.app).patch(`/api/docs/${created.body.id}`).set(t.acme.auth).send({ title: 'New title' }).expect(200);
     expect(patched.body).toMatchObject({ title: 'New title', contentMd: article.contentMd });
@@ -200,6 +201,27 @@ describe('bulk', () => {
     expect(res.body.errors).toEqual([{ path: 'delete[1]', message: `document ${foreign.id} not found` }]);
     const docs = (await request(t.app).get('/api/docs').set(t.acme.auth)).body.data;
     expect(docs.map((d: { id: string }) => d.id)).toEqual([a.id]);
+  });
+});
+
+describe('document lists', () => {
+  it('omit contentMd unless ?fields= asks for it, and refuse unknown fields', async () => {
+    const created = (await request(t.app).post('/api/docs').set(t.acme.auth).send(article).expect(201)).body;
+    const plain = (await request(t.app).get('/api/docs').set(t.acme.auth).expect(200)).body.data[0];
+    expect(plain).not.toHaveProperty('contentMd');
+    expect(plain).toMatchObject({ id: created.id, title: article.title, status: 'pending', publicSurfaces: ['help_center'] });
+
+    const chosen = (await request(t.app).get('/api/docs?fields=title,contentMd').set(t.acme.auth).expect(200)).body.data[0];
+    expect(chosen).toEqual({ id: created.id, title: article.title, contentMd: article.contentMd });
+    const spaced = (await request(t.app).get('/c/acme/api/docs?fields=%20status%20').set(t.acme.auth).expect(200)).body.data[0];
+    expect(spaced).toEqual({ id: created.id, status: 'pending' });
+
+    const bad = await request(t.app).get('/api/docs?fields=title,secret').set(t.acme.auth).expect(400);
+    expect(bad.body.errors[0].path).toMatch(/^fields/);
+    expect(bad.body.errors[0].message).toContain('contentMd');
+    await request(t.app).get('/api/docs?fields=').set(t.acme.auth).expect(400);
+    // A single document keeps its content.
+    expect((await request(t.app).get(`/api/docs/${created.id}`).set(t.acme.auth).expect(200)).body.contentMd).toBe(article.contentMd);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { PanyaError } from '@panya/core';
+import { UPSTREAM_RETRY_AFTER_SECONDS, type PanyaError } from '@panya/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** Machine-readable details of a failed tool call, under `_meta["panya/error"]`. */
@@ -36,6 +36,10 @@ function describe(error: PanyaError): { text: string; meta: ToolErrorMeta } {
     case 'conflict':
     case 'unprocessable':
     case 'gone':
+      return { text: error.message, meta: { code: error.code } };
+    case 'upstream_unavailable':
+      return { text: error.transient ? `${error.message} Retry in about ${UPSTREAM_RETRY_AFTER_SECONDS} seconds.` : error.message, meta: { code: error.code, ...(error.transient ? { retryAfterSeconds: UPSTREAM_RETRY_AFTER_SECONDS } : {}) } };
+    case 'method_not_allowed':
       return { text: error.message, meta: { code: error.code } };
     case 'unavailable':
       return { text: `${error.message} The service is temporarily unavailable; try again later.`, meta: { code: error.code } };

@@ -5,6 +5,9 @@ import type { AnswerResponse, DocumentSummary, List, SearchResponse } from '@pan
  * text to the model, so it carries everything needed to cite (titles and ids).
  */
 
+/** "1 chunk", "3 chunks". */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export function searchText(query: string, response: SearchResponse): string {
   if (response.results.length === 0) return `No chunks match "${query}". Try other words, or browse titles with svc_list_docs.`;
   const blocks = response.results.map((r, i) => {
@@ -12,7 +15,7 @@ export function searchText(query: string, response: SearchResponse): string {
     const ids = `document ${r.documentId} · chunk ${r.chunkId}${r.url ? ` · ${r.url}` : ''}`;
     return `[${i + 1}] ${where}\n(${ids})\n${r.text.trim()}`;
   });
-  return `${response.results.length} chunks for "${query}", best first:\n\n${blocks.join('\n\n')}`;
+  return `${count(response.results.length, 'chunk')} for "${query}", best first:\n\n${blocks.join('\n\n')}`;
 }
 
 export function answerText(response: AnswerResponse): string {
@@ -26,7 +29,7 @@ export function listText(documents: DocumentSummary[], nextCursor: string | null
   const more = nextCursor ? `\n\nMore documents may follow: call svc_list_docs again with cursor "${nextCursor}".` : '';
   if (documents.length === 0) return `No documents${what} on this page.${more}`;
   const lines = documents.map((d) => `- ${d.title} (${d.id}) · updated ${d.updatedAt}${d.status === 'indexed' ? '' : ` · ${d.status}`}${d.url ? ` · ${d.url}` : ''}`);
-  return `${documents.length} documents${what}, newest first:\n${lines.join('\n')}${more}`;
+  return `${count(documents.length, 'document')}${what}, newest first:\n${lines.join('\n')}${more}`;
 }
 
 export function documentText(doc: { id: string; title: string; updatedAt: string; url: string | null; status: string; contentMd: string }): string {

@@ -3,6 +3,14 @@ import { z } from 'zod';
 /** The most `panya serve --workers` (or `PANYA_WORKERS`) accepts. */
 export const MAX_WORKERS = 64;
 
+/** api.openai.com needs a key; a compatible server of one's own (`PANYA_OPENAI_BASE_URL`) may not. */
+export function openAIKeyOptional(env: { PANYA_OPENAI_API_KEY?: string | undefined; PANYA_OPENAI_BASE_URL?: string | undefined }): boolean {
+  return Boolean(env.PANYA_OPENAI_API_KEY || env.PANYA_OPENAI_BASE_URL);
+}
+
+export const OPENAI_KEY_NEEDED = (setting: string) =>
+  `required by ${setting}: set your OpenAI API key, or set PANYA_OPENAI_BASE_URL to an OpenAI-compatible server that needs none`;
+
 /** Environment configuration, validated once; a bad value stops the CLI with a clear message. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).optional(),
@@ -20,6 +28,8 @@ const envSchema = z.object({
   PANYA_USER_PASSWORD: z.string().optional(),
   /** `serve`: processes serving HTTP on the shared port (default: the number of cores; 1: no cluster). */
   PANYA_WORKERS: z.coerce.number().int().min(1).max(MAX_WORKERS).optional(),
+  /** `demo` and `serve --demo` use this key for the demo tenant instead of generating one. */
+  PANYA_DEMO_KEY: z.string().regex(/^svc_live_[0-9A-Za-z]{32}$/, 'must be svc_live_ followed by 32 letters or digits').optional(),
   /** `serve`: worker threads running the ingest queue, per process (0: on the request thread, as the library does). */
   PANYA_INGEST_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   PANYA_EMBEDDER: z.enum(['auto', 'hash', 'local', 'openai']).default('auto'),
@@ -39,7 +49,11 @@ const envSchema = z.object({
   PANYA_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
   /** `1`: each chunk gets a model-written context prefix at ingest (billable; needs the openai generator). */
   PANYA_CONTEXTUALIZE: z.enum(['0', '1', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
-}).refine((env) => !env.PANYA_CONTEXTUALIZE || env.PANYA_GENERATOR === 'openai', { path: ['PANYA_CONTEXTUALIZE'], message: 'needs PANYA_GENERATOR=openai' });
+})
+  .refine((env) => !env.PANYA_CONTEXTUALIZE || env.PANYA_GENERATOR === 'openai', { path: ['PANYA_CONTEXTUALIZE'], message: 'needs PANYA_GENERATOR=openai' })
+  // Checked at start: otherwise the server runs and every answer fails at the provider.
+  .refine((env) => env.PANYA_GENERATOR !== 'openai' || openAIKeyOptional(env), { path: ['PANYA_OPENAI_API_KEY'], message: OPENAI_KEY_NEEDED('PANYA_GENERATOR=openai') });
+
 
 export type EnvConfig = z.infer<typeof envSchema>;
 
@@ -50,6 +64,9 @@ export class ConfigError extends Error {
 export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(env[String(i.path[0])])})`);
+  const lines = parsed.error.issues.map((i) => {
+    const value = env[String(i.path[0])];
+    return `  ${i.path.join('.')}: ${i.message} (${value === undefined || value === '' ? 'not set' : `got ${JSON.stringify(value)}`})`;
+  });
   throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
 }

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Embedder, Logger, Store } from '@panya/core';
 import { HashEmbedder } from '@panya/core';
-import type { EnvConfig } from './config.js';
+import { ConfigError, OPENAI_KEY_NEEDED, openAIKeyOptional, type EnvConfig } from './config.js';
 
 type Choice = EnvConfig['PANYA_EMBEDDER'];
 
@@ -27,6 +27,7 @@ async function loadLocal(env: EnvConfig, options: { allowRemoteModels?: boolean 
 }
 
 async function loadOpenAI(env: EnvConfig): Promise<Embedder> {
+  if (!openAIKeyOptional(env)) throw new ConfigError(`Invalid environment configuration:\n  PANYA_OPENAI_API_KEY: ${OPENAI_KEY_NEEDED('PANYA_EMBEDDER=openai')} (not set)`);
   const { OpenAIEmbedder } = await import('@panya/provider-openai');
   return OpenAIEmbedder.create({
     model: env.PANYA_EMBEDDING_MODEL,

@@ -146,7 +146,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
           if (opts.demo) {
             await engine.ingest.ensureIndexInfo();
             const keyFile = demoKeyFile(db);
-            demo = await demoCommand(engine, { out: () => {}, err: io.err }, keyFile ? { keyFile } : {});
+            demo = await demoCommand(engine, { out: () => {}, err: io.err }, { ...(keyFile ? { keyFile } : {}), ...(env.PANYA_DEMO_KEY ? { key: env.PANYA_DEMO_KEY } : {}) });
             if (demo.articlesAdded > 0) await engine.ingest.drain();
           }
         } finally {
@@ -173,7 +173,8 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder }, threads, logger) : undefined;
       const engine = await openEngine({ db, logger, notice: slot === null ? io.err : () => {}, env, embedder, edge, ingestHolder: holder, ...(payments ? { payments } : {}), ...(ingestRunner ? { ingestRunner } : {}) });
       const keyFile = demoKeyFile(db);
-      const demo = opts.demo && slot === null ? await demoCommand(engine, { out: () => {}, err: io.err }, keyFile ? { keyFile } : {}) : null;
+      const demoKeyOptions = { ...(keyFile ? { keyFile } : {}), ...(env.PANYA_DEMO_KEY ? { key: env.PANYA_DEMO_KEY } : {}) };
+      const demo = opts.demo && slot === null ? await demoCommand(engine, { out: () => {}, err: io.err }, demoKeyOptions) : null;
       // The printed key must find the demo articles at once: index new ones before listening.
       if (demo && demo.articlesAdded > 0) await engine.ingest.drain();
       await engine.start();
@@ -293,8 +294,9 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       await withEngine(
         opts.db,
         async (engine) => {
-          const keyFile = demoKeyFile(opts.db ?? config().PANYA_DB);
-          await demoCommand(engine, io, { ...opts, ...(keyFile ? { keyFile } : {}) });
+          const env = config();
+          const keyFile = demoKeyFile(opts.db ?? env.PANYA_DB);
+          await demoCommand(engine, io, { ...opts, ...(keyFile ? { keyFile } : {}), ...(env.PANYA_DEMO_KEY ? { key: env.PANYA_DEMO_KEY } : {}) });
           await engine.ingest.drain();
         },
         opts,

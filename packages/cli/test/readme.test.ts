@@ -105,6 +105,11 @@ describe('README: pnpm start and every curl example', () => {
     [/^curl -s "\$URL\/api\/docs" -H "Authorization: Bearer \$KEY"$/, (r) => {
       expect(r.status).toBe(200);
       expect(r.json().data.length).toBeGreaterThan(0);
+      expect(r.json().data[0]).not.toHaveProperty('contentMd');
+    }],
+    [/\/api\/docs\?fields=title,status,contentMd"/, (r) => {
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.json().data[0]).sort()).toEqual(['contentMd', 'id', 'status', 'title']);
     }],
     [/^curl -s "\$URL\/api\/docs\/doc_\.\.\." /, (r) => expect([r.status, r.json().title]).toEqual([200, 'Shipping times'])],
     [/-X PATCH "\$URL\/api\/docs\/doc_/, (r) => expect([r.status, r.json().title]).toEqual([200, 'Delivery times'])],

@@ -41,6 +41,13 @@ export type PanyaError =
   /** Well-formed input that is too costly to process, e.g. a PDF past the page cap; `limit` names the constant. */
   | (Base & { code: 'limit_exceeded'; limit: string; max: number })
   | (Base & { code: 'unavailable' })
+  /** The route exists, not with this method; `allowed` is the `Allow` header's list. */
+  | (Base & { code: 'method_not_allowed'; allowed: string[] })
+  /**
+   * A model provider (generator, embedder) failed or could not be reached. `transient`: worth
+   * retrying soon (unreachable, timed out, overloaded), else a fault to fix (refused key, unknown model).
+   */
+  | (Base & { code: 'upstream_unavailable'; provider: string; transient: boolean })
   | (Base & { code: 'internal' });
 
 /** Recognised by a registry symbol rather than `instanceof`, so copies of core in one process agree. */
@@ -79,6 +86,7 @@ function marked(value: unknown, marker: symbol): boolean {
 const STORE_CONFLICT = Symbol.for('panya.error.store-conflict');
 const ABORT_TRANSACTION = Symbol.for('panya.error.abort-transaction');
 const EMBEDDER_MISMATCH = Symbol.for('panya.error.embedder-mismatch');
+const UPSTREAM = Symbol.for('panya.error.upstream');
 
 /**
  * Thrown by stores when a unique constraint is violated; services turn it into `conflict`.
@@ -131,4 +139,42 @@ export class EmbedderMismatchError extends Error {
     );
     this.name = 'EmbedderMismatchError';
   }
+}
+
+/**
+ * Thrown by a model provider's adapter (an HTTP generator or embedder) when the provider failed
+ * or could not be reached; services turn it into `upstream_unavailable` (502/503), never 500.
+ */
+export class UpstreamError extends Error {
+  readonly [UPSTREAM] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return marked(value, UPSTREAM);
+  }
+  constructor(
+    /** e.g. `openai:gpt-4o-mini`. */
+    readonly provider: string,
+    message: string,
+    /** Worth retrying soon: unreachable, timed out, rate limited or a 5xx. */
+    readonly transient: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'UpstreamError';
+  }
+}
+
+export function isUpstreamError(error: unknown): error is UpstreamError {
+  return marked(error, UPSTREAM);
+}
+
+/** Seconds a client is told to wait after a transient provider failure. */
+export const UPSTREAM_RETRY_AFTER_SECONDS = 30;
+
+/** The domain error of a provider failure: what the caller is told, in both locales (the provider's own text goes to the log). */
+export function upstreamUnavailable(error: UpstreamError): PanyaError {
+  const en = error.transient
+    ? `The model provider (${error.provider}) could not be reached or is overloaded; try again shortly.`
+    : `The model provider (${error.provider}) refused the request; the server's model configuration needs attention.`;
+  const th = error.transient ? 'ขออภัย ผู้ให้บริการโมเดลไม่ตอบสนองชั่วคราว กรุณาลองใหม่อีกครั้งในอีกสักครู่' : 'ขออภัย ผู้ให้บริการโมเดลปฏิเสธคำขอ ผู้ดูแลระบบต้องตรวจสอบการตั้งค่าโมเดล';
+  return panyaError('upstream_unavailable', { message: en, localized: { en, th }, provider: error.provider, transient: error.transient });
 }

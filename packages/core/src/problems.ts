@@ -1,4 +1,4 @@
-import type { PanyaError, PanyaErrorCode } from './errors.js';
+import { UPSTREAM_RETRY_AFTER_SECONDS, type PanyaError, type PanyaErrorCode } from './errors.js';
 import type { Problem } from './schemas/responses.js';
 import { detectLocale, type Locale } from './schemas/answers.js';
 
@@ -21,6 +21,9 @@ export const PROBLEM_STATUS: Record<PanyaErrorCode, number> = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  method_not_allowed: 405,
+  /** 503 instead when the failure is transient (see `toProblem`). */
+  upstream_unavailable: 502,
 };
 
 const TITLE: Record<PanyaErrorCode, string> = {
@@ -41,6 +44,8 @@ const TITLE: Record<PanyaErrorCode, string> = {
   rate_limited: 'Too many requests',
   internal: 'Internal server error',
   unavailable: 'Service unavailable',
+  method_not_allowed: 'Method not allowed',
+  upstream_unavailable: 'Model provider unavailable',
 };
 
 export const problemType = (code: string) => `urn:panya:problem:${code}`;
@@ -154,6 +159,16 @@ export function toProblem(error: PanyaError, locale: Locale = 'en', challenge: C
       break;
     case 'unsupported_media_type':
       problem.supported = error.supported;
+      break;
+    case 'method_not_allowed':
+      headers.Allow = error.allowed.join(', ');
+      break;
+    case 'upstream_unavailable':
+      problem.provider = error.provider;
+      if (error.transient) {
+        problem.status = 503;
+        headers['Retry-After'] = String(UPSTREAM_RETRY_AFTER_SECONDS);
+      }
       break;
     default:
       break;

@@ -1,4 +1,4 @@
-import type { Embedder, EmbedOptions } from '@panya/core';
+import { UpstreamError, type Embedder, type EmbedOptions } from '@panya/core';
 import { apiErrorMessage, backoffMs, describeNetworkError, retryAfterMs, sleep } from './http.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -121,9 +121,10 @@ export class OpenAIEmbedder implements Embedder {
       try {
         return await this.attempt(body, headers, input.length, expected, signal);
       } catch (err) {
-        if (!(err instanceof RetryableError)) throw err;
+        if (signal?.aborted) throw err;
+        if (!(err instanceof RetryableError)) throw new UpstreamError(this.id, err instanceof Error ? err.message : String(err), false, { cause: err });
         if (attempt >= this.maxRetries) {
-          throw new Error(`${err.message} (gave up after ${attempt + 1} attempts)`, { cause: err });
+          throw new UpstreamError(this.id, `${err.message} (gave up after ${attempt + 1} attempts)`, true, { cause: err });
         }
         await sleep(backoffMs(attempt, err.retryAfterMs), signal);
       }

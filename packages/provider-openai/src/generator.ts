@@ -1,5 +1,6 @@
 import {
   NO_ANSWER,
+  UpstreamError,
   countWordTokens,
   type ChatTurn,
   type Contextualizer,
@@ -187,11 +188,13 @@ export class OpenAIGenerator implements Generator, Contextualizer {
           : err instanceof Error
             ? err.message
             : String(err);
-        if (started || !(err instanceof RetryableError || connection.timedOut)) {
-          throw new Error(started ? `${message} (after ${output.length} characters of the answer)` : message, { cause: err });
+        const transient = err instanceof RetryableError || connection.timedOut;
+        if (started || !transient) {
+          // A stream that broke off midway is worth retrying by the caller; a refused request is not.
+          throw new UpstreamError(this.id, started ? `${message} (after ${output.length} characters of the answer)` : message, started, { cause: err });
         }
         if (attempt >= this.maxRetries) {
-          throw new Error(`${message} (gave up after ${attempt + 1} attempts)`, { cause: err });
+          throw new UpstreamError(this.id, `${message} (gave up after ${attempt + 1} attempts)`, true, { cause: err });
         }
         const retryAfter = err instanceof RetryableError ? err.retryAfterMs : undefined;
         try {
@@ -294,8 +297,8 @@ export class OpenAIGenerator implements Generator, Contextualizer {
           : err instanceof Error
             ? err.message
             : String(err);
-        if (!retryable) throw err;
-        if (attempt >= this.maxRetries) throw new Error(`${message} (gave up after ${attempt + 1} attempts)`, { cause: err });
+        if (!retryable) throw new UpstreamError(this.id, message, false, { cause: err });
+        if (attempt >= this.maxRetries) throw new UpstreamError(this.id, `${message} (gave up after ${attempt + 1} attempts)`, true, { cause: err });
         await sleep(backoffMs(attempt, err instanceof RetryableError ? err.retryAfterMs : undefined), signal);
       } finally {
         connection.clear();

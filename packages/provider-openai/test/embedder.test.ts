@@ -148,12 +148,14 @@ describe('OpenAIEmbedder', () => {
       /HTTP 503 Service Unavailable — Overloaded \(gave up after 3 attempts\)/,
     );
     expect(requests).toHaveLength(3);
+    await expect(make({ maxRetries: 0 }).embedQuery('x')).rejects.toMatchObject({ name: 'UpstreamError', transient: true });
   });
 
   it('fails a 401 at once with the API error message', async () => {
     handler = (_req, res) => apiError(res, 401, 'Incorrect API key provided: sk-test.');
     await expect(make().embedQuery('x')).rejects.toThrow(/HTTP 401 Unauthorized — Incorrect API key provided: sk-test\./);
     expect(requests).toHaveLength(1);
+    await expect(make().embedQuery('x')).rejects.toMatchObject({ name: 'UpstreamError', transient: false });
   });
 
   it('does not retry other 4xx errors', async () => {

@@ -209,12 +209,15 @@ describe('OpenAIGenerator.generate', () => {
     handler = (_req, res) => apiError(res, 503, 'The engine is currently overloaded');
     await expect(collect(make({ maxRetries: 1 }).generate(REQUEST))).rejects.toThrow(/HTTP 503.*overloaded.*gave up after 2 attempts/);
     expect(requests).toHaveLength(2);
+    // Core turns it into 503 upstream_unavailable: worth retrying.
+    await expect(collect(make({ maxRetries: 0 }).generate(REQUEST))).rejects.toMatchObject({ name: 'UpstreamError', provider: 'openai:gpt-4o-mini', transient: true });
   });
 
   it('does not retry a client error', async () => {
     handler = (_req, res) => apiError(res, 400, "This model's maximum context length is 128000 tokens.");
     await expect(collect(make().generate(REQUEST))).rejects.toThrow(/HTTP 400.*maximum context length/);
     expect(requests).toHaveLength(1);
+    await expect(collect(make().generate(REQUEST))).rejects.toMatchObject({ name: 'UpstreamError', transient: false });
   });
 
   it('fails, without retrying, when the server breaks off after the stream began', async () => {

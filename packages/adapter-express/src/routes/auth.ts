@@ -1,6 +1,7 @@
 import type { Engine } from '@panya/core';
 import { Router } from 'express';
 import { sendProblem } from '../problem.js';
+import { onlyMethods } from '../routing.js';
 import { clearSessionCookie, sessionToken, setSessionCookie, type SessionCookieOptions } from '../session.js';
 
 /** `POST /api/auth/login` (JSON `{email, password}`) sets the session cookie; `POST /api/auth/logout` ends it. */
@@ -18,5 +19,6 @@ export function authRouter(engine: Engine, cookie: SessionCookieOptions): Router
     clearSessionCookie(res, cookie);
     res.status(204).end();
   });
+  router.all(['/login', '/logout'], onlyMethods('POST'));
   return router;
 }

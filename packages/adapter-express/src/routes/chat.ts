@@ -2,6 +2,7 @@ import type { Engine } from '@panya/core';
 import { Router } from 'express';
 import { ctxOf } from '../context.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
+import { nonJsonBody } from '../routing.js';
 import { abortOnClose } from './operations.js';
 
 /** Heartbeat comments keep proxies from closing an idle stream. */
@@ -11,6 +12,8 @@ export const SSE_HEARTBEAT_MS = 15_000;
 export function chatRouter(engine: Engine, options: { heartbeatMs?: number } = {}): Router {
   const router = Router({ mergeParams: true });
   router.post('/chat', async (req, res) => {
+    const notJson = nonJsonBody(req);
+    if (notJson) return sendProblem(req, res, notJson);
     const controller = abortOnClose(res);
     const started = await engine.chat.chat(ctxOf(res), req.body, controller.signal);
     if (started.isErr()) return sendProblem(req, res, started.error, requestLocale(req, req.body?.locale, req.body?.query));

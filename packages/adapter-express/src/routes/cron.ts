@@ -3,6 +3,7 @@ import { parseJobBudget } from '@panya/core';
 import { Router } from 'express';
 import { credentials } from '../context.js';
 import { sendProblem } from '../problem.js';
+import { methodNotAllowed } from '../routing.js';
 
 export interface CronOptions {
   /** `PANYA_CRON_SECRET`; without it only admin mode works. */
@@ -18,10 +19,12 @@ export interface CronOptions {
  */
 export function cronRouter(engine: Engine, options: CronOptions): Router {
   const router = Router({ mergeParams: true });
-  router.get('/:job', async (req, res) => {
+  // Every method is authorized first: a call without authorization is 403 whatever its method (spec), then only GET runs.
+  router.all('/:job', async (req, res) => {
     const { tenantSlug, job } = req.params as { tenantSlug?: string; job: string };
     const allowed = await engine.auth.authorizeCron(credentials(req), { secret: options.secret, tenantSlug });
     if (allowed.isErr()) return sendProblem(req, res, allowed.error);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendProblem(req, res, methodNotAllowed(req.method, new Set(['GET'])));
     const { tenantId } = allowed.value;
     const budgetMs = parseJobBudget(req.query.budgetMs);
     if (budgetMs.isErr()) return sendProblem(req, res, budgetMs.error);

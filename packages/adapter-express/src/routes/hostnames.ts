@@ -2,6 +2,7 @@ import type { Engine } from '@panya/core';
 import { Router } from 'express';
 import { credentials } from '../context.js';
 import { sendProblem } from '../problem.js';
+import { onlyMethods } from '../routing.js';
 
 /**
  * `GET /api/edge/tls-allowed?domain=`: the "ask" endpoint of a reverse proxy issuing certificates
@@ -15,6 +16,7 @@ export function edgeRouter(engine: Engine): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.status(allowed ? 200 : 404).type('text/plain').send(allowed ? 'allowed' : 'not an active custom hostname');
   });
+  router.all('/tls-allowed', onlyMethods('GET'));
   return router;
 }
 
@@ -27,5 +29,6 @@ export function opsRouter(engine: Engine, options: { cronSecret?: string }): Rou
     res.setHeader('Cache-Control', 'no-store');
     res.json(await engine.hostnames.operatorView());
   });
+  router.all('/hostnames', onlyMethods('GET'));
   return router;
 }

@@ -2,6 +2,7 @@ import { executeOperation, HTTP_OPERATIONS, type Engine, type Operation } from '
 import { Router, type Request, type Response } from 'express';
 import { ctxOf } from '../context.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
+import { nonJsonBody } from '../routing.js';
 
 /** Aborts when the client goes away, so the work stops with it (no orphan generation). */
 export function abortOnClose(res: Response): AbortController {
@@ -18,6 +19,10 @@ export function operationsRouter(engine: Engine, operations: readonly Operation[
   for (const operation of operations) {
     const http = operation.http!;
     router[METHODS[http.method]](http.path, async (req: Request, res: Response) => {
+      if (operation.input.body) {
+        const notJson = nonJsonBody(req);
+        if (notJson) return sendProblem(req, res, notJson);
+      }
       const controller = abortOnClose(res);
       const raw = { params: req.params, query: req.query, body: req.body };
       const done = await executeOperation(engine, operation, ctxOf(res), raw, { channel: { via: 'rest' }, signal: controller.signal });

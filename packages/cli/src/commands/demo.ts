@@ -12,9 +12,10 @@ const DEMO_KEY_NAME = 'demo';
  * keep working: it is kept in `keyFile` (beside the SQLite database, readable by its owner only)
  * and reused while it still authenticates for the demo tenant. Without a key file (PostgreSQL,
  * in-memory) or once it stops working, a new key is issued and earlier demo keys are revoked.
+ * A key configured as `PANYA_DEMO_KEY` is used instead, on any database.
  */
-async function demoKey(engine: Engine, tenantId: string, keyFile: string | undefined): Promise<{ key: string; reused: boolean }> {
-  const saved = keyFile && existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
+async function demoKey(engine: Engine, tenantId: string, keyFile: string | undefined, configured: string | undefined): Promise<{ key: string; reused: boolean }> {
+  const saved = configured ?? (keyFile && existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '');
   if (saved) {
     const principal = await engine.apiKeys.authenticate(saved);
     if (principal.isOk() && principal.value.tenantId === tenantId) return { key: saved, reused: true };
@@ -22,9 +23,10 @@ async function demoKey(engine: Engine, tenantId: string, keyFile: string | undef
   for (const old of await engine.apiKeys.list(tenantId)) {
     if (old.name === DEMO_KEY_NAME && !old.revokedAt) await engine.apiKeys.revoke(tenantId, old.id);
   }
-  const created = await engine.apiKeys.create(tenantId, { name: DEMO_KEY_NAME, scopes: [...API_KEY_SCOPES] });
-  if (created.isErr()) fail(created.error);
-  if (keyFile) writeFileSync(keyFile, `${created.value.key}\n`, { mode: 0o600 });
+  const created = await engine.apiKeys.create(tenantId, { name: DEMO_KEY_NAME, scopes: [...API_KEY_SCOPES] }, configured ? { key: configured } : {});
+  if (created.isErr()) fail(configured ? { ...created.error, message: `PANYA_DEMO_KEY: ${created.error.message}` } : created.error);
+  // A configured key lives in the configuration; only a generated one needs keeping.
+  if (keyFile && !configured) writeFileSync(keyFile, `${created.value.key}\n`, { mode: 0o600 });
   return { key: created.value.key, reused: false };
 }
 
@@ -37,7 +39,7 @@ export function demoKeyFile(db: string): string | undefined {
  * Idempotent: creates tenant `demo` (Business) if missing, adds any sample article it lacks
  * (matched by title), and prints the demo API key (the same one across runs, see `demoKey`).
  */
-export async function demoCommand(engine: Engine, io: Io, opts: { json?: boolean; keyFile?: string } = {}) {
+export async function demoCommand(engine: Engine, io: Io, opts: { json?: boolean; keyFile?: string; key?: string } = {}) {
   let tenant = (await engine.tenancy.getTenantBySlug(DEMO_TENANT)).unwrapOr(null);
   if (!tenant) {
     const created = await engine.tenancy.createTenant({ slug: DEMO_TENANT, plan: 'business' });
@@ -63,7 +65,7 @@ export async function demoCommand(engine: Engine, io: Io, opts: { json?: boolean
     if (result.isErr()) fail(result.error);
   }
 
-  const key = await demoKey(engine, tenant.id, opts.keyFile);
+  const key = await demoKey(engine, tenant.id, opts.keyFile, opts.key);
 
   const summary = { tenant: tenant.slug, plan: tenant.plan, articlesAdded: create.length, articles: demoArticles.length, apiKey: key.key, keyReused: key.reused };
   if (opts.json) io.out(JSON.stringify(summary, null, 2));

@@ -1,7 +1,7 @@
 import { err, ok } from 'neverthrow';
 import { z } from 'zod';
 import { bulkDocumentsSchema, createDocumentSchema, listDocumentsSchema, putDocumentSchema, updateDocumentSchema } from '../schemas/documents.js';
-import { bulkResultSchema, documentSchema, listSchema } from '../schemas/responses.js';
+import { bulkResultSchema, documentSchema, listSchema, type DocumentJson } from '../schemas/responses.js';
 import { publicDocument, toList } from '../services/documents.js';
 import { defineOperation } from './types.js';
 
@@ -9,16 +9,33 @@ const idParams = z.looseObject({ id: z.string() });
 /** `?wait=true` answers once the document is indexed (or failed) instead of at once. */
 const waitQuery = z.looseObject({ wait: z.unknown().optional() }).transform((q) => ({ wait: q.wait === 'true' || q.wait === '1' }));
 
+/** The fields a document list may return (`?fields=`); `id` always comes. */
+export const DOCUMENT_FIELDS = Object.keys(documentSchema.shape) as (keyof DocumentJson)[];
+/** Lists leave out what can be large: a page of 100 whole documents would cost megabytes. */
+export const DEFAULT_LIST_FIELDS = DOCUMENT_FIELDS.filter((f) => f !== 'contentMd');
+
+/** `?fields=title,contentMd`: comma-separated document fields, each known. */
+const fieldsParam = z
+  .string()
+  .transform((value) => value.split(',').map((f) => f.trim()).filter(Boolean))
+  .pipe(z.array(z.enum(DOCUMENT_FIELDS as [string, ...string[]], { error: `unknown field; fields are ${DOCUMENT_FIELDS.join(', ')}` })).min(1, 'name at least one field'));
+
+function pickFields(doc: DocumentJson, fields: readonly string[]): Partial<DocumentJson> & { id: string } {
+  const picked: Partial<DocumentJson> & { id: string } = { id: doc.id };
+  for (const field of fields) picked[field] = doc[field as keyof DocumentJson];
+  return picked;
+}
+
 export const listDocuments = defineOperation({
   id: 'documents.list',
   http: { method: 'GET', path: '/docs' },
   scope: 'read',
   counted: false,
-  input: { query: listDocumentsSchema },
-  output: listSchema(documentSchema),
-  async run({ request, services }, { query }) {
+  input: { query: listDocumentsSchema.extend({ fields: fieldsParam.optional() }) },
+  output: listSchema(documentSchema.partial().required({ id: true })),
+  async run({ request, services }, { query: { fields, ...query } }) {
     const page = await services.documents.list(request, query);
-    return page.map((p) => toList(p, publicDocument));
+    return page.map((p) => toList(p, (doc) => pickFields(publicDocument(doc), fields ?? DEFAULT_LIST_FIELDS)));
   },
 });
 

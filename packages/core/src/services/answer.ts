@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import type { PanyaError } from '../errors.js';
+import { isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import type { AnswerResponse } from '../schemas/responses.js';
 import type { Generator, GeneratorUsage } from '../ports/generator.js';
 import { answerSchema, detectLocale, type AnswerInput, type Locale } from '../schemas/answers.js';
@@ -29,7 +29,14 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
   async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal): Promise<Result<AnswerResponse, PanyaError>> {
     const locale = input.locale ?? detectLocale(input.query);
     const context = await retrieveContext(deps.search, ctx.scope, input.query);
-    const generated = await complete(generator, { query: input.query, locale, context: context.passages, ...(signal ? { signal } : {}) });
+    let generated: Awaited<ReturnType<typeof complete>>;
+    try {
+      generated = await complete(generator, { query: input.query, locale, context: context.passages, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      if (!isUpstreamError(error)) throw error;
+      deps.logger.warn('answer generation failed at the model provider', { provider: error.provider, transient: error.transient, error: error.message });
+      return err(upstreamUnavailable(error));
+    }
     const { text, citations } = numberCitations(generated.text, context);
     return ok({ answer: text, citations, locale, grounded: citations.length > 0 });
   }

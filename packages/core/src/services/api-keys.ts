@@ -32,16 +32,22 @@ export function createApiKeyService(deps: ServiceDeps) {
   const { store, clock, ids } = deps;
 
   return {
-    async create(tenantId: string, input: CreateApiKeyInput): Promise<Result<CreatedApiKey, PanyaError>> {
+    /**
+     * Issues a key. `options.key` adopts a key chosen by the operator (a demo key from the
+     * environment) instead of a random one; it must have the key format and be unused.
+     */
+    async create(tenantId: string, input: CreateApiKeyInput, options: { key?: string } = {}): Promise<Result<CreatedApiKey, PanyaError>> {
       const parsed = parseInput(createApiKeySchema, input);
       if (parsed.isErr()) return err(parsed.error);
+      if (options.key !== undefined && !KEY_PATTERN.test(options.key)) return err(errors.invalid('An API key looks like svc_live_ followed by 32 letters or digits.', [{ path: 'key', message: 'malformed' }]));
+      if (options.key !== undefined && (await store.apiKeys.findByHash(hashApiKey(options.key)))) return err(errors.conflict('This API key is already in use (or was revoked); choose another.'));
       let workspaceId: string | null = null;
       if (parsed.value.workspaceSlug) {
         const ws = await store.workspaces.getBySlug(tenantId, parsed.value.workspaceSlug);
         if (!ws || ws.deletedAt) return err(errors.notFound('Workspace'));
         workspaceId = ws.id;
       }
-      const key = API_KEY_PREFIX + randomBase62(SECRET_LENGTH);
+      const key = options.key ?? API_KEY_PREFIX + randomBase62(SECRET_LENGTH);
       const record: ApiKeyRecord = {
         id: ids.next('key'),
         tenantId,

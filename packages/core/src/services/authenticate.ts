@@ -82,12 +82,16 @@ export function createAuthService(deps: { apiKeys: ApiKeyService; users: UserSer
      */
     async authorizeCron(credentials: Credentials, options: { secret?: string | undefined; tenantSlug?: string | undefined }): Promise<Result<{ tenantId?: string }, PanyaError>> {
       const bySecret = cronSecretMatches(bearerToken(credentials.authorization), options.secret);
-      if (options.tenantSlug === undefined) return bySecret ? ok({}) : err(errors.forbidden('Cron jobs need the cron secret.'));
+      // Without a configured secret no caller can ever succeed by secret: say so, instead of "wrong secret".
+      const secretHint = options.secret
+        ? 'send "Authorization: Bearer <PANYA_CRON_SECRET>"'
+        : 'no cron secret is configured on this server: set PANYA_CRON_SECRET (16 characters or more) and send it as "Authorization: Bearer <secret>"';
+      if (options.tenantSlug === undefined) return bySecret ? ok({}) : err(errors.forbidden(`Cron jobs need the cron secret; ${secretHint}.`));
       const tenant = await deps.tenancy.getTenantBySlug(options.tenantSlug);
       if (!bySecret) {
         const user = await deps.users.authenticateSession(credentials.sessionToken);
         const ctx = user.isOk() && tenant.isOk() ? await deps.users.resolve(user.value, options.tenantSlug) : null;
-        if (!ctx?.isOk() || ctx.value.principal.role !== 'owner') return err(errors.forbidden('Cron jobs need the cron secret or a tenant owner session.'));
+        if (!ctx?.isOk() || ctx.value.principal.role !== 'owner') return err(errors.forbidden(`Cron jobs need the cron secret or a tenant owner session; ${secretHint}.`));
       }
       if (tenant.isErr()) return err(tenant.error);
       return ok({ tenantId: tenant.value.id });

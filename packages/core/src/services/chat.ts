@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { errors, type PanyaError } from '../errors.js';
+import { errors, isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import { condenseQuery } from '../generators/extractive.js';
 import type { Citation } from '../ports/conversations.js';
 import type { ChatTurn, Generator, GeneratorUsage } from '../ports/generator.js';
@@ -104,6 +104,13 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
           yield { event: 'done', data: { usage, grounded: citations.length > 0, query: standalone } };
         } catch (error) {
           if (signal?.aborted) return;
+          if (isUpstreamError(error)) {
+            // The provider's own words go to the log; the caller learns which provider and whether to retry.
+            logger.warn('chat generation failed at the model provider', { conversationId: conversation.id, provider: error.provider, transient: error.transient, error: error.message });
+            const problem = upstreamUnavailable(error);
+            yield { event: 'error', data: { code: problem.code, detail: problem.localized![locale], provider: error.provider, transient: error.transient } };
+            return;
+          }
           logger.error('chat generation failed', { conversationId: conversation.id, error: error instanceof Error ? error.message : String(error) });
           yield { event: 'error', data: { code: 'unavailable', detail: locale === 'th' ? 'ขออภัย ระบบตอบคำถามขัดข้องชั่วคราว กรุณาลองใหม่อีกครั้ง' : 'The answer could not be completed; please try again.' } };
         }

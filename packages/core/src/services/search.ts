@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import type { PanyaError } from '../errors.js';
+import { isUpstreamError, type PanyaError } from '../errors.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { RankedHit } from '../ports/search-index.js';
 import type { Scope } from '../ports/store.js';
@@ -61,6 +61,12 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, 
   const depth = options.candidates ?? 100;
   const minScore = options.minScore ?? 0;
   const none: Promise<RankedHit[]> = Promise.resolve([]);
+  /** An embedding provider that fails leaves the keyword channels to answer alone, rather than failing the search. */
+  const keywordsOnly = (error: unknown): RankedHit[] => {
+    if (!isUpstreamError(error)) throw error;
+    deps.logger.warn('query embedding failed at the model provider; searching by keywords only', { provider: error.provider, transient: error.transient, error: error.message });
+    return [];
+  };
 
   /** Runs the channels independently and fuses them: the retrieval core, without the API's caps. */
   async function retrieve(scope: Scope, query: string, limit: number, weights: SearchWeights = defaults): Promise<FusedHit[]> {
@@ -71,7 +77,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, 
     const fragments = boundTerms(queryFragments(query), MAX_QUERY_FRAGMENTS);
     const [lexical, semantic] = await Promise.all([
       weights.lexical > 0 && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, fragments }, k) : none,
-      weights.semantic > 0 ? embedder.embedQuery(query).then((v) => store.search.semantic(scope, v, k)) : none,
+      weights.semantic > 0 ? embedder.embedQuery(query).then((v) => store.search.semantic(scope, v, k), keywordsOnly) : none,
     ]);
     const fallback = weights.trigram > 0 && fragments.length > 0 && (weights.lexical === 0 || lexical.length < TRIGRAM_FALLBACK_BELOW);
     const trigram = fallback ? await store.search.trigram(scope, fragments, k) : [];
