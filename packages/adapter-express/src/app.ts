@@ -12,7 +12,7 @@ import { cronRouter } from './routes/cron.js';
 import { edgeRouter, opsRouter } from './routes/hostnames.js';
 import { operationsRouter } from './routes/operations.js';
 import { uploadRouter } from './routes/upload.js';
-import { operationRoutes, routeGuard, type ApiRoute } from './routing.js';
+import { onlyMethods, operationRoutes, routeGuard, type ApiRoute } from './routing.js';
 import { bodyDeadline, errorHandler } from './transport.js';
 
 export interface PanyaAppOptions {
@@ -86,6 +86,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.use(bodyDeadline(options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS, logger));
   // Before the JSON parser: the processor's signature covers the raw bytes of the body.
   app.post('/api/billing/webhook', express.raw({ type: () => true, limit: jsonLimit }), billingWebhook(engine));
+  app.all('/api/billing/webhook', onlyMethods('POST'));
   app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
   app.use(cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex')));
   const cookie = { secure: options.secureCookies ?? !['development', 'test'].includes(process.env.NODE_ENV ?? '') };

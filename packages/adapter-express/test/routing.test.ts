@@ -37,6 +37,7 @@ describe('routing before authentication', () => {
     expect((await request(t.app).get('/api/docs/upload').set(t.acme.auth).expect(404)).body.code).toBe('not_found'); // GET /docs/:id with id "upload"
     expect((await request(t.app).get('/api/auth/login').expect(405)).headers.allow).toBe('POST');
     expect((await request(t.app).post('/api/edge/tls-allowed').expect(405)).headers.allow).toBe('GET, HEAD');
+    expect((await request(t.app).get('/api/billing/webhook').expect(405)).headers.allow).toBe('POST');
   });
 
   it('answers an unknown /api route with 404 even without a key, and a known one without a key with 401', async () => {
