@@ -502,6 +502,11 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       );
     `,
   },
+  {
+    version: 15,
+    name: 'conversations awaiting the resolution detector',
+    sql: (n) => `CREATE INDEX conversations_billable ON ${n.t('conversations')}(last_message_at) WHERE has_grounded_answer AND NOT has_thumbs_down AND NOT handed_off;`,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -21,14 +21,14 @@ const FLAG: Record<DisqualifyReason, string> = { thumbs_down: 'has_thumbs_down',
 export class PgResolutions implements ResolutionStore {
   constructor(private readonly db: Conn, private readonly n: Names) {}
 
-  async candidates(idleBefore: string, limit: number, tenantId?: string) {
+  async candidates({ from, idleBefore }: { from: string; idleBefore: string }, limit: number, tenantId?: string) {
     const { rows } = await this.db.query(
       `SELECT c.* FROM ${this.n.t('conversations')} c
-       WHERE c.has_grounded_answer AND NOT c.has_thumbs_down AND NOT c.handed_off AND c.last_message_at <= $1
+       WHERE c.has_grounded_answer AND NOT c.has_thumbs_down AND NOT c.handed_off AND c.last_message_at >= $4 AND c.last_message_at <= $1
          AND ($2::text IS NULL OR c.tenant_id = $2)
          AND NOT EXISTS (SELECT 1 FROM ${this.n.t('resolutions')} r WHERE r.conversation_id = c.id)
        ORDER BY c.last_message_at, c.id LIMIT $3`,
-      [idleBefore, tenantId ?? null, limit],
+      [idleBefore, tenantId ?? null, limit, from],
     );
     return rows.map(toConversation);
   }

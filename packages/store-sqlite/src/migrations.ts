@@ -495,6 +495,11 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 16,
+    name: 'conversations awaiting the resolution detector',
+    sql: `CREATE INDEX conversations_billable ON conversations(last_message_at) WHERE has_grounded_answer = 1 AND has_thumbs_down = 0 AND handed_off = 0;`,
+  },
 ];
 
 export function migrate(db: Db): void {

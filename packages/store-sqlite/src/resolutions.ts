@@ -23,18 +23,18 @@ const FLAG: Record<DisqualifyReason, string> = { thumbs_down: 'has_thumbs_down',
 export class SqliteResolutions implements ResolutionStore {
   constructor(private readonly db: Db, private readonly sql: Statements, private readonly run: Runner) {}
 
-  candidates(idleBefore: string, limit: number, tenantId?: string) {
+  candidates({ from, idleBefore }: { from: string; idleBefore: string }, limit: number, tenantId?: string) {
     return this.run(() =>
       (
         this.sql
           .get(
             `SELECT c.* FROM conversations c
-             WHERE c.has_grounded_answer = 1 AND c.has_thumbs_down = 0 AND c.handed_off = 0 AND c.last_message_at <= @idleBefore
+             WHERE c.has_grounded_answer = 1 AND c.has_thumbs_down = 0 AND c.handed_off = 0 AND c.last_message_at >= @from AND c.last_message_at <= @idleBefore
                AND (@tenantId IS NULL OR c.tenant_id = @tenantId)
                AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.conversation_id = c.id)
              ORDER BY c.last_message_at, c.id LIMIT @limit`,
           )
-          .all({ idleBefore, limit, tenantId: tenantId ?? null }) as Row[]
+          .all({ from, idleBefore, limit, tenantId: tenantId ?? null }) as Row[]
       ).map(toConversation),
     );
   }

@@ -36,9 +36,9 @@ export interface ResolutionRecord {
 export interface ResolutionStore {
   /**
    * Conversations (of one tenant, or all) that qualify and are not counted yet: a grounded
-   * answer, no thumbs-down, no hand-off, no activity after `idleBefore`. Oldest activity first.
+   * answer, no thumbs-down, no hand-off, last activity from `from` to `idleBefore`. Oldest first.
    */
-  candidates(idleBefore: string, limit: number, tenantId?: string): Promise<ConversationRecord[]>;
+  candidates(window: { from: string; idleBefore: string }, limit: number, tenantId?: string): Promise<ConversationRecord[]>;
   /**
    * Counts the conversation unless it is counted already or was disqualified meanwhile (checked
    * in the same statement, so a concurrent thumbs-down is never lost). True when written.

@@ -57,9 +57,12 @@ const DETECT_BATCH = 200;
  */
 export async function detectResolutions(store: Store, ids: Ids, now: Date, options: { tenantId?: string; maxBatches?: number } = {}): Promise<ResolutionDetection> {
   const idleBefore = new Date(now.getTime() - RESOLUTION_IDLE_MS).toISOString();
+  // Only this month and the previous one can still be billed (the previous is reported on the 1st): older
+  // conversations are never scanned again, so a run's cost follows recent volume, not history.
+  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString();
   const result: ResolutionDetection = { scanned: 0, written: 0, done: false };
   for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
-    const candidates = await store.resolutions.candidates(idleBefore, DETECT_BATCH, options.tenantId);
+    const candidates = await store.resolutions.candidates({ from, idleBefore }, DETECT_BATCH, options.tenantId);
     for (const c of candidates) {
       result.scanned++;
       const written = await store.resolutions.record({

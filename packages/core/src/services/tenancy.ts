@@ -116,9 +116,11 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
         }
         const valid = parseInput(quotasSchema, quotas, 'quotas');
         if (valid.isErr()) return err(valid.error);
-        const patch = { ...(plan ? { plan } : {}), quotas: valid.value, updatedAt: clock.now().toISOString() };
+        const now = clock.now();
+        const patch = { quotas: valid.value, updatedAt: now.toISOString() };
         await tx.tenants.update(tenant.id, patch);
-        return ok({ ...tenant, ...patch });
+        // The plan itself moves through the one plan-change function, like a processor webhook's.
+        return ok((await changePlan(tx, { ...tenant, ...patch }, plan ? { plan } : {}, now)).tenant);
       });
       if (updated.isOk()) await hooks.limitsChanged?.(updated.value.id);
       return updated;

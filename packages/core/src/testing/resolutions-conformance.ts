@@ -52,6 +52,33 @@ export function resolutionsSuite(getStore: () => Store): void {
       expect(rows.find((r) => r.conversationId === active.id)?.billingPeriod).toBe('2030-02');
     });
 
+    it('only this month and the previous one are scanned', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      await store.conversations.insert(conversation(s.scopeA, '2029-11-30T10:00:00.000Z')); // two months back: its month was reported long ago
+      await store.conversations.insert(conversation(s.scopeA, '2029-12-01T00:00:00.000Z'));
+      expect(await detectResolutions(store, ids, new Date('2030-01-15T00:00:00.000Z'))).toMatchObject({ scanned: 1, written: 1 });
+      expect((await store.resolutions.list(s.a.id)).map((r) => r.billingPeriod)).toEqual(['2029-12']);
+    });
+
+    it('a thumbs-down racing the detector: the conversation ends up uncounted either way', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const convs = Array.from({ length: 12 }, (_, i) => conversation(s.scopeA, `2030-01-10T10:00:${String(i).padStart(2, '0')}.000Z`));
+      for (const c of convs) await store.conversations.insert(c);
+      const now = new Date('2030-01-20T00:00:00.000Z');
+      await Promise.all(
+        convs.flatMap((c, i) => {
+          const row = { id: ids.next('res'), tenantId: c.tenantId, workspaceId: c.workspaceId, conversationId: c.id, billingPeriod: '2030-01', createdAt: now.toISOString(), reportedPeriod: null, refundedAt: null, correctedPeriod: null };
+          const record = () => store.resolutions.record(row);
+          const disqualify = () => disqualifyResolution(store, s.scopeA, c.id, 'thumbs_down', now);
+          return i % 2 ? [record(), disqualify()] : [disqualify(), record()];
+        }),
+      );
+      expect(await store.resolutions.count(s.a.id, '2030-01')).toBe(0);
+      expect(await store.resolutions.list(s.a.id)).toEqual([]);
+    });
+
     it('a disqualified conversation is never counted; one not reported yet loses its resolution', async () => {
       const store = getStore();
       const s = await seedTwoTenants(store);
