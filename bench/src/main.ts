@@ -11,7 +11,7 @@ import { BENCH_DIR, CACHE_ROOT, sourceHash } from './lib/panya.js';
 import { RENDER } from './lib/report.js';
 import { median } from './lib/stats.js';
 
-const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact', 'stall'] as const;
+const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact', 'stall', 'billing'] as const;
 type Name = (typeof ALL)[number];
 const readmeOnly = process.argv.includes('--readme');
 const asked = process.argv.slice(2).filter((a) => a !== '--' && a !== '--readme');
@@ -89,6 +89,9 @@ const runners: Record<Name, () => Promise<object>> = {
   },
   async stall() {
     return { queryCost: await runChild<object>('query-cost.ts') };
+  },
+  async billing() {
+    return { detector: await runChild<object>('resolutions.ts') };
   },
 };
 
@@ -176,6 +179,10 @@ SciFact (\`shared/eval/scifact\`: 5,183 abstracts, 300 test queries) loaded once
     stall: `## stall — no request freezes the server
 
 **Query cost** is in-process on SciFact (5,183 abstracts through the ingest path): 280-word queries of the corpus's commonest words against the dataset's own test queries, same process. The load generator shares the 2 cores with the server, so loaded latencies include its CPU use.
+`,
+    billing: `## billing — the resolution detector
+
+In-process, SQLite in memory: a tenant with 200,000 conversations counted in earlier months and 2,000 new ones from last month. **First run** records the new ones (\`detectResolutions\`); **steady state** is the candidate scan every later \`*/15\` run makes, median of 9: the detector's window (this month and the previous one, through the partial index of qualifying conversations) against the same scan over the whole history.
 `,
   };
   return `# Panya benchmarks

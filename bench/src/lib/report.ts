@@ -80,7 +80,7 @@ export function renderScifact(r: Any): string {
   ].join('\n');
 }
 
-export const RENDER: Record<string, (r: Any) => string> = { search: renderSearch, http: renderHttp, ingest: renderIngest, quality: renderQuality, answers: renderAnswers, scifact: renderScifact, stall: renderStall };
+export const RENDER: Record<string, (r: Any) => string> = { search: renderSearch, http: renderHttp, ingest: renderIngest, quality: renderQuality, answers: renderAnswers, scifact: renderScifact, stall: renderStall, billing: renderBilling };
 
 function renderStall(r: Any): string {
   const lines: string[] = [];
@@ -91,4 +91,17 @@ function renderStall(r: Any): string {
     lines.push(`| ordinary test query | ${q.ordinary.p50} | ${q.ordinary.p99} | ${q.ordinary.samples} |`);
   }
   return lines.join('\n');
+}
+
+function renderBilling(r: Any): string {
+  const d = r.detector;
+  return table(
+    ['detector', 'ms'],
+    [
+      [`first run: ${d.firstRun.written} of ${d.recent} new conversations recorded (${d.historic} counted before)`, f(d.firstRun.ms, 0)],
+      ['steady-state scan, window (this and last month)', f(d.steady.windowMs)],
+      ['steady-state scan, whole history (peer)', f(d.steady.wholeHistoryMs)],
+      ['ratio', `${f(d.steady.ratio, 0)}×`],
+    ],
+  );
 }
