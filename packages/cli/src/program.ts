@@ -278,10 +278,11 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     });
 
   const docs = program.command('docs').description('manage documents');
-  dbOption(docs.command('import').description('import every markdown file under a directory'))
-    .argument('<dir>', 'directory of .md files')
+  dbOption(docs.command('import').description('sync a directory of .md, .txt and .html files into a workspace (the relative path is each document\'s external id)'))
+    .argument('<dir>', 'directory of .md, .markdown, .txt, .html files')
     .requiredOption('--tenant <slug>', 'tenant slug')
     .option('--workspace <slug>', 'workspace slug (default: the default workspace)')
+    .option('--prune', 'delete the workspace\'s documents whose external id no file has any more')
     .option('--embedder <name>', 'auto | hash | local | openai (env PANYA_EMBEDDER)', embedderChoice)
     .action(async (dir: string, opts) => {
       await withEngine(opts.db, (engine) => importDocsCommand(engine, io, dir, { ...opts, progress: Boolean(process.stderr.isTTY) }), opts);

@@ -99,21 +99,92 @@ describe('panya tenant / key', () => {
 });
 
 describe('panya docs import', () => {
-  it('imports every markdown file under a directory, titled by its first heading', async () => {
+  async function documents(workspace?: string) {
+    const { openEngine } = await import('../src/runtime.js');
+    const engine = await openEngine({ db });
+    try {
+      const ctx = (await engine.access.system('acme', workspace))._unsafeUnwrap();
+      return (await engine.documents.list(ctx, { limit: 100 }))._unsafeUnwrap().items.sort((a, b) => (a.externalId! < b.externalId! ? -1 : 1));
+    } finally {
+      await engine.close();
+    }
+  }
+
+  it('imports .md, .txt and .html files under a directory, keyed by relative path, with front matter as fields and metadata', async () => {
     await run(['tenant', 'create', '--slug', 'acme', '--db', db]);
     const docs = join(dir, 'docs');
     mkdirSync(join(docs, 'nested'), { recursive: true });
     writeFileSync(join(docs, 'a.md'), '# Alpha guide\n\nText');
     writeFileSync(join(docs, 'nested', 'b.markdown'), 'No heading here');
-    writeFileSync(join(docs, 'ignored.txt'), 'not markdown');
+    writeFileSync(join(docs, 'notes.txt'), 'plain words about parcels');
+    writeFileSync(join(docs, 'page.html'), '<html><head><title>Opening hours</title></head><body><p>Open <b>9 to 5</b>.</p></body></html>');
+    writeFileSync(join(docs, 'fm.md'), '---\ntitle: Shipping rates\nurl: https://help.example.com/shipping\npublicSurfaces: help_center\nauthor: Nok\ntags: [shipping, rates]\n---\nSecretfrontmatterword is not here. Parcels cost 60 THB.\n');
+    writeFileSync(join(docs, 'empty.md'), '---\ntitle: Only front matter\n---\n  \n');
+    writeFileSync(join(docs, 'blank.txt'), '');
+    writeFileSync(join(docs, 'image.png'), 'not imported');
     const { out } = await run(['docs', 'import', docs, '--tenant', 'acme', '--db', db]);
-    expect(out).toContain('Imported 2 documents');
+    expect(out).toContain('Synced 5 documents into acme/default: 5 created, 0 updated, 0 unchanged');
+    expect(out).toContain('Skipped 2 empty files: blank.txt, empty.md');
+    const list = await documents();
+    expect(list.map((d) => [d.externalId, d.title])).toEqual([
+      ['a.md', 'Alpha guide'],
+      ['fm.md', 'Shipping rates'],
+      ['nested/b.markdown', 'b'],
+      ['notes.txt', 'notes'],
+      ['page.html', 'Opening hours'],
+    ]);
+    const fm = list.find((d) => d.externalId === 'fm.md')!;
+    expect(fm).toMatchObject({ url: 'https://help.example.com/shipping', publicSurfaces: ['help_center'], metadata: { author: 'Nok', tags: ['shipping', 'rates'] }, status: 'indexed' });
+    expect(fm.contentMd).not.toContain('author');
+    expect(list.find((d) => d.externalId === 'page.html')!.contentMd).toContain('**9 to 5**');
+
+    // Front matter is not indexed: its words find nothing, the body's do.
     const { openEngine } = await import('../src/runtime.js');
     const engine = await openEngine({ db });
     const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
-    const titles = (await engine.documents.list(ctx, {}))._unsafeUnwrap().items.map((d) => d.title).sort();
+    expect((await engine.search.search(ctx, { query: 'Nok' }))._unsafeUnwrap().results).toHaveLength(0);
+    expect((await engine.search.search(ctx, { query: 'parcels cost' }))._unsafeUnwrap().results[0]?.documentId).toBe(fm.id);
     await engine.close();
-    expect(titles).toEqual(['Alpha guide', 'b']);
+  });
+
+  it('is a sync: twice is a no-op, a changed file updates, --prune deletes what disappeared', async () => {
+    await run(['tenant', 'create', '--slug', 'acme', '--db', db]);
+    const docs = join(dir, 'docs');
+    mkdirSync(docs, { recursive: true });
+    writeFileSync(join(docs, 'keep.md'), '# Keep\n\nStays.');
+    writeFileSync(join(docs, 'change.md'), '# Change\n\nFirst version.');
+    writeFileSync(join(docs, 'gone.md'), '# Gone\n\nWill disappear.');
+    await run(['docs', 'import', docs, '--tenant', 'acme', '--db', db]);
+    const first = await documents();
+
+    const again = await run(['docs', 'import', docs, '--tenant', 'acme', '--db', db]);
+    expect(again.out).toContain('0 created, 0 updated, 3 unchanged');
+    expect(await documents()).toEqual(first);
+
+    writeFileSync(join(docs, 'change.md'), '# Change\n\nSecond version.');
+    rmSync(join(docs, 'gone.md'));
+    const changed = await run(['docs', 'import', docs, '--tenant', 'acme', '--db', db]);
+    expect(changed.out).toContain('0 created, 1 updated, 1 unchanged');
+    // Without --prune the vanished file's document stays.
+    expect((await documents()).map((d) => d.externalId)).toEqual(['change.md', 'gone.md', 'keep.md']);
+    const updated = (await documents()).find((d) => d.externalId === 'change.md')!;
+    expect(updated).toMatchObject({ id: first.find((d) => d.externalId === 'change.md')!.id, contentMd: '# Change\n\nSecond version.', status: 'indexed' });
+    expect((await documents()).find((d) => d.externalId === 'keep.md')).toEqual(first.find((d) => d.externalId === 'keep.md'));
+
+    const pruned = await run(['docs', 'import', docs, '--tenant', 'acme', '--db', db, '--prune']);
+    expect(pruned.out).toContain('0 created, 0 updated, 2 unchanged, 1 deleted');
+    expect((await documents()).map((d) => d.externalId)).toEqual(['change.md', 'keep.md']);
+  });
+
+  it('writes nothing when a file cannot be imported, naming it', async () => {
+    await run(['tenant', 'create', '--slug', 'acme', '--db', db]);
+    const docs = join(dir, 'docs');
+    mkdirSync(docs, { recursive: true });
+    writeFileSync(join(docs, 'good.md'), '# Good\n\nFine.');
+    writeFileSync(join(docs, 'bad.md'), '---\nurl: not a url\n---\nBody');
+    writeFileSync(join(docs, 'broken.md'), '---\n: [unclosed\n---\nBody');
+    await expect(run(['docs', 'import', docs, '--tenant', 'acme', '--db', db])).rejects.toThrow(/Nothing was imported: 2 files[\s\S]*bad\.md: url[\s\S]*broken\.md/);
+    expect(await documents()).toEqual([]);
   });
 });
 

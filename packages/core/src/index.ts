@@ -55,5 +55,6 @@ export * from './services/chat.js';
 export * from './services/grounding.js';
 export * from './services/resolutions.js';
 export * from './text/query.js';
+export * from './text/front-matter.js';
 export * from './search/lexical-index.js';
 export * from './search/lexical-ranker.js';

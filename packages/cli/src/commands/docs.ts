@@ -1,20 +1,23 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, extname, join, relative } from 'node:path';
-import type { Engine } from '@panya/core';
-import { MAX_BULK_ITEMS } from '@panya/core';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, extname, join, relative, sep } from 'node:path';
+import type { Engine, PutDocumentInput, SyncOutcome } from '@panya/core';
+import { documentFieldsFromFrontMatter, MAX_UPLOAD_FILE_BYTES, parseInput, putDocumentSchema, splitFrontMatter } from '@panya/core';
+import { convertUpload } from '@panya/adapter-express';
 import cliProgress from 'cli-progress';
 import type { Io } from '../runtime.js';
 import { CommandError, fail } from './tenant.js';
 
 const MARKDOWN = new Set(['.md', '.markdown']);
-const BATCH = Math.min(200, MAX_BULK_ITEMS);
+/** Converted the way uploads are. */
+const CONVERTED = new Set(['.txt', '.html', '.htm']);
 
-async function* markdownFiles(dir: string): AsyncGenerator<string> {
+async function* importableFiles(dir: string): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* markdownFiles(path);
-    else if (entry.isFile() && MARKDOWN.has(extname(entry.name).toLowerCase())) yield path;
+    const ext = extname(entry.name).toLowerCase();
+    if (entry.isDirectory()) yield* importableFiles(path);
+    else if (entry.isFile() && (MARKDOWN.has(ext) || CONVERTED.has(ext))) yield path;
   }
 }
 
@@ -24,39 +27,105 @@ export function titleOf(markdown: string, path: string): string {
   return (h1?.[1] ?? basename(path, extname(path))).slice(0, 300);
 }
 
-export async function importDocsCommand(engine: Engine, io: Io, dir: string, opts: { tenant: string; workspace?: string; progress?: boolean }) {
+/** A file's external id: its path relative to the imported directory, with `/` on every platform. */
+export const externalIdOf = (dir: string, path: string) => relative(dir, path).split(sep).join('/');
+
+type Read = { externalId: string; document: PutDocumentInput } | { externalId: string; empty: true } | { externalId: string; problem: string };
+
+/** One file as a document: front matter (Markdown) sets fields and metadata and is not indexed. */
+async function readDocument(dir: string, path: string): Promise<Read> {
+  const externalId = externalIdOf(dir, path);
+  const size = (await stat(path)).size;
+  if (size > MAX_UPLOAD_FILE_BYTES) return { externalId, problem: `larger than ${MAX_UPLOAD_FILE_BYTES} bytes` };
+  const bytes = await readFile(path);
+  let title: unknown;
+  let contentMd: string;
+  let fields: Omit<ReturnType<typeof documentFieldsFromFrontMatter>, 'title'> = { metadata: {} };
+  try {
+    if (MARKDOWN.has(extname(path).toLowerCase())) {
+      const { data, body } = splitFrontMatter(bytes.toString('utf8'));
+      ({ title, ...fields } = documentFieldsFromFrontMatter(data));
+      contentMd = body;
+      title ??= titleOf(body, path);
+    } else {
+      ({ title, contentMd } = await convertUpload({ filename: basename(path), bytes }));
+    }
+  } catch (error) {
+    return { externalId, problem: (error as Error).message };
+  }
+  if (contentMd.trim() === '') return { externalId, empty: true };
+  const document = { ...fields, title, contentMd } as PutDocumentInput;
+  const valid = parseInput(putDocumentSchema, document);
+  if (valid.isErr()) {
+    const issues = 'issues' in valid.error ? (valid.error.issues ?? []) : [];
+    return { externalId, problem: issues.map((i) => `${i.path || '(document)'}: ${i.message}`).join('; ') || valid.error.message };
+  }
+  return { externalId, document };
+}
+
+export interface ImportSummary {
+  created: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  skippedEmpty: string[];
+}
+
+/**
+ * Syncs a directory into a workspace: each file is the document whose external id is its relative
+ * path. Every file is read and checked before anything is written (one bad file stops the import
+ * and changes nothing); unchanged files write nothing, so a second run is a no-op; `prune` deletes
+ * the workspace's documents whose external id no file has any more.
+ */
+export async function importDocsCommand(engine: Engine, io: Io, dir: string, opts: { tenant: string; workspace?: string; prune?: boolean; progress?: boolean }): Promise<ImportSummary> {
   const ctx = await engine.access.system(opts.tenant, opts.workspace);
   if (ctx.isErr()) fail(ctx.error);
   const files: string[] = [];
   try {
-    for await (const f of markdownFiles(dir)) files.push(f);
+    for await (const f of importableFiles(dir)) files.push(f);
   } catch (error) {
     throw new CommandError(`Cannot read ${dir}: ${(error as Error).message}`);
   }
   files.sort();
+  const read: Read[] = [];
+  for (const path of files) read.push(await readDocument(dir, path));
+  const problems = read.filter((r): r is Extract<Read, { problem: string }> => 'problem' in r);
+  if (problems.length) throw new CommandError(`Nothing was imported: ${problems.length} file${problems.length === 1 ? '' : 's'} cannot be imported.\n${problems.map((p) => `  ${p.externalId}: ${p.problem}`).join('\n')}`);
+
+  const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, deleted: 0, skippedEmpty: [] };
+  const toWrite = read.filter((r): r is Extract<Read, { document: PutDocumentInput }> => 'document' in r);
+  summary.skippedEmpty = read.filter((r) => 'empty' in r).map((r) => r.externalId);
   const bar = opts.progress ? new cliProgress.SingleBar({ format: 'Importing [{bar}] {value}/{total} files', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
-  bar?.start(files.length, 0);
-  let created = 0;
-  for (let i = 0; i < files.length; i += BATCH) {
-    const batch = files.slice(i, i + BATCH);
-    const create = await Promise.all(
-      batch.map(async (path) => {
-        const contentMd = await readFile(path, 'utf8');
-        return { title: titleOf(contentMd, path), contentMd };
-      }),
-    );
-    const result = await engine.documents.bulk(ctx.value, { create });
-    if (result.isErr()) {
+  bar?.start(toWrite.length, 0);
+  for (const [i, { externalId, document }] of toWrite.entries()) {
+    const written = await engine.documents.upsertByExternalId(ctx.value, externalId, document);
+    if (written.isErr()) {
       bar?.stop();
-      const named = 'issues' in result.error && result.error.issues ? result.error.issues.map((issue) => ({ ...issue, path: issue.path.replace(/^create\[(\d+)\]/, (_m, n: string) => relative(dir, batch[Number(n)] ?? '')) })) : [];
-      fail({ ...result.error, ...(named.length ? { issues: named } : {}) } as typeof result.error);
+      fail({ ...written.error, message: `${externalId}: ${written.error.message}` } as typeof written.error);
     }
-    created += result.value.length;
-    bar?.update(created);
+    summary[written.value.outcome satisfies SyncOutcome]++;
+    bar?.update(i + 1);
   }
   bar?.stop();
+  if (opts.prune) {
+    // An empty file still exists: its document stays (it is reported, not deleted).
+    const present = new Set(read.map((r) => r.externalId));
+    const listed = await engine.documents.listExternalIds(ctx.value);
+    if (listed.isErr()) fail(listed.error);
+    for (const { externalId } of listed.value) {
+      if (present.has(externalId)) continue;
+      const removed = await engine.documents.deleteByExternalId(ctx.value, externalId);
+      if (removed.isOk()) summary.deleted++;
+    }
+  }
   const indexed = await engine.ingest.drain();
   const counts = await engine.store.documents.countByStatus(ctx.value.scope);
-  io.out(`Imported ${created} document${created === 1 ? '' : 's'} into ${opts.tenant}/${opts.workspace ?? 'default'}; indexed ${indexed}${counts.failed ? `, ${counts.failed} failed (see GET /api/docs)` : ''}.`);
-  return created;
+  const where = `${opts.tenant}/${opts.workspace ?? 'default'}`;
+  const plural = (n: number) => `${n} document${n === 1 ? '' : 's'}`;
+  io.out(
+    `Synced ${plural(toWrite.length)} into ${where}: ${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged` +
+      `${opts.prune ? `, ${summary.deleted} deleted` : ''}; indexed ${indexed}${counts.failed ? `, ${counts.failed} failed (see GET /api/docs)` : ''}.`,
+  );
+  if (summary.skippedEmpty.length) io.out(`Skipped ${summary.skippedEmpty.length} empty file${summary.skippedEmpty.length === 1 ? '' : 's'}: ${summary.skippedEmpty.join(', ')}`);
+  return summary;
 }
