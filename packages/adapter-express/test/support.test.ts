@@ -200,3 +200,167 @@ describe('feedback on answers', () => {
     expect(messages.map((m: { feedback: unknown }) => m.feedback)).toEqual([null, null]);
   });
 });
+
+describe('tickets, SLA and the inbox', () => {
+  it('walks the loop: thumbs-down shows in the inbox, becomes a ticket, is commented, closed, reopened, and its SLA breach is marked once', async () => {
+    const acme = await tenantWithArticles('acme');
+    const turn = await chat(acme.auth, { query: 'How long do refunds take?' });
+    await request(app).post(`/api/messages/${turn.messageId}/feedback`).set(acme.auth).send({ rating: 'down' }).expect(200);
+
+    const inbox = (await request(app).get('/api/inbox').set(acme.auth).expect(200)).body;
+    expect(inbox.data).toEqual([expect.objectContaining({ reason: 'thumbs_down', kind: 'conversation', id: turn.conversationId, title: 'How long do refunds take?' })]);
+
+    const created = await request(app).post('/api/tickets').set(acme.auth).send({ subject: 'Refund is late', body: 'The answer did not help.', priority: 'high', conversationId: turn.conversationId }).expect(201);
+    const ticket = created.body;
+    expect(created.headers.location).toBe(`/api/tickets/${ticket.id}`);
+    expect(ticket).toMatchObject({ status: 'open', priority: 'high', conversationId: turn.conversationId, breachedAt: null, closedAt: null });
+    expect(ticket.dueAt).toBe(new Date(now + 4 * 3_600_000).toISOString()); // high: 4 hours
+    expect((await request(app).get(`/api/conversations/${turn.conversationId}`).set(acme.auth).expect(200)).body).toMatchObject({ status: 'handed_off', handedOff: true });
+    expect((await request(app).get('/api/conversations?status=handed_off').set(acme.auth).expect(200)).body.data.map((c: { id: string }) => c.id)).toEqual([turn.conversationId]);
+    // The conversation is now the ticket's: the inbox shows the ticket only.
+    expect((await request(app).get('/api/inbox').set(acme.auth).expect(200)).body.data).toEqual([expect.objectContaining({ reason: 'open_ticket', kind: 'ticket', id: ticket.id, ticketId: ticket.id, conversationId: turn.conversationId, priority: 'high', title: 'Refund is late' })]);
+
+    const comment = (await request(app).post(`/api/tickets/${ticket.id}/comment`).set(acme.auth).send({ body: 'Refund issued manually.' }).expect(201)).body;
+    expect(comment).toMatchObject({ ticketId: ticket.id, body: 'Refund issued manually.' });
+    expect(comment.author).toMatch(/^key_/);
+    now += 60_000;
+    const closed = (await request(app).post(`/api/tickets/${ticket.id}/close`).set(acme.auth).expect(200)).body;
+    expect(closed).toMatchObject({ status: 'closed', closedAt: new Date(now).toISOString(), comments: [{ id: comment.id }] });
+    expect((await request(app).post(`/api/tickets/${ticket.id}/close`).set(acme.auth).expect(409)).body.code).toBe('conflict');
+    expect((await request(app).get('/api/inbox').set(acme.auth).expect(200)).body.data).toEqual([]);
+    expect((await request(app).get('/api/tickets?status=open').set(acme.auth).expect(200)).body.data).toEqual([]);
+
+    now += 60_000;
+    const reopened = (await request(app).post(`/api/tickets/${ticket.id}/reopen`).set(acme.auth).expect(200)).body;
+    expect(reopened).toMatchObject({ status: 'open', closedAt: null, dueAt: new Date(now + 4 * 3_600_000).toISOString() });
+    await request(app).post(`/api/tickets/${ticket.id}/reopen`).set(acme.auth).expect(409);
+
+    const cron = () => request(app).get('/api/cron/sla-breach').set('Authorization', `Bearer ${SECRET}`).expect(200);
+    expect((await cron()).body).toMatchObject({ job: 'sla-breach', ran: true, scope: 'tenant-wide', breached: 0, tickets: [] });
+    now += 4 * 3_600_000 + 1;
+    const marked = (await cron()).body;
+    expect(marked).toMatchObject({ breached: 1, tickets: [{ id: ticket.id, tenantId: acme.tenant.id, priority: 'high', breachedAt: new Date(now).toISOString() }] });
+    expect((await cron()).body).toMatchObject({ breached: 0, tickets: [] });
+    expect((await request(app).get(`/api/tickets/${ticket.id}`).set(acme.auth).expect(200)).body).toMatchObject({ breachedAt: new Date(now).toISOString(), comments: [{ id: comment.id }] });
+    expect((await request(app).get('/api/inbox').set(acme.auth).expect(200)).body.data).toEqual([expect.objectContaining({ reason: 'sla_breach', id: ticket.id })]);
+    expect((await request(app).get('/api/inbox?reason=open_ticket,thumbs_down').set(acme.auth).expect(200)).body.data).toEqual([]);
+  });
+
+  it('a ticket on a conversation removes its counted resolution; tickets are listed, filtered and confined to their workspace', async () => {
+    const acme = await tenantWithArticles('acme');
+    const globex = await makeTenant(engine, 'globex');
+    const turn = await chat(acme.auth, { query: 'How long does shipping to Bangkok take?' });
+    now += 31 * 60_000;
+    await request(app).get('/api/cron/resolutions').set('Authorization', `Bearer ${SECRET}`).expect(200);
+    const period = new Date(now).toISOString().slice(0, 7);
+    expect(await countResolutions(engine.store, acme.tenant.id, period)).toBe(1);
+    const fromChat = (await request(app).post('/api/tickets').set(acme.auth).send({ subject: 'Call me', body: 'Please call.', conversationId: turn.conversationId }).expect(201)).body;
+    expect(fromChat.dueAt).toBe(new Date(now + 24 * 3_600_000).toISOString()); // normal: 24 hours
+    expect(await countResolutions(engine.store, acme.tenant.id, period)).toBe(0);
+    const urgent = (await request(app).post('/api/tickets').set(acme.auth).send({ subject: 'Site down', body: 'Checkout fails.', priority: 'urgent' }).expect(201)).body;
+    expect(urgent.dueAt).toBe(new Date(now + 3_600_000).toISOString());
+
+    const all = (await request(app).get('/api/tickets').set(acme.auth).expect(200)).body;
+    expect(all.data.map((t: { id: string }) => t.id)).toEqual([urgent.id, fromChat.id]);
+    expect((await request(app).get('/api/tickets?priority=urgent').set(acme.auth).expect(200)).body.data.map((t: { id: string }) => t.id)).toEqual([urgent.id]);
+    const first = (await request(app).get('/api/tickets?limit=1').set(acme.auth).expect(200)).body;
+    expect((await request(app).get(`/api/tickets?limit=1&cursor=${first.nextCursor}`).set(acme.auth).expect(200)).body.data.map((t: { id: string }) => t.id)).toEqual([fromChat.id]);
+    await request(app).get('/api/tickets?priority=p1').set(acme.auth).expect(400);
+    await request(app).post('/api/tickets').set(acme.auth).send({ subject: '', body: 'x' }).expect(400);
+
+    // Another tenant: nothing to see, nothing to touch, and its conversation ids are unknown here.
+    await request(app).get(`/api/tickets/${urgent.id}`).set(globex.auth).expect(404);
+    await request(app).post(`/api/tickets/${urgent.id}/close`).set(globex.auth).expect(404);
+    await request(app).post(`/api/tickets/${urgent.id}/comment`).set(globex.auth).send({ body: 'hi' }).expect(404);
+    await request(app).post('/api/tickets').set(globex.auth).send({ subject: 'x', body: 'y', conversationId: turn.conversationId }).expect(404);
+    expect((await request(app).get('/api/tickets').set(globex.auth).expect(200)).body.data).toEqual([]);
+    await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'second', name: 'Second' }).expect(201);
+    expect((await request(app).get('/c/acme/_w/second/api/tickets').set(acme.auth).expect(200)).body.data).toEqual([]);
+    expect((await request(app).get('/c/acme/api/tickets').set(acme.auth).expect(200)).body.data).toHaveLength(2);
+    await request(app).get(`/c/acme/_w/second/api/tickets/${urgent.id}`).set(acme.auth).expect(404);
+    await request(app).get('/api/inbox?reason=nope').set(acme.auth).expect(400);
+  });
+});
+
+describe('personas', () => {
+  it('are workspace-scoped CRUD; a new workspace has none; answer and chat take personaId and answer in its locale', async () => {
+    const acme = await tenantWithArticles('acme');
+    expect((await request(app).get('/api/personas').set(acme.auth).expect(200)).body).toEqual({ data: [], hasMore: false, nextCursor: null });
+    const created = await request(app).post('/api/personas').set(acme.auth).send({ name: 'Nok', tone: 'warm and polite', instructions: 'Address the customer as khun.', locale: 'th' }).expect(201);
+    const persona = created.body;
+    expect(created.headers.location).toBe(`/api/personas/${persona.id}`);
+    expect(persona).toMatchObject({ name: 'Nok', tone: 'warm and polite', locale: 'th' });
+    expect((await request(app).get(`/api/personas/${persona.id}`).set(acme.auth).expect(200)).body).toEqual(persona);
+
+    const plain = (await request(app).post('/api/answer').set(acme.auth).send({ query: 'How long do refunds take?' }).expect(200)).body;
+    expect(plain.locale).toBe('en');
+    expect(plain.answer).toContain('7 business days');
+    const voiced = (await request(app).post('/api/answer').set(acme.auth).send({ query: 'How long do refunds take?', personaId: persona.id }).expect(200)).body;
+    expect(voiced).toMatchObject({ locale: 'th', grounded: true });
+    // Written for a Thai reader: in Thai, or led in Thai when the knowledge base holds the answer in English only.
+    expect(voiced.answer).toMatch(/^[\u0E00-\u0E7F]/);
+    expect(voiced.answer).toContain('7 business days');
+    expect(plain.answer).not.toMatch(/[\u0E00-\u0E7F]/);
+    // The caller's explicit locale still wins.
+    expect((await request(app).post('/api/answer').set(acme.auth).send({ query: 'How long do refunds take?', personaId: persona.id, locale: 'en' }).expect(200)).body.locale).toBe('en');
+    const chatted = await chat(acme.auth, { query: 'How long do refunds take?', personaId: persona.id });
+    expect(chatted.text).toMatch(/^[\u0E00-\u0E7F]/);
+    expect((await request(app).get(`/api/conversations/${chatted.conversationId}`).set(acme.auth).expect(200)).body.locale).toBe('th');
+
+    const updated = (await request(app).patch(`/api/personas/${persona.id}`).set(acme.auth).send({ locale: null }).expect(200)).body;
+    expect(updated.locale).toBeNull();
+    expect((await request(app).post('/api/answer').set(acme.auth).send({ query: 'How long do refunds take?', personaId: persona.id }).expect(200)).body.locale).toBe('en');
+
+    await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'second', name: 'Second' }).expect(201);
+    expect((await request(app).get('/c/acme/_w/second/api/personas').set(acme.auth).expect(200)).body.data).toEqual([]);
+    await request(app).post('/c/acme/_w/second/api/answer').set(acme.auth).send({ query: 'refunds', personaId: persona.id }).expect(404);
+    await request(app).post('/api/answer').set(acme.auth).send({ query: 'refunds', personaId: 'per_0000000000000000000000' }).expect(404);
+    await request(app).post('/api/chat').set(acme.auth).send({ query: 'refunds', personaId: 'per_0000000000000000000000' }).expect(404);
+    await request(app).post('/api/answer').set(acme.auth).send({ query: 'refunds', personaId: 'nope' }).expect(400);
+    await request(app).post('/api/personas').set(acme.auth).send({ name: '' }).expect(400);
+    await request(app).post('/api/personas').set(acme.auth).send({ name: 'X', locale: 'fr' }).expect(400);
+    await request(app).delete(`/api/personas/${persona.id}`).set(acme.auth).expect(204);
+    await request(app).get(`/api/personas/${persona.id}`).set(acme.auth).expect(404);
+  });
+});
+
+describe('visitors', () => {
+  it('captures contact details on conversations and merges by e-mail within a workspace, never across workspaces or tenants', async () => {
+    const acme = await tenantWithArticles('acme');
+    const globex = await tenantWithArticles('globex');
+    await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'second', name: 'Second' }).expect(201);
+    const first = await chat(acme.auth, { query: 'How long do refunds take?' });
+    const second = await chat(acme.auth, { query: 'How long does shipping to Bangkok take?' });
+    const elsewhere = await chat(acme.auth, { query: 'refunds' }, '/c/acme/_w/second/api');
+    const foreign = await chat(globex.auth, { query: 'refunds' });
+
+    const ann = (await request(app).post(`/api/conversations/${first.conversationId}/visitor`).set(acme.auth).send({ name: 'Ann', email: 'Ann@Example.com' }).expect(200)).body;
+    expect(ann).toMatchObject({ name: 'Ann', email: 'ann@example.com' });
+    const anonymous = (await request(app).post(`/api/conversations/${second.conversationId}/visitor`).set(acme.auth).send({ name: 'A. Smith' }).expect(200)).body;
+    expect(anonymous.id).not.toBe(ann.id);
+    // The same e-mail later in the second conversation: one visitor with both conversations.
+    const merged = (await request(app).post(`/api/conversations/${second.conversationId}/visitor`).set(acme.auth).send({ email: 'ann@example.com' }).expect(200)).body;
+    expect(merged).toMatchObject({ id: ann.id, name: 'Ann', email: 'ann@example.com' });
+    await request(app).get(`/api/visitors/${anonymous.id}`).set(acme.auth).expect(404);
+    const visitor = (await request(app).get(`/api/visitors/${ann.id}`).set(acme.auth).expect(200)).body;
+    expect(visitor.conversationIds.sort()).toEqual([first.conversationId, second.conversationId].sort());
+    expect((await request(app).get('/api/visitors').set(acme.auth).expect(200)).body.data.map((v: { id: string }) => v.id)).toEqual([ann.id]);
+    expect((await request(app).get('/api/visitors?email=ANN@example.com').set(acme.auth).expect(200)).body.data.map((v: { id: string }) => v.id)).toEqual([ann.id]);
+
+    // Other workspace, other tenant: the same e-mail is someone else's record there.
+    const annTwo = (await request(app).post(`/c/acme/_w/second/api/conversations/${elsewhere.conversationId}/visitor`).set(acme.auth).send({ email: 'ann@example.com' }).expect(200)).body;
+    const annThree = (await request(app).post(`/api/conversations/${foreign.conversationId}/visitor`).set(globex.auth).send({ email: 'ann@example.com' }).expect(200)).body;
+    expect(new Set([ann.id, annTwo.id, annThree.id]).size).toBe(3);
+    expect((await request(app).get(`/api/visitors/${ann.id}`).set(acme.auth).expect(200)).body.conversationIds).toHaveLength(2);
+    await request(app).get(`/c/acme/_w/second/api/visitors/${ann.id}`).set(acme.auth).expect(404);
+    await request(app).get(`/api/visitors/${ann.id}`).set(globex.auth).expect(404);
+    await request(app).post(`/api/conversations/${first.conversationId}/visitor`).set(globex.auth).send({ email: 'x@example.com' }).expect(404);
+
+    // A ticket from the conversation belongs to its visitor.
+    const ticket = (await request(app).post('/api/tickets').set(acme.auth).send({ subject: 'Refund', body: 'Where is it?', conversationId: first.conversationId }).expect(201)).body;
+    expect(ticket.visitorId).toBe(ann.id);
+    await request(app).post(`/api/conversations/${first.conversationId}/visitor`).set(acme.auth).send({ email: 'not-an-email' }).expect(400);
+    await request(app).post(`/api/conversations/${first.conversationId}/visitor`).set(acme.auth).send({}).expect(400);
+    await request(app).post('/api/tickets').set(acme.auth).send({ subject: 'x', body: 'y', visitorId: annTwo.id }).expect(404);
+  });
+});

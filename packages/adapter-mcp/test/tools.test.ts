@@ -85,6 +85,18 @@ describe('MCP tools over Streamable HTTP', () => {
     expect(textOf(result)).toMatch(/Sources:\n\[\d+\] Refund policy \(document doc_/);
   });
 
+  it('svc_answer takes a workspace persona: its locale shapes the answer as on POST /api/answer', async () => {
+    const query = 'How long do refunds take?';
+    const persona = await rest(app.url, acme.key, '/api/personas', { name: 'Nok', tone: 'polite', locale: 'th' });
+    expect(persona.status).toBe(201);
+    const viaRest = await rest(app.url, acme.key, '/api/answer', { query, personaId: persona.body.id });
+    const result = await callTool(client, 'svc_answer', { query, personaId: persona.body.id });
+    expect(result.structuredContent).toEqual(viaRest.body);
+    expect(result.structuredContent).toMatchObject({ locale: 'th', grounded: true });
+    const unknown = await callTool(client, 'svc_answer', { query, personaId: 'per_0000000000000000000000' });
+    expect(unknown.isError).toBe(true);
+  });
+
   it('svc_list_docs pages like GET /api/docs', async () => {
     const viaRest = await rest(app.url, acme.key, '/api/docs?limit=2');
     const first = await callTool(client, 'svc_list_docs', { limit: 2 });

@@ -57,7 +57,7 @@ describe('README: pnpm start and every curl example', () => {
   let dir: string;
   let child: ReturnType<typeof spawn>;
   let env: Record<string, string>;
-  const ids: { doc: string[]; ws: string[]; conv: string[] } = { doc: [], ws: [], conv: [] };
+  const ids: { doc: string[]; ws: string[]; conv: string[]; msg: string[] } = { doc: [], ws: [], conv: [], msg: [] };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'panya-readme-'));
@@ -95,7 +95,7 @@ describe('README: pnpm start and every curl example', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Each example's check; placeholders (`doc_...`, `ws_...`, `conv_...`) take ids from earlier examples. */
+  /** Each example's check; placeholders (`doc_...`, `ws_...`, `conv_...`, `msg_...`) take ids from earlier examples. */
   const checks: [RegExp, (r: Reply) => void | Promise<void>][] = [
     [/-d '\{"title":"Shipping times"/, (r) => {
       expect(r.status).toBe(201);
@@ -166,6 +166,7 @@ describe('README: pnpm start and every curl example', () => {
       expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['meta', 'delta', 'citation', 'done']));
       expect(chatText(events)).toContain('60 THB');
       ids.conv.push(events[0]!.data.conversationId);
+      ids.msg.push(events[0]!.data.messageId);
     }],
     [/"query":"and to Bangkok\?","conversationId":"conv_\.\.\."/, (r) => {
       const events = sse(r.body);
@@ -177,6 +178,20 @@ describe('README: pnpm start and every curl example', () => {
       expect(text).toContain('7 วันทำการ');
       expect(text).toContain('[1]');
     }],
+    [/\/api\/conversations\/conv_\.\.\.\/messages"/, (r) => {
+      expect(r.status).toBe(200);
+      expect(r.json().data.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    }],
+    [/\/api\/messages\/msg_\.\.\.\/feedback"/, (r) => expect([r.status, r.json().feedback?.rating]).toEqual([200, 'down'])],
+    [/"subject":"Refund is late"/, (r) => {
+      expect(r.status).toBe(201);
+      expect(r.json()).toMatchObject({ status: 'open', priority: 'high', conversationId: ids.conv[0] });
+    }],
+    [/\/api\/inbox"/, (r) => {
+      expect(r.status).toBe(200);
+      expect(r.json().data[0]).toMatchObject({ reason: 'open_ticket', conversationId: ids.conv[0] });
+    }],
+    [/"name":"Nok"/, (r) => expect([r.status, r.json().locale]).toEqual([201, 'th'])],
     [/\/api\/docs\/upload\?wait=true/, (r) => {
       expect(r.status).toBe(201);
       const docs = r.json().data;
@@ -208,7 +223,7 @@ describe('README: pnpm start and every curl example', () => {
         const made = await curl(`curl -s "$URL/api/docs" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"title":"Reindexed","contentMd":"Reindex me."}'`, dir, env);
         command = command.replace('doc_...', made.json().id);
       }
-      command = command.replaceAll('doc_...', ids.doc[0] ?? 'doc_').replaceAll('ws_...', ids.ws[0] ?? 'ws_').replaceAll('conv_...', ids.conv[0] ?? 'conv_');
+      command = command.replaceAll('doc_...', ids.doc[0] ?? 'doc_').replaceAll('ws_...', ids.ws[0] ?? 'ws_').replaceAll('conv_...', ids.conv[0] ?? 'conv_').replaceAll('msg_...', ids.msg[0] ?? 'msg_');
       const reply = await curl(command, dir, env);
       try {
         await check![1](reply);

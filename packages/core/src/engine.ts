@@ -4,6 +4,10 @@ import type { Contextualizer, Generator } from './ports/generator.js';
 import { createAnswerService } from './services/answer.js';
 import { createChatService } from './services/chat.js';
 import { createConversationService, createMessageSignal } from './services/conversations.js';
+import { createInboxService } from './services/inbox.js';
+import { createPersonaService } from './services/personas.js';
+import { createTicketService } from './services/tickets.js';
+import { createVisitorService } from './services/visitors.js';
 import { countResolutions } from './services/resolutions.js';
 import type { Embedder } from './ports/embedder.js';
 import type { PaymentProcessor } from './ports/payment.js';
@@ -105,6 +109,10 @@ export function createEngine(options: EngineOptions) {
     answers: createAnswerService({ ...deps, generator, search, queries }),
     chat: createChatService({ ...deps, generator, search, limits, messages }),
     conversations: createConversationService({ ...deps, messages }),
+    tickets: createTicketService(deps),
+    personas: createPersonaService(deps),
+    visitors: createVisitorService(deps),
+    inbox: createInboxService(deps),
     generator,
     users,
     hostnames,

@@ -187,6 +187,18 @@ describe('OpenAIGenerator.generate', () => {
     expect(requests[0]!.headers.authorization).toBe('Bearer sk-test');
   });
 
+  it('puts a workspace persona\'s name, tone and instructions in the system prompt, before the grounding rules', async () => {
+    await collect(make().generate({ ...REQUEST, persona: { name: 'Nok', tone: 'warm and polite', instructions: 'Address the customer as khun.' } }));
+    const system = requests[0]!.body.messages[0]!.content as string;
+    expect(system).toContain('You speak as "Nok".');
+    expect(system).toContain('Tone: warm and polite.');
+    expect(system).toContain('Address the customer as khun.');
+    expect(system.indexOf('Address the customer')).toBeLessThan(system.indexOf('ONLY the numbered passages'));
+    expect(system).toMatch(/never override the rules/);
+    await collect(make().generate(REQUEST));
+    expect(requests[1]!.body.messages[0]!.content).not.toContain('You speak as');
+  });
+
   it('estimates usage when the server reports none and omits [DONE]', async () => {
     handler = (_req, res) => streamAnswer(res, PIECES, { usage: false, done: false });
     const { events, text } = await collect(make({ apiKey: undefined }).generate(REQUEST));

@@ -8,6 +8,7 @@ import { PgBilling } from './billing.js';
 import { PgResolutions } from './resolutions.js';
 import { PgFlows } from './flows.js';
 import { PgConnectors, PgOrigins } from './sync.js';
+import { PgInbox, PgPersonas, PgTickets, PgVisitors } from './support.js';
 import { PgHostnames, PgTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
@@ -55,6 +56,10 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     flows: new PgFlows(db, n),
     origins: new PgOrigins(db, n),
     connectors: new PgConnectors(db, n),
+    tickets: new PgTickets(db, n),
+    personas: new PgPersonas(db, n),
+    visitors: new PgVisitors(db, n),
+    inbox: new PgInbox(db, n),
   };
 }
 
@@ -88,6 +93,10 @@ export class PostgresStore implements Store {
   readonly flows;
   readonly origins;
   readonly connectors;
+  readonly tickets;
+  readonly personas;
+  readonly visitors;
+  readonly inbox;
   private readonly root: PoolConn;
   private closed = false;
 
@@ -116,6 +125,10 @@ export class PostgresStore implements Store {
     this.flows = root.flows;
     this.origins = root.origins;
     this.connectors = root.connectors;
+    this.tickets = root.tickets;
+    this.personas = root.personas;
+    this.visitors = root.visitors;
+    this.inbox = root.inbox;
   }
 
   /** The schema holding the store's tables. */

@@ -6,6 +6,7 @@ import { SqliteBilling } from './billing.js';
 import { SqliteResolutions } from './resolutions.js';
 import { SqliteFlows } from './flows.js';
 import { SqliteConnectors, SqliteOrigins } from './sync.js';
+import { SqliteInbox, SqlitePersonas, SqliteTickets, SqliteVisitors } from './support.js';
 import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
@@ -62,6 +63,10 @@ function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean) {
     flows: new SqliteFlows(sql, run),
     origins: new SqliteOrigins(sql, run),
     connectors: new SqliteConnectors(sql, run),
+    tickets: new SqliteTickets(sql, run),
+    personas: new SqlitePersonas(sql, run),
+    visitors: new SqliteVisitors(db, sql, run),
+    inbox: new SqliteInbox(sql, run),
   };
 }
 
@@ -84,6 +89,10 @@ export class SqliteStore implements Store {
   readonly flows;
   readonly origins;
   readonly connectors;
+  readonly tickets;
+  readonly personas;
+  readonly visitors;
+  readonly inbox;
   private readonly gate = new Gate();
   private readonly txView: Store;
 
@@ -111,6 +120,10 @@ export class SqliteStore implements Store {
     this.flows = root.flows;
     this.origins = root.origins;
     this.connectors = root.connectors;
+    this.tickets = root.tickets;
+    this.personas = root.personas;
+    this.visitors = root.visitors;
+    this.inbox = root.inbox;
     const inTx = aggregates(db, sql, async (fn) => fn(), false);
     this.txView = {
       ...inTx,

@@ -1,6 +1,7 @@
 import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
 import type { JobContext } from './types.js';
+import { markSlaBreaches } from '../services/tickets.js';
 import { runUsageReporter } from '../billing/usage-reporter.js';
 import { detectResolutions } from '../services/resolutions.js';
 import { createIds } from '../system.js';
@@ -30,7 +31,7 @@ export const JOBS = {
     schedule: '* * * * *',
     adminMode: false,
     // Tenant-wide by design: tickets are checked across all of a tenant's workspaces.
-    run: async () => ok({ job: 'sla-breach', scope: 'tenant-wide', checked: 0, breached: 0 }),
+    run: async (ctx, now) => ok({ job: 'sla-breach', scope: 'tenant-wide', ...(await markSlaBreaches(ctx.store, now)) }),
   },
   resolutions: {
     schedule: '*/15 * * * *',

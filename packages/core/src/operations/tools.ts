@@ -56,12 +56,13 @@ export const svcAnswer = defineOperation({
   input: {
     body: z.object({
       query: answerSchema.shape.query.describe('The question to answer, e.g. "How much is shipping to Chiang Mai?".'),
-      locale: answerSchema.shape.locale.describe('Language of the answer: "th" or "en" (default: Thai when the question contains Thai script, else English).'),
+      locale: answerSchema.shape.locale.describe('Language of the answer: "th" or "en" (default: the persona\'s, else Thai when the question contains Thai script, else English).'),
+      personaId: answerSchema.shape.personaId.describe('A persona of the workspace (GET /api/personas) whose tone, instructions and locale the answer takes.'),
     }),
   },
   output: answerResponseSchema,
   run({ request, services, signal }, { body }) {
-    return services.answers.generate(request, { query: body.query, ...(body.locale ? { locale: body.locale } : {}) }, signal);
+    return services.answers.generate(request, { query: body.query, ...(body.locale ? { locale: body.locale } : {}), ...(body.personaId ? { personaId: body.personaId } : {}) }, signal);
   },
 });
 

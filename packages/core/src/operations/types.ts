@@ -6,6 +6,10 @@ import type { ApiKeyScope } from '../ports/store.js';
 import type { AnswerService } from '../services/answer.js';
 import type { BillingService } from '../services/billing.js';
 import type { ConversationService } from '../services/conversations.js';
+import type { InboxService } from '../services/inbox.js';
+import type { PersonaService } from '../services/personas.js';
+import type { TicketService } from '../services/tickets.js';
+import type { VisitorService } from '../services/visitors.js';
 import type { RequestContext } from '../services/context.js';
 import type { DocumentService } from '../services/documents.js';
 import type { FlowService } from '../services/flows.js';
@@ -23,6 +27,10 @@ export interface OperationServices {
   billing: BillingService;
   flows: FlowService;
   conversations: ConversationService;
+  tickets: TicketService;
+  personas: PersonaService;
+  visitors: VisitorService;
+  inbox: InboxService;
 }
 
 /** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */

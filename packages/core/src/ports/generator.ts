@@ -21,6 +21,12 @@ export interface ChatTurn {
   content: string;
 }
 
+export interface PersonaInstructions {
+  name: string;
+  tone: string;
+  instructions: string;
+}
+
 export interface GenerateRequest {
   query: string;
   locale: 'th' | 'en';
@@ -30,6 +36,8 @@ export interface GenerateRequest {
   history?: ChatTurn[];
   /** The standalone form of a follow-up `query` (see `condense`), which retrieved `context`. */
   searchQuery?: string;
+  /** How the answer should sound (a workspace persona); never overrides the grounding contract. */
+  persona?: PersonaInstructions;
   signal?: AbortSignal;
 }
 

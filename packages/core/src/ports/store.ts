@@ -12,6 +12,7 @@ import type { BillingStore } from './billing.js';
 import type { ConversationStore } from './conversations.js';
 import type { ResolutionStore } from './resolutions.js';
 import type { FlowStore } from './flows.js';
+import type { InboxStore, PersonaStore, TicketStore, VisitorStore } from './support.js';
 import type { JobStore, RateLimitStore, UsageStore, UserStore } from './operations.js';
 import type { Scope } from './scope.js';
 import type { SearchIndex } from './search-index.js';
@@ -271,6 +272,10 @@ export interface Store {
   readonly flows: FlowStore;
   readonly origins: OriginStore;
   readonly connectors: ConnectorStore;
+  readonly tickets: TicketStore;
+  readonly personas: PersonaStore;
+  readonly visitors: VisitorStore;
+  readonly inbox: InboxStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
    * `tx` it is given; other callers wait until the transaction ends.

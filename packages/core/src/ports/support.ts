@@ -37,13 +37,13 @@ export interface TicketComment {
   createdAt: string;
 }
 
-export interface TicketPatch {
+export type TicketPatch = {
   status?: TicketStatus;
   closedAt?: string | null;
   dueAt?: string;
   breachedAt?: string | null;
   updatedAt: string;
-}
+};
 
 export interface TicketStore {
   insert(ticket: TicketRecord): Promise<void>;
@@ -115,7 +115,7 @@ export interface VisitorStore {
 export const INBOX_REASONS = ['sla_breach', 'open_ticket', 'thumbs_down', 'ungrounded'] as const;
 export type InboxReason = (typeof INBOX_REASONS)[number];
 
-export interface InboxItem {
+export type InboxItem = {
   reason: InboxReason;
   kind: 'ticket' | 'conversation';
   /** The ticket's or the conversation's id. */
@@ -127,7 +127,7 @@ export interface InboxItem {
   priority: TicketPriority | null;
   /** The time the item is ordered by: breach, ticket creation, or last activity. */
   at: string;
-}
+};
 
 export interface InboxStore {
   /**

@@ -100,3 +100,109 @@ export const tagsResponseSchema = z.looseObject({ tags: z.array(z.string()) });
 export const ticketPrioritySchema = z.enum(TICKET_PRIORITIES);
 export const ticketStatusSchema = z.enum(TICKET_STATUSES);
 export const inboxReasonSchema = z.enum(INBOX_REASONS);
+
+// Tickets (human hand-off)
+
+const conversationId = z.string().regex(/^conv_[0-9A-Za-z]{22}$/, 'not a conversation id');
+const visitorId = z.string().regex(/^vis_[0-9A-Za-z]{22}$/, 'not a visitor id');
+
+export const createTicketSchema = z.strictObject({
+  subject: z.string().trim().min(1).max(300),
+  body: z.string().trim().min(1).max(20_000),
+  priority: ticketPrioritySchema.default('normal'),
+  conversationId: conversationId.optional(),
+  visitorId: visitorId.optional(),
+});
+
+export const listTicketsSchema = z.strictObject({ status: ticketStatusSchema.optional(), priority: ticketPrioritySchema.optional(), cursor, limit });
+
+export const ticketCommentSchema = z.strictObject({ body: z.string().trim().min(1).max(20_000) });
+
+export const commentSchema = z.looseObject({ id: z.string(), ticketId: z.string(), body: z.string(), author: z.string(), createdAt: z.string() });
+
+export const ticketSchema = z.looseObject({
+  id: z.string(),
+  workspaceId: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  priority: ticketPrioritySchema,
+  status: ticketStatusSchema,
+  conversationId: z.string().nullable(),
+  visitorId: z.string().nullable(),
+  dueAt: z.string().describe('When the SLA of its priority runs out (from creation, or the last reopen).'),
+  breachedAt: z.string().nullable().describe('When the SLA check found it open past `dueAt`; null while within SLA.'),
+  closedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const ticketWithCommentsSchema = ticketSchema.extend({ comments: z.array(commentSchema).describe('Oldest first.') });
+
+// Personas
+
+const personaLocale = z.enum(LOCALES).nullable();
+export const createPersonaSchema = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  tone: z.string().trim().max(100).default(''),
+  instructions: z.string().trim().max(4_000).default(''),
+  locale: personaLocale.default(null),
+});
+export const updatePersonaSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional(),
+    tone: z.string().trim().max(100).optional(),
+    instructions: z.string().trim().max(4_000).optional(),
+    locale: personaLocale.optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), 'at least one field to change is required');
+export const listPageSchema = z.strictObject({ cursor, limit });
+
+export const personaSchema = z.looseObject({
+  id: z.string(),
+  workspaceId: z.string(),
+  name: z.string(),
+  tone: z.string(),
+  instructions: z.string(),
+  locale: z.enum(LOCALES).nullable().describe('Answers are written in this locale; null: the question’s own.'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const personaIdSchema = z.string().regex(/^per_[0-9A-Za-z]{22}$/, 'not a persona id');
+
+// Visitors
+
+const email = z.string().trim().max(254).pipe(z.email()).transform((e) => e.toLowerCase());
+export const visitorDetailsSchema = z
+  .strictObject({ name: z.string().trim().min(1).max(200).optional(), email: email.optional() })
+  .refine((v) => v.name !== undefined || v.email !== undefined, 'name or email is required');
+export const listVisitorsSchema = z.strictObject({ email: email.optional(), cursor, limit });
+export const visitorSchema = z.looseObject({
+  id: z.string(),
+  workspaceId: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+// Inbox
+
+export const inboxQuerySchema = z.strictObject({
+  reason: z
+    .string()
+    .transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))
+    .pipe(z.array(inboxReasonSchema).min(1))
+    .optional()
+    .describe('Comma-separated reasons to include; default all.'),
+  cursor,
+  limit,
+});
+export const inboxItemSchema = z.looseObject({
+  reason: inboxReasonSchema,
+  kind: z.enum(['ticket', 'conversation']),
+  id: z.string(),
+  conversationId: z.string().nullable(),
+  ticketId: z.string().nullable(),
+  title: z.string(),
+  priority: ticketPrioritySchema.nullable(),
+  at: z.string(),
+});

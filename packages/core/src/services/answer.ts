@@ -6,6 +6,7 @@ import { answerSchema, detectLocale, type AnswerInput, type Locale } from '../sc
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
 import { numberCitations, retrieveContext } from './grounding.js';
+import { answerLocale, findPersona, personaRequest } from './personas.js';
 import type { Counted, QueryChannel, QueryService } from './queries.js';
 import type { SearchService } from './search.js';
 
@@ -27,11 +28,13 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
   const { generator } = deps;
 
   async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal): Promise<Result<AnswerResponse, PanyaError>> {
-    const locale = input.locale ?? detectLocale(input.query);
+    const persona = await findPersona(deps.store, ctx.scope, input.personaId);
+    if (persona.isErr()) return err(persona.error);
+    const locale = answerLocale(input, persona.value);
     const context = await retrieveContext(deps.search, ctx.scope, input.query);
     let generated: Awaited<ReturnType<typeof complete>>;
     try {
-      generated = await complete(generator, { query: input.query, locale, context: context.passages, ...(signal ? { signal } : {}) });
+      generated = await complete(generator, { query: input.query, locale, context: context.passages, ...personaRequest(persona.value), ...(signal ? { signal } : {}) });
     } catch (error) {
       if (!isUpstreamError(error)) throw error;
       deps.logger.warn('answer generation failed at the model provider', { provider: error.provider, transient: error.transient, error: error.message });

@@ -10,6 +10,7 @@ import { requireScope, type RequestContext, type ServiceDeps } from './context.j
 import { CitationNumbering, retrieveContext } from './grounding.js';
 import type { LimitsService, RateLimitStatus } from './limits.js';
 import type { MessageSignal } from './conversations.js';
+import { answerLocale, findPersona, personaRequest } from './personas.js';
 import type { SearchService } from './search.js';
 
 /** Turns of history a follow-up is condensed with and the generator sees. */
@@ -39,7 +40,10 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
       const parsed = parseInput(chatSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const { query, conversationId } = parsed.value;
-      const locale = parsed.value.locale ?? detectLocale(query);
+      const found = await findPersona(store, ctx.scope, parsed.value.personaId);
+      if (found.isErr()) return err(found.error);
+      const persona = found.value;
+      const locale = answerLocale(parsed.value, persona);
 
       const existing = conversationId ? await store.conversations.get(ctx.scope, conversationId) : null;
       if (conversationId && !existing) return err(errors.notFound('Conversation'));
@@ -74,7 +78,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
           const numbering = new CitationNumbering(context);
           let text = '';
           let usage: GeneratorUsage = { inputTokens: 0, outputTokens: 0 };
-          const request = { query, locale, context: context.passages, history, ...(standalone !== query ? { searchQuery: standalone } : {}), ...(signal ? { signal } : {}) };
+          const request = { query, locale, context: context.passages, history, ...personaRequest(persona), ...(standalone !== query ? { searchQuery: standalone } : {}), ...(signal ? { signal } : {}) };
           for await (const event of generator.generate(request)) {
             if (signal?.aborted) return;
             if (event.type === 'delta') {

@@ -11,6 +11,7 @@ import { billingSuite } from './billing-conformance.js';
 import { resolutionsSuite } from './resolutions-conformance.js';
 import { flowsSuite } from './flows-conformance.js';
 import { conversationsSuite } from './conversations-conformance.js';
+import { supportSuite } from './support-conformance.js';
 import { hostnamesSuite } from './hostnames-conformance.js';
 import { operationsSuite } from './operations-conformance.js';
 import { searchIndexSuite } from './search-conformance.js';
@@ -168,6 +169,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     searchIndexSuite(() => store, () => handle.openPeer?.() ?? Promise.resolve(null));
     operationsSuite(() => store);
     conversationsSuite(() => store);
+    supportSuite(() => store);
     hostnamesSuite(() => store);
     billingSuite(() => store);
     resolutionsSuite(() => store);
