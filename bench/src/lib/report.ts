@@ -90,6 +90,20 @@ function renderStall(r: Any): string {
     lines.push(`| 280-word query (~${q.longQueryChars} chars) | ${q.long.p50} | ${q.long.p99} | ${q.long.samples} |`);
     lines.push(`| ordinary test query | ${q.ordinary.p50} | ${q.ordinary.p99} | ${q.ordinary.samples} |`);
   }
+  const l = r.load;
+  if (l && !l.skipped) {
+    const c = l.configurations as Any[];
+    const row = (name: string, f: (x: Any) => string) => `| ${name} | ${c.map(f).join(' | ')} |`;
+    const lat = (x: Any) => `${x.p50} / ${x.p99} (max ${x.max}; ${x.failed} of ${x.samples} failed)`;
+    lines.push('', `| \`serve --workers N\` | ${c.map((x) => `N = ${x.workers}`).join(' | ')} |`, `|---|${c.map(() => '---').join('|')}|`);
+    lines.push(row('load average at start (1 / 5 / 15 min)', (x) => x.loadAverageAtStart.join(' / ')));
+    lines.push(row('search req/s, nothing else running (p50 / p99 ms)', (x) => `**${x.searchRps.reqPerSec}** (${x.searchRps.p50} / ${x.searchRps.p99})`));
+    lines.push(row('under load: `GET /healthz` p50 / p99 ms', (x) => lat(x.underLoad.healthz)));
+    lines.push(row('under load: ordinary `POST /api/search` p50 / p99 ms', (x) => lat(x.underLoad.search)));
+    lines.push(row('under load: 280-word query p50 / p99 ms', (x) => lat(x.underLoad.longQuery)));
+    lines.push(row('upload requests of 20 × 1 MB acknowledged (p50 ms)', (x) => `${x.underLoad.uploads.acknowledged} of ${x.underLoad.uploads.requests} (${x.underLoad.uploads.p50})`));
+    lines.push(row('8,000-page PDF upload: status, ms', (x) => (x.underLoad.pdf ? `${x.underLoad.pdf.status}, ${x.underLoad.pdf.ms}` : '–')));
+  }
   return lines.join('\n');
 }
 

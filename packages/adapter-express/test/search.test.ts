@@ -190,6 +190,19 @@ describe('POST /api/docs/upload', () => {
     return Buffer.from(await doc.save());
   }
 
+  it('converts markdown beside a long PDF conversion, not after it', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let p = 0; p < 2_000; p++) doc.addPage([200, 100]).drawText(`Page ${p + 1} of the catalogue.`, { x: 10, y: 50, size: 8, font });
+    const big = Buffer.from(await doc.save());
+    const finished: string[] = [];
+    const slow = request(t.app).post('/api/docs/upload').set(t.acme.auth).attach('file', big, 'catalogue.pdf').then((r) => (finished.push('pdf'), r.status));
+    await new Promise((r) => setTimeout(r, 300)); // the PDF is being converted
+    const quick = request(t.app).post('/api/docs/upload').set(t.acme.auth).attach('file', Buffer.from('# Hours\n\nOpen 9 to 6.'), 'hours.md').then((r) => (finished.push('md'), r.status));
+    expect(await Promise.all([slow, quick])).toEqual([201, 201]);
+    expect(finished).toEqual(['md', 'pdf']);
+  }, 60_000);
+
   it('turns .md, .txt, .html and .pdf files into searchable documents', async () => {
     const res = await request(t.app)
       .post('/api/docs/upload?wait=true')

@@ -26,6 +26,34 @@ export function openDatabase({ path, busyTimeoutMs = 5000 }: OpenOptions): Db {
   return db;
 }
 
+/**
+ * SQLite's own busy handler sleeps on the calling thread: while another process (an ingest
+ * thread, another node) holds the write lock, every request of this event loop would wait with
+ * it. So a connection waits only this long synchronously, and `whileLocked` retries beyond that
+ * asynchronously, leaving the event loop free.
+ */
+export const SYNC_BUSY_TIMEOUT_MS = 10;
+
+const isBusy = (error: unknown) => String((error as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY');
+
+/**
+ * Runs `fn` (a statement or a synchronous transaction, which SQLite rolled back if it failed)
+ * again while the database is locked by another connection, sleeping between tries, for up to
+ * `budgetMs`; `ready` runs before each try (e.g. to wait for this connection's own transaction).
+ */
+export async function whileLocked<T>(fn: () => T, budgetMs: number, ready?: () => Promise<void> | void): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    await ready?.();
+    try {
+      return fn();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() + pause > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
 /** Prepared statements are cached per SQL text: preparing is costly on hot paths. */
 export class Statements {
   private readonly cache = new Map<string, Database.Statement>();

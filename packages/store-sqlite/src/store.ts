@@ -1,5 +1,5 @@
 import type { Store } from '@panya/core';
-import { openDatabase, Statements, type Db, type OpenOptions, type Runner } from './database.js';
+import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteBilling } from './billing.js';
@@ -96,12 +96,14 @@ export class SqliteStore implements Store {
   private readonly gate = new Gate();
   private readonly txView: Store;
 
-  constructor(readonly db: Db) {
+  /** How long a call waits for another connection's write lock (asynchronously) before failing. */
+  private readonly lockWaitMs: number;
+
+  constructor(readonly db: Db, options: { lockWaitMs?: number } = {}) {
+    this.lockWaitMs = options.lockWaitMs ?? 5000;
     const sql = new Statements(db);
-    const root = aggregates(db, sql, async (fn) => {
-      if (this.gate.busy) await this.gate.idle();
-      return fn();
-    }, true);
+    // Between tries, a transaction of this connection may have opened: wait for it each time.
+    const root = aggregates(db, sql, (fn) => whileLocked(fn, this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), true);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;
@@ -134,7 +136,7 @@ export class SqliteStore implements Store {
 
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     return this.gate.exclusive(async () => {
-      this.db.exec('BEGIN IMMEDIATE');
+      await whileLocked(() => this.db.exec('BEGIN IMMEDIATE'), this.lockWaitMs);
       try {
         const result = await fn(this.txView);
         this.db.exec('COMMIT');
@@ -167,5 +169,7 @@ export interface SqliteStoreOptions extends OpenOptions {}
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const db = openDatabase(options);
   migrate(db);
-  return new SqliteStore(db);
+  // Opening and migrating may wait synchronously (start-up); from here on, lock waits are asynchronous.
+  db.pragma(`busy_timeout = ${SYNC_BUSY_TIMEOUT_MS}`);
+  return new SqliteStore(db, { lockWaitMs: options.busyTimeoutMs ?? 5000 });
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Engine, PanyaError } from '@panya/core';
 import { CONVERSION_BUDGET_MS, errors, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, panyaError, publicDocument } from '@panya/core';
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
@@ -46,6 +47,7 @@ export function uploadRouter(engine: Engine): Router {
     res.once('close', onClose);
     const budget = AbortSignal.timeout(CONVERSION_BUDGET_MS);
     const signal = AbortSignal.any([gone.signal, budget]);
+    setMaxListeners(MAX_UPLOAD_FILES + 1, signal); // one listener per file's conversion
     let converted: ConvertedUpload[];
     try {
       const outcomes = await Promise.all(files.map((f, i) => convertInWorker({ filename: names[i]!, mimeType: f.mimetype, bytes: f.buffer }, signal)));

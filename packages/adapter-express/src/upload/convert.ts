@@ -83,6 +83,16 @@ export async function convertUpload(file: UploadedFile, limits: { maxPdfPages?: 
   return converted;
 }
 
+/** PDF and HTML take real work to convert; markdown and plain text are only decoded (false too for formats refused later). */
+export function isDocumentFormat(file: Pick<UploadedFile, 'filename' | 'mimeType'>): boolean {
+  try {
+    const kind = detectKind(file.filename, file.mimeType);
+    return kind === 'pdf' || kind === 'html';
+  } catch {
+    return false;
+  }
+}
+
 function checkLength(chars: number, filename: string): void {
   if (chars > MAX_CONVERTED_CHARS) {
     throw new ConversionLimitError(`"${fileName(filename)}" converts to more than ${MAX_CONVERTED_CHARS} characters of text.`, 'MAX_CONVERTED_CHARS', MAX_CONVERTED_CHARS);

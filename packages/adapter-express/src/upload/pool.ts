@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { MAX_CONVERSION_HEAP_MB } from '@panya/core';
 import { Piscina } from 'piscina';
-import type { UploadedFile } from './convert.js';
+import { isDocumentFormat, type UploadedFile } from './convert.js';
 import type { ConversionOutcome } from './convert-worker.js';
 
 /** Where the worker entry is: built JavaScript beside this module, or (in the repository) its TypeScript source run through tsx. */
@@ -15,31 +15,31 @@ function workerEntry(): { filename: string; execArgv: string[] } {
   return { filename, execArgv: ['--conditions=@panya/source', '--import', tsx] };
 }
 
-let pool: Piscina | null = null;
+const pools: { documents: Piscina | null; text: Piscina | null } = { documents: null, text: null };
 
 /**
- * File conversion (PDF, HTML, text decoding) off the request thread: a small pool of worker
- * threads, each with a bounded heap. Aborting (time budget, client gone) terminates the thread
- * doing the work, so nothing keeps running for a request nobody waits for.
+ * File conversion (PDF, HTML, text decoding) off the request thread, in two small pools of worker
+ * threads with a bounded heap each: documents (PDF, HTML) in one, markdown and plain text in the
+ * other, so a long PDF never holds up other uploads' text. Aborting (time budget, client gone)
+ * terminates the thread doing the work, so nothing keeps running for a request nobody waits for.
  */
-export function conversionPool(): Piscina {
-  pool ??= new Piscina({
+export function conversionPool(kind: keyof typeof pools = 'documents'): Piscina {
+  return (pools[kind] ??= new Piscina({
     ...workerEntry(),
     minThreads: 0,
-    maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
+    maxThreads: kind === 'text' ? 1 : Math.max(1, Math.min(2, availableParallelism() - 1)),
     idleTimeout: 30_000,
     resourceLimits: { maxOldGenerationSizeMb: MAX_CONVERSION_HEAP_MB },
-  });
-  return pool;
+  }));
 }
 
 export async function convertInWorker(file: UploadedFile, signal: AbortSignal): Promise<ConversionOutcome> {
-  return conversionPool().run(file, { signal }) as Promise<ConversionOutcome>;
+  return conversionPool(isDocumentFormat(file) ? 'documents' : 'text').run(file, { signal }) as Promise<ConversionOutcome>;
 }
 
 /** Stops the conversion threads (tests, shutdown). */
 export async function closeConversionPool(): Promise<void> {
-  const p = pool;
-  pool = null;
-  await p?.close({ force: true });
+  const open = [pools.documents, pools.text];
+  pools.documents = pools.text = null;
+  await Promise.all(open.map((p) => p?.close({ force: true })));
 }

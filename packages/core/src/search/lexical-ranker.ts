@@ -30,6 +30,17 @@ const DEFAULT_MAX_WORKSPACES = 256;
 /** Chunks indexed between two yields to the event loop (a few milliseconds of work). */
 const BUILD_SLICE = 500;
 
+/**
+ * Indexes in slices, yielding between them, so neither a large workspace nor a large batch of
+ * changes (a bulk import indexed elsewhere) holds the event loop for long.
+ */
+async function upsertInSlices(index: LexicalIndex, docs: readonly LexicalSourceDoc[]): Promise<void> {
+  for (let at = 0; at < docs.length; at += BUILD_SLICE) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const doc of docs.slice(at, at + BUILD_SLICE)) index.upsert(doc);
+  }
+}
+
 export class LexicalRanker {
   private readonly entries = new Map<string, Entry>();
   private readonly weights: LexicalWeights;
@@ -56,13 +67,9 @@ export class LexicalRanker {
     this.entries.clear();
   }
 
-  /** Indexes in slices, yielding between them, so a large workspace never holds the event loop for long. */
   private async build(docs: readonly LexicalSourceDoc[]): Promise<LexicalIndex> {
     const index = new LexicalIndex(this.weights);
-    for (let at = 0; at < docs.length; at += BUILD_SLICE) {
-      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
-      for (const doc of docs.slice(at, at + BUILD_SLICE)) index.upsert(doc);
-    }
+    await upsertInSlices(index, docs);
     return index;
   }
 
@@ -88,7 +95,7 @@ export class LexicalRanker {
           } else {
             const { upserts, removed } = await this.source.changes(scope, next.seq);
             for (const id of removed) next.index.remove(id);
-            for (const doc of upserts) next.index.upsert(doc);
+            await upsertInSlices(next.index, upserts);
           }
           next.seq = version.seq;
         } finally {
