@@ -234,8 +234,17 @@ export class PgVisitors implements VisitorStore {
 export class PgInbox implements InboxStore {
   constructor(private readonly db: Conn, private readonly n: Names) {}
 
-  /** Each inbox source, as the same named columns ($1 tenant, $2 workspace). */
+  /**
+   * One inbox source's next page on its own, as the same named columns ($1 tenant, $2 workspace,
+   * $3/$4 cursor, $5 limit): a page costs a few index walks however long the history.
+   */
   private source(reason: InboxReason): string {
+    const at = { sla_breach: 'breached_at', open_ticket: 'created_at', thumbs_down: 'c.last_message_at', ungrounded: 'c.last_message_at' }[reason];
+    const id = reason === 'sla_breach' || reason === 'open_ticket' ? 'id' : 'c.id';
+    return `(${this.rows(reason)} AND ($3::timestamptz IS NULL OR ${at} < $3 OR (${at} = $3 AND ${id} < $4)) ORDER BY ${at} DESC, ${id} DESC LIMIT $5)`;
+  }
+
+  private rows(reason: InboxReason): string {
     const tickets = this.n.t('tickets');
     const conversations = this.n.t('conversations');
     const firstQuestion = `coalesce((SELECT left(m.content, 200) FROM ${this.n.t('messages')} m WHERE m.conversation_id = c.id AND m.role = 'user' ORDER BY m.id LIMIT 1), '')`;
@@ -256,8 +265,7 @@ export class PgInbox implements InboxStore {
   async list(scope: Scope, filter: { reasons: readonly InboxReason[] }, { after, limit }: { after?: { at: string; id: string }; limit: number }) {
     const union = filter.reasons.map((r) => this.source(r)).join(' UNION ALL ');
     const { rows } = await this.db.query(
-      `SELECT * FROM (${union}) i WHERE ($3::timestamptz IS NULL OR at < $3 OR (at = $3 AND id < $4))
-       ORDER BY at DESC, id DESC LIMIT $5`,
+      `SELECT * FROM (${union}) i ORDER BY at DESC, id DESC LIMIT $5`,
       [scope.tenantId, scope.workspaceId, after?.at ?? null, after?.id ?? null, limit + 1],
     );
     const items: InboxItem[] = rows.slice(0, limit).map((r) => ({

@@ -274,17 +274,35 @@ export class SqliteVisitors implements VisitorStore {
   }
 }
 
-/** Each inbox source, as the same named columns. */
-const INBOX_SOURCES: Record<InboxReason, string> = {
-  sla_breach: `SELECT 'sla_breach' AS reason, 'ticket' AS kind, id, conversation_id, id AS ticket_id, subject AS title, priority, breached_at AS at
-    FROM tickets WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND status = 'open' AND breached_at IS NOT NULL`,
-  open_ticket: `SELECT 'open_ticket' AS reason, 'ticket' AS kind, id, conversation_id, id AS ticket_id, subject AS title, priority, created_at AS at
-    FROM tickets WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND status = 'open' AND breached_at IS NULL`,
-  thumbs_down: `SELECT 'thumbs_down' AS reason, 'conversation' AS kind, id, id AS conversation_id, NULL AS ticket_id, ${firstQuestion('conversations.id')} AS title, NULL AS priority, last_message_at AS at
-    FROM conversations WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND handed_off = 0 AND has_thumbs_down = 1`,
-  ungrounded: `SELECT 'ungrounded' AS reason, 'conversation' AS kind, id, id AS conversation_id, NULL AS ticket_id, ${firstQuestion('conversations.id')} AS title, NULL AS priority, last_message_at AS at
-    FROM conversations WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND handed_off = 0 AND has_thumbs_down = 0 AND has_ungrounded_answer = 1`,
+/** Each inbox source: its rows as the same named columns, and the column it is ordered by. */
+const INBOX_SOURCES: Record<InboxReason, { select: string; at: string }> = {
+  sla_breach: {
+    at: 'breached_at',
+    select: `SELECT 'sla_breach' AS reason, 'ticket' AS kind, id, conversation_id, id AS ticket_id, subject AS title, priority, breached_at AS at
+      FROM tickets WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND status = 'open' AND breached_at IS NOT NULL`,
+  },
+  open_ticket: {
+    at: 'created_at',
+    select: `SELECT 'open_ticket' AS reason, 'ticket' AS kind, id, conversation_id, id AS ticket_id, subject AS title, priority, created_at AS at
+      FROM tickets WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND status = 'open' AND breached_at IS NULL`,
+  },
+  thumbs_down: {
+    at: 'last_message_at',
+    select: `SELECT 'thumbs_down' AS reason, 'conversation' AS kind, id, id AS conversation_id, NULL AS ticket_id, ${firstQuestion('conversations.id')} AS title, NULL AS priority, last_message_at AS at
+      FROM conversations WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND handed_off = 0 AND has_thumbs_down = 1`,
+  },
+  ungrounded: {
+    at: 'last_message_at',
+    select: `SELECT 'ungrounded' AS reason, 'conversation' AS kind, id, id AS conversation_id, NULL AS ticket_id, ${firstQuestion('conversations.id')} AS title, NULL AS priority, last_message_at AS at
+      FROM conversations WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND handed_off = 0 AND has_thumbs_down = 0 AND has_ungrounded_answer = 1`,
+  },
 };
+
+/** One source's next page on its own (cursor and limit pushed down), so a page costs a few index walks however long the history. */
+function inboxPage(reason: InboxReason): string {
+  const { select, at } = INBOX_SOURCES[reason];
+  return `SELECT * FROM (${select} AND (@afterAt IS NULL OR ${at} < @afterAt OR (${at} = @afterAt AND id < @afterId)) ORDER BY ${at} DESC, id DESC LIMIT @limit)`;
+}
 
 function firstQuestion(conversationId: string): string {
   return `coalesce((SELECT substr(content, 1, 200) FROM messages m WHERE m.conversation_id = ${conversationId} AND m.role = 'user' ORDER BY m.id LIMIT 1), '')`;
@@ -295,12 +313,9 @@ export class SqliteInbox implements InboxStore {
 
   list(scope: Scope, filter: { reasons: readonly InboxReason[] }, { after, limit }: { after?: { at: string; id: string }; limit: number }) {
     return this.run(() => {
-      const union = filter.reasons.map((r) => INBOX_SOURCES[r]).join(' UNION ALL ');
+      const union = filter.reasons.map(inboxPage).join(' UNION ALL ');
       const rows = this.sql
-        .get(
-          `SELECT * FROM (${union}) WHERE (@afterAt IS NULL OR at < @afterAt OR (at = @afterAt AND id < @afterId))
-           ORDER BY at DESC, id DESC LIMIT @limit`,
-        )
+        .get(`SELECT * FROM (${union}) ORDER BY at DESC, id DESC LIMIT @limit`)
         .all({ ...scope, afterAt: after?.at ?? null, afterId: after?.id ?? null, limit: limit + 1 }) as Row[];
       const items: InboxItem[] = rows.slice(0, limit).map((r) => ({
         reason: r.reason as InboxReason,
