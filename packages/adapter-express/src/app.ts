@@ -5,6 +5,7 @@ import { MAX_JSON_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS, silentLogger } from '@pan
 import express, { type Express, type RequestHandler, Router } from 'express';
 import { mcpHttpHandler, noAuthorizationServer, protectedResourceMetadata, type McpHttpOptions } from '@panya/adapter-mcp';
 import { authenticate, notFoundRoute } from './context.js';
+import { panyaError } from '@panya/core';
 import { authRouter } from './routes/auth.js';
 import { billingWebhook } from './routes/billing-webhook.js';
 import { chatRouter } from './routes/chat.js';
@@ -14,6 +15,8 @@ import { operationsRouter } from './routes/operations.js';
 import { uploadRouter } from './routes/upload.js';
 import { onlyMethods, operationRoutes, routeGuard, type ApiRoute } from './routing.js';
 import { bodyDeadline, errorHandler } from './transport.js';
+import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
+import { sendProblem } from './problem.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -35,6 +38,17 @@ export interface PanyaAppOptions {
   trustProxy?: boolean | number | string;
   /** The MCP endpoint (`/api/mcp`), e.g. `allowedHosts` for DNS-rebinding protection. */
   mcp?: Omit<McpHttpOptions, 'logger'>;
+  /** Host dispatch of the public help center (the help host itself is the engine's `helpHost`). */
+  helpCenter?: HelpCenterOptions;
+}
+
+/** `/c/{slug}/…` of an erased tenant: 410 Gone, never cached (spec "Tenant erasure" 4). */
+function erasedTenantGone(engine: Engine): RequestHandler {
+  return async (req, res, next) => {
+    const { tenantSlug } = req.params as { tenantSlug?: string };
+    if (tenantSlug && (await engine.erasure.isErased(tenantSlug))) return sendProblem(req, res, panyaError('gone', { message: `Tenant "${tenantSlug}" was erased.` }));
+    next();
+  };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -84,6 +98,9 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   });
 
   app.use(bodyDeadline(options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS, logger));
+  // Help host and custom hostnames first: there, every path is a help-center page.
+  app.use(helpCenterDispatch(engine, options.helpCenter));
+  app.use('/c/:tenantSlug', erasedTenantGone(engine));
   // Before the JSON parser: the processor's signature covers the raw bytes of the body.
   app.post('/api/billing/webhook', express.raw({ type: () => true, limit: jsonLimit }), billingWebhook(engine));
   app.all('/api/billing/webhook', onlyMethods('POST'));

@@ -1,3 +1,4 @@
+import { parseHelpHost } from '@panya/core';
 import { z } from 'zod';
 
 /** The most `panya serve --workers` (or `PANYA_WORKERS`) accepts. */
@@ -23,6 +24,19 @@ const envSchema = z.object({
   PANYA_SESSION_SECRET: z.string().min(16, 'use at least 16 characters').optional(),
   /** Public address of the service; https makes session cookies Secure. */
   PANYA_BASE_URL: z.url().optional(),
+  /** Host of the public help centers (`/{tenantSlug}/…`): a hostname, or an origin such as http://help.localhost:3000. */
+  PANYA_HELP_HOST: z
+    .string()
+    .min(1)
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return;
+      try {
+        parseHelpHost(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^PANYA_HELP_HOST: /, '') });
+      }
+    }),
   /** This node's name for job leases (default: host name and process id). */
   PANYA_NODE_ID: z.string().min(1).optional(),
   PANYA_USER_PASSWORD: z.string().optional(),

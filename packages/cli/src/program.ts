@@ -4,7 +4,7 @@ import { loadEnv, MAX_WORKERS } from './config.js';
 import { demoCommand, demoKeyFile } from './commands/demo.js';
 import { importDocsCommand } from './commands/docs.js';
 import { checkPortFree, startServer } from './commands/serve.js';
-import { createKeyCommand, createTenantCommand } from './commands/tenant.js';
+import { createKeyCommand, createTenantCommand, eraseTenantCommand } from './commands/tenant.js';
 import {
   keyListCommand,
   keyRevokeCommand,
@@ -187,6 +187,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
           // A server on loopback only answers MCP requests addressed to loopback (DNS-rebinding protection).
           ...(LOOPBACK.has(listen.host) ? { mcp: { allowedHosts: [...LOOPBACK] } } : {}),
           secureCookies: env.PANYA_BASE_URL?.startsWith('https:') ?? false,
+          ...(env.PANYA_BASE_URL ? { helpCenter: { apiHostname: new URL(env.PANYA_BASE_URL).hostname } } : {}),
           ...(env.PANYA_CRON_SECRET ? { cronSecret: env.PANYA_CRON_SECRET } : {}),
           ...(env.PANYA_SESSION_SECRET ? { sessionSecret: env.PANYA_SESSION_SECRET } : {}),
         },
@@ -218,6 +219,11 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--cross-workspace-visitor-linking <on|off>', 'Enterprise flag, stored only: linking is not implemented')
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => tenantUpdateCommand(engine, io, opts)));
+  dbOption(tenant.command('erase').description('erase a tenant and all its data for good; its help-center URLs answer 410 Gone'))
+    .argument('<slug>', 'tenant slug')
+    .requiredOption('--confirm <slug>', 'the slug again: erasure cannot be undone')
+    .option('--json', 'print JSON')
+    .action((slug: string, opts) => withEngine(opts.db, (engine) => eraseTenantCommand(engine, io, { slug, ...opts })));
   dbOption(tenant.command('list').description('list tenants with their plans and quota overrides'))
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => tenantListCommand(engine, io, opts)));

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createEngine, silentLogger, type EdgeProvider, type Engine, type IngestOptions, type IngestRunner, type Logger, type Store } from '@panya/core';
+import { createEngine, parseHelpHost, silentLogger, type EdgeProvider, type Engine, type IngestOptions, type IngestRunner, type Logger, type Store } from '@panya/core';
 import { createEdgeProvider, EdgeConfigError, parseEdgeConfig } from '@panya/edge';
 import { createStripePaymentProcessor, StripeConfigError, stripeConfigFromEnv } from '@panya/payment-stripe';
 import { ConfigError } from './config.js';
@@ -71,6 +71,7 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
     ...(ingestRunner ? { ingestRunner } : {}),
     ...(onRound || ingestHolder ? { ingest: { ...(onRound ? { onRound } : {}), ...(ingestHolder ? { holder: ingestHolder } : {}) } } : {}),
     ...(edge ? { edge: edge.provider, ...(edge.target ? { edgeTarget: edge.target } : {}) } : {}),
+    ...(env?.PANYA_HELP_HOST ? { helpHost: parseHelpHost(env.PANYA_HELP_HOST) } : {}),
     ...(payments ? { payments: payments.billing, meterEventNames: payments.meterEventNames } : {}),
   });
 }

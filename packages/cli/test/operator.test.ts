@@ -104,3 +104,22 @@ describe('panya tenant update / list, key list / revoke', () => {
     }
   });
 });
+
+describe('panya tenant erase', () => {
+  it('refuses without the slug confirmed, then erases the tenant and leaves a tombstone', async () => {
+    await run('tenant', 'create', '--slug', 'acme', '--plan', 'business');
+    await run('tenant', 'create', '--slug', 'globex');
+    await expect(run('tenant', 'erase', 'acme', '--confirm', 'globex')).rejects.toThrow(/confirm with the tenant's slug/);
+    const erased = await json('tenant', 'erase', 'acme', '--confirm', 'acme');
+    expect(erased).toMatchObject({ slug: 'acme', hostnames: [], deleted: expect.objectContaining({ tenants: 1, workspaces: 1, api_keys: 1 }) });
+    expect((await json('tenant', 'list')).map((t: { slug: string }) => t.slug)).toEqual(['globex']);
+    const store = openSqliteStore({ path: db });
+    try {
+      expect(await store.tombstones.getBySlug('acme')).toMatchObject({ slug: 'acme', purgedAt: null });
+    } finally {
+      await store.close();
+    }
+    await expect(run('tenant', 'erase', 'acme', '--confirm', 'acme')).rejects.toThrow(/Tenant "acme" not found/);
+    await expect(run('tenant', 'create', '--slug', 'acme')).rejects.toThrow(/erased tenant/);
+  });
+});

@@ -22,6 +22,9 @@ import { createDocumentService } from './services/documents.js';
 import { createFlowService } from './services/flows.js';
 import { createBillingService, type BillingOptions } from './services/billing.js';
 import { createHostnameService, noEdgeProvider } from './services/hostnames.js';
+import { createHelpCenterService } from './services/help-center.js';
+import { createErasureService } from './services/erasure.js';
+import type { HelpHost } from './helpcenter/rules.js';
 import type { EdgeProvider } from './ports/edge.js';
 import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions } from './services/ingest.js';
 import { createIngestWorker, type IngestRunner } from './services/ingest-worker.js';
@@ -57,6 +60,8 @@ export interface EngineOptions {
   edge?: EdgeProvider;
   /** `PANYA_EDGE_TARGET`: the CNAME target of every custom hostname. */
   edgeTarget?: string;
+  /** `PANYA_HELP_HOST` (see `parseHelpHost`): where help centers answer at `/{tenantSlug}/…`. */
+  helpHost?: HelpHost;
   /** Checkout, subscriptions and meter events; absent: billing is off. */
   payments?: BillingOptions;
 }
@@ -79,8 +84,18 @@ export function createEngine(options: EngineOptions) {
     ? { contextualizer: options.contextualizer, recordUsage: (tenantId: string, workspaceId: string, calls: number, data: Record<string, unknown>) => usage.recordUsage(tenantId, workspaceId, CONTEXTUALIZATION_METER, calls, data) }
     : {};
   const ingest = createIngestService({ ...deps, embedder, ...contextualize }, options.ingest);
-  const hostnames = createHostnameService({ ...deps, edge: options.edge ?? noEdgeProvider, edgeTarget: options.edgeTarget ?? null });
-  const tenancy = createTenancyService(deps, { limitsChanged: (tenantId) => hostnames.applyPlan(tenantId) });
+  const edge = options.edge ?? noEdgeProvider;
+  const hostnames = createHostnameService({ ...deps, edge, edgeTarget: options.edgeTarget ?? null });
+  const answers = createAnswerService({ ...deps, generator, search, queries });
+  const helpCenter = createHelpCenterService({ ...deps, edge, helpHost: options.helpHost ?? null, search, answers, queries });
+  const erasure = createErasureService({ ...deps, helpHost: options.helpHost ?? null, purge: helpCenter.sendPurge });
+  /** A plan change (operator or payment processor): hostnames go inactive or back, and their cached pages go. */
+  const planChanged = async (tenantId: string) => {
+    const records = await hostnames.applyPlan(tenantId);
+    await helpCenter.hostnamesChanged(tenantId);
+    return records;
+  };
+  const tenancy = createTenancyService(deps, { limitsChanged: planChanged });
   const apiKeys = createApiKeyService(deps);
   const access = createAccessService(deps);
   const users = createUserService(deps);
@@ -101,12 +116,12 @@ export function createEngine(options: EngineOptions) {
     access,
     auth: createAuthService({ apiKeys, users, access, tenancy }),
     // With a runner, `?wait=true` waits for it rather than indexing on the request thread.
-    documents: createDocumentService({ ...deps, indexing: worker, ...(options.ingestRunner ? {} : { ingest }), worker }),
+    documents: createDocumentService({ ...deps, indexing: worker, ...(options.ingestRunner ? {} : { ingest }), worker, changed: helpCenter.documentsChanged }),
     search,
     limits,
     usage,
     queries,
-    answers: createAnswerService({ ...deps, generator, search, queries }),
+    answers,
     chat: createChatService({ ...deps, generator, search, limits, messages }),
     conversations: createConversationService({ ...deps, messages }),
     tickets: createTicketService(deps),
@@ -116,9 +131,11 @@ export function createEngine(options: EngineOptions) {
     generator,
     users,
     hostnames,
-    billing: createBillingService({ ...deps, limitsChanged: (tenantId) => hostnames.applyPlan(tenantId), ...(options.payments ? { payments: options.payments } : {}) }),
+    helpCenter,
+    erasure,
+    billing: createBillingService({ ...deps, limitsChanged: planChanged, ...(options.payments ? { payments: options.payments } : {}) }),
     flows: createFlowService(deps),
-    jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}) }),
+    jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}) }),
     ingest,
     worker,
     /** Checks the index against the embedder (a mismatch throws, pointing to reindex) and starts the worker. */

@@ -7,6 +7,7 @@ import {
   type DocumentStore,
   type IndexingOutcome,
   type ListOptions,
+  type PublicSurface,
   type Scope,
 } from '@panya/core';
 import { iso, json, type Conn, type Names, type Row } from './database.js';
@@ -110,6 +111,14 @@ export class PgDocuments implements DocumentStore {
   async delete(scope: Scope, id: string) {
     const { rowCount } = await this.db.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
     return (rowCount ?? 0) > 0;
+  }
+
+  async listPublished(scope: Scope, surface: PublicSurface, limit: number) {
+    const { rows } = await this.db.query(
+      `SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND public_surfaces @> $3::jsonb ORDER BY id DESC LIMIT $4`,
+      [scope.tenantId, scope.workspaceId, JSON.stringify([surface]), limit],
+    );
+    return rows.map(toDocument);
   }
 
   /** SKIP LOCKED: nodes claiming at the same moment take disjoint documents instead of waiting. */

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
+import { tenantScopedTables } from './tenant-erasure.js';
 import { PgDocuments } from './documents.js';
 import { PgBilling } from './billing.js';
 import { PgResolutions } from './resolutions.js';
@@ -143,6 +144,16 @@ export class PostgresStore implements Store {
 
   async countWorkspaceRows(table: string, workspaceId: string): Promise<number> {
     const { rows } = await this.root.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${this.config.names.t(ident(table))} WHERE workspace_id = $1`, [workspaceId]);
+    return Number(rows[0]!.n);
+  }
+
+  /** Tables with a `tenant_id` column, and how many rows of a tenant one holds (erasure checks, tests). */
+  tenantScopedTables(): Promise<string[]> {
+    return tenantScopedTables(this.root, this.config.names);
+  }
+
+  async countTenantRows(table: string, tenantId: string): Promise<number> {
+    const { rows } = await this.root.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${this.config.names.t(ident(table))} WHERE tenant_id = $1`, [tenantId]);
     return Number(rows[0]!.n);
   }
 

@@ -13,6 +13,7 @@ import type {
 } from '@panya/core';
 import { iso, isoOrNull, json, type Conn, type Names, type Row } from './database.js';
 import { WORKSPACE_CASCADE } from './workspace-cascade.js';
+import { eraseTenantRows } from './tenant-erasure.js';
 
 const toTenant = (r: Row): TenantRecord => ({
   id: r.id as string,
@@ -51,6 +52,10 @@ const toApiKey = (r: Row): ApiKeyRecord => ({
 
 export class PgTenants implements TenantStore {
   constructor(private readonly db: Conn, private readonly n: Names) {}
+
+  erase(id: string) {
+    return eraseTenantRows(this.db, this.n, id);
+  }
 
   async insert(t: TenantRecord) {
     await this.db.query(

@@ -8,6 +8,8 @@ const probe = (store: PostgresStore) => ({
   workspaceScopedTables: () => store.workspaceScopedTables(),
   cascadeTables: WORKSPACE_CASCADE.map((s) => s.table),
   countWorkspaceRows: (table: string, workspaceId: string) => store.countWorkspaceRows(table, workspaceId),
+  tenantScopedTables: () => store.tenantScopedTables(),
+  countTenantRows: (table: string, tenantId: string) => store.countTenantRows(table, tenantId),
 });
 
 const url = process.env.PANYA_TEST_PG;

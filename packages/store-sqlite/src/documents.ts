@@ -1,4 +1,4 @@
-import { DOCUMENT_STATUSES, type ClaimOptions, type IndexingOutcome, type DocumentPatch, type DocumentRecord, type DocumentStatus, type DocumentStore, type ListOptions, type Scope } from '@panya/core';
+import { DOCUMENT_STATUSES, type ClaimOptions, type IndexingOutcome, type DocumentPatch, type DocumentRecord, type DocumentStatus, type DocumentStore, type ListOptions, type PublicSurface, type Scope } from '@panya/core';
 import { translateError, type Runner, type Statements } from './database.js';
 
 type Row = Record<string, unknown>;
@@ -121,6 +121,17 @@ export class SqliteDocuments implements DocumentStore {
 
   delete(scope: Scope, id: string) {
     return this.run(() => this.sql.get('DELETE FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id = ?').run(scope.tenantId, scope.workspaceId, id).changes > 0);
+  }
+
+  listPublished(scope: Scope, surface: PublicSurface, limit: number) {
+    return this.run(() =>
+      (this.sql
+        .get(
+          `SELECT * FROM documents WHERE tenant_id = @tenantId AND workspace_id = @workspaceId
+             AND EXISTS (SELECT 1 FROM json_each(public_surfaces) WHERE value = @surface) ORDER BY id DESC LIMIT @limit`,
+        )
+        .all({ ...scope, surface, limit }) as Row[]).map(toDocument),
+    );
   }
 
   claimForIndexing({ now, leaseUntil, limit, ids, holder }: ClaimOptions) {

@@ -157,6 +157,17 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.run(() => this.db.transaction(() => this.deleteChunks(scope.tenantId, documentId))());
   }
 
+  /** Every chunk of a tenant with its lexical, trigram and vector rows (tenant erasure); returns how many. */
+  removeTenantChunks(tenantId: string) {
+    return this.run(() =>
+      this.db.transaction(() => {
+        const docs = this.sql.get('SELECT document_id, COUNT(*) AS n FROM chunks WHERE tenant_id = ? GROUP BY document_id').all(tenantId) as { document_id: string; n: number }[];
+        for (const doc of docs) this.deleteChunks(tenantId, doc.document_id);
+        return docs.reduce((sum, d) => sum + d.n, 0);
+      })(),
+    );
+  }
+
   /** Deletes a document's chunks in every workspace of the tenant, legacy ones included. */
   private deleteChunks(tenantId: string, documentId: string) {
     const rows = this.sql.get('SELECT rowid FROM chunks WHERE tenant_id = ? AND document_id = ?').all(tenantId, documentId) as { rowid: number }[];

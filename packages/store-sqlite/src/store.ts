@@ -10,6 +10,7 @@ import { SqliteInbox, SqlitePersonas, SqliteTickets, SqliteVisitors } from './su
 import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
 import { migrate } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
+import { tenantScopedTables } from './tenant-erasure.js';
 import { SqliteSearchIndex } from './search-index.js';
 import { SqliteJobs, SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
 import { SqliteApiKeys, SqliteAudit, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
@@ -45,7 +46,7 @@ class Gate {
 function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean) {
   const search = new SqliteSearchIndex(db, sql, run, undefined, shared);
   return {
-    tenants: new SqliteTenants(sql, run),
+    tenants: new SqliteTenants(sql, run, search),
     workspaces: new SqliteWorkspaces(sql, run, search),
     apiKeys: new SqliteApiKeys(sql, run),
     documents: new SqliteDocuments(sql, run),
@@ -155,6 +156,15 @@ export class SqliteStore implements Store {
 
   async countWorkspaceRows(table: string, workspaceId: string): Promise<number> {
     return (this.db.prepare(`SELECT COUNT(*) AS n FROM "${table.replaceAll('"', '""')}" WHERE workspace_id = ?`).get(workspaceId) as { n: number }).n;
+  }
+
+  /** Tables with a `tenant_id` column, and how many rows of a tenant one holds (erasure checks, tests). */
+  async tenantScopedTables(): Promise<string[]> {
+    return tenantScopedTables(this.db);
+  }
+
+  async countTenantRows(table: string, tenantId: string): Promise<number> {
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM "${table.replaceAll('"', '""')}" WHERE tenant_id = ?`).get(tenantId) as { n: number }).n;
   }
 
   async close(): Promise<void> {

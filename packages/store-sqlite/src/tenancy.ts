@@ -13,6 +13,8 @@ import type {
 } from '@panya/core';
 import { translateError, type Runner, type Statements } from './database.js';
 import { WORKSPACE_CASCADE } from './workspace-cascade.js';
+import { eraseTenantRows } from './tenant-erasure.js';
+import type { SqliteSearchIndex } from './search-index.js';
 
 type Row = Record<string, unknown>;
 
@@ -52,7 +54,13 @@ const toApiKey = (r: Row): ApiKeyRecord => ({
 });
 
 export class SqliteTenants implements TenantStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  constructor(private readonly sql: Statements, private readonly run: Runner, private readonly search: SqliteSearchIndex) {}
+
+  async erase(id: string) {
+    const chunks = await this.search.removeTenantChunks(id);
+    const deleted = await this.run(() => eraseTenantRows(this.sql.db, id));
+    return chunks > 0 ? { chunks, ...deleted } : deleted;
+  }
 
   insert(t: TenantRecord) {
     return this.run(() => {

@@ -8,6 +8,8 @@ const probe = (store: SqliteStore) => ({
   workspaceScopedTables: () => store.workspaceScopedTables(),
   cascadeTables: WORKSPACE_CASCADE.map((s) => s.table),
   countWorkspaceRows: (table: string, workspaceId: string) => store.countWorkspaceRows(table, workspaceId),
+  tenantScopedTables: () => store.tenantScopedTables(),
+  countTenantRows: (table: string, tenantId: string) => store.countTenantRows(table, tenantId),
 });
 
 describeStoreConformance('sqlite :memory:', async () => {

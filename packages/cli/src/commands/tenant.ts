@@ -39,3 +39,17 @@ export async function createKeyCommand(engine: Engine, io: Io, opts: { tenant: s
   }
   io.out(`API key ${key.value.record.id} (scopes ${key.value.record.scopes.join(',')}${opts.workspace ? `, workspace ${opts.workspace}` : ''}), shown once:\n  ${key.value.key}`);
 }
+
+export async function eraseTenantCommand(engine: Engine, io: Io, opts: { slug: string; confirm: string; json?: boolean }) {
+  const erased = await engine.erasure.erase(opts.slug, { confirm: opts.confirm });
+  if (erased.isErr()) fail(erased.error);
+  const { slug, tenantId, hostnames, erasedAt, deleted } = erased.value;
+  if (opts.json) {
+    io.out(JSON.stringify(erased.value, null, 2));
+    return;
+  }
+  const rows = Object.values(deleted).reduce((sum, n) => sum + n, 0);
+  io.out(`Erased tenant ${slug} (${tenantId}) at ${erasedAt}: ${rows} rows removed.`);
+  io.out(`Its help-center URLs${hostnames.length ? ` and ${hostnames.join(', ')}` : ''} now answer 410 Gone; the retention job (/api/cron/retention) purges their edge cache.`);
+  if (hostnames.length) io.out('Edge registrations of those hostnames stay: remove them by hand after about 30 days (listed in /api/ops/hostnames).');
+}

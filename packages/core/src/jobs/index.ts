@@ -43,7 +43,9 @@ export const JOBS = {
     adminMode: false,
     run: async (ctx, now) => {
       const purged = await ctx.store.rateLimits.purgeExpired(now.toISOString());
-      return ok({ job: 'retention', tenantsErased: 0, cachePurges: 0, expiredRateCounters: purged });
+      // Spec (Tenant erasure 3): the edge cache of every URL of each erased tenant.
+      const erased = ctx.erasure ? await ctx.erasure.purgeErased() : { tenantsPurged: 0, cachePurges: 0, purgeFailures: 0 };
+      return ok({ job: 'retention', erasedTenantsPurged: erased.tenantsPurged, cachePurges: erased.cachePurges, purgeFailures: erased.purgeFailures, expiredRateCounters: purged });
     },
   },
   'workspace-cleanup': {

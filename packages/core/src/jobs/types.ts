@@ -20,6 +20,8 @@ export interface JobContext {
   meterEventNames: MeterEventNames;
   /** Custom hostnames (the poll of pending records); absent in jobs run without an engine. */
   hostnames?: { poll(): Promise<Record<string, unknown>> };
+  /** Tenant erasure (the retention job purges erased tenants' help-center URLs at the edge). */
+  erasure?: { purgeErased(): Promise<{ tenantsPurged: number; cachePurges: number; purgeFailures: number }> };
   /** The payment processor the usage reporter sends meter events to; absent: billing is off. */
   payments?: PaymentProcessor;
 }

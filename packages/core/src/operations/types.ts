@@ -13,6 +13,7 @@ import type { VisitorService } from '../services/visitors.js';
 import type { RequestContext } from '../services/context.js';
 import type { DocumentService } from '../services/documents.js';
 import type { FlowService } from '../services/flows.js';
+import type { ErasureService } from '../services/erasure.js';
 import type { HostnameService } from '../services/hostnames.js';
 import type { SearchService } from '../services/search.js';
 import type { WorkspaceService } from '../services/workspaces.js';
@@ -31,6 +32,7 @@ export interface OperationServices {
   personas: PersonaService;
   visitors: VisitorService;
   inbox: InboxService;
+  erasure: ErasureService;
 }
 
 /** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */

@@ -103,6 +103,12 @@ export interface TenantStore {
   update(id: string, patch: Partial<Pick<TenantRecord, 'plan' | 'quotas' | 'paymentCustomerId' | 'updatedAt'>>): Promise<void>;
   /** Every tenant, by slug (operator listings). */
   list(): Promise<TenantRecord[]>;
+  /**
+   * Erasure: removes the tenant row and every row of every table with a `tenant_id` column
+   * (search-index entries included), except `tenant_tombstones`. Run it in the transaction that
+   * writes the tombstone. Returns rows removed, by table.
+   */
+  erase(id: string): Promise<Record<string, number>>;
 }
 
 export interface WorkspacePatch {
@@ -196,6 +202,8 @@ export interface DocumentStore {
    */
   update(scope: Scope, id: string, patch: DocumentPatch): Promise<DocumentRecord | null>;
   delete(scope: Scope, id: string): Promise<boolean>;
+  /** Up to `limit` documents of the workspace shown on `surface` (the help center), newest first. */
+  listPublished(scope: Scope, surface: PublicSurface, limit: number): Promise<DocumentRecord[]>;
   countByStatus(scope: Scope): Promise<Record<DocumentStatus, number>>;
   /**
    * The ingest queue (across tenants: the worker serves them all). Moves up to `limit` documents

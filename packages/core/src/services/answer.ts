@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import type { AnswerResponse } from '../schemas/responses.js';
 import type { Generator, GeneratorUsage } from '../ports/generator.js';
+import type { DocumentRecord } from '../ports/store.js';
 import { answerSchema, detectLocale, type AnswerInput, type Locale } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
@@ -27,11 +28,11 @@ async function complete(generator: Generator, request: Parameters<Generator['gen
 export function createAnswerService(deps: ServiceDeps & { generator: Generator; search: SearchService; queries: QueryService }) {
   const { generator } = deps;
 
-  async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal): Promise<Result<AnswerResponse, PanyaError>> {
+  async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal, restrict?: (doc: DocumentRecord) => boolean): Promise<Result<AnswerResponse, PanyaError>> {
     const persona = await findPersona(deps.store, ctx.scope, input.personaId);
     if (persona.isErr()) return err(persona.error);
     const locale = answerLocale(input, persona.value);
-    const context = await retrieveContext(deps.search, ctx.scope, input.query);
+    const context = await retrieveContext(deps.search, ctx.scope, input.query, restrict);
     let generated: Awaited<ReturnType<typeof complete>>;
     try {
       generated = await complete(generator, { query: input.query, locale, context: context.passages, ...personaRequest(persona.value), ...(signal ? { signal } : {}) });
@@ -45,7 +46,10 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
   }
 
   return {
-    /** An answer for an already validated, authorized request, without counting it (the operation table counts). */
+    /**
+     * An answer for an already validated, authorized request, without counting it (the operation
+     * table counts); `restrict` limits the passages to the documents it accepts.
+     */
     generate: answer,
 
     async answer(ctx: RequestContext, input: AnswerInput, channel: QueryChannel = { via: 'rest' }, signal?: AbortSignal): Promise<Result<Counted<AnswerResponse>, PanyaError>> {

@@ -95,6 +95,8 @@ export interface WriteOptions {
 
 export interface DocumentServiceDeps extends ServiceDeps {
   indexing?: IndexingNotifier;
+  /** After any committed write in a workspace (the help center purges its cached pages). */
+  changed?: (scope: Scope) => Promise<unknown>;
   ingest?: Pick<IngestService, 'processBatch'>;
   worker?: Pick<IngestWorker, 'waitFor'>;
 }
@@ -122,6 +124,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   }
   const notify = (scope: Scope, changed: string[]) => {
     if (changed.length > 0) deps.indexing?.documentsChanged(scope, changed);
+  };
+  /** Runs the write hook without holding up the answer; its own failures are its own to log. */
+  const afterWrite = (scope: Scope) => {
+    deps.changed?.(scope).catch((error) => deps.logger.warn('documents.changed hook failed', { error: (error as Error).message }));
   };
 
   function newDocument(ctx: RequestContext, input: ReturnType<typeof createDocumentSchema.parse>, now: string): DocumentRecord {
@@ -185,13 +191,17 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         if (Object.keys(changed).length === 0) return ok({ document: existing, outcome: 'unchanged' });
         document = await store.documents.update(ctx.scope, existing.id, toPatch(changed, now));
         outcome = 'updated';
-        if (document && !needsReindex(changed)) return ok({ document, outcome });
+        if (document && !needsReindex(changed)) {
+          afterWrite(ctx.scope);
+          return ok({ document, outcome });
+        }
       }
       // Created or deleted meanwhile by another writer: read again and go the other way.
       if (!document) {
         if (attempt < 2) continue;
         return err(errors.conflict('The document kept changing while it was written; retry.'));
       }
+      afterWrite(ctx.scope);
       if (options.wait) return ok({ document: await settle(ctx.scope, document), outcome });
       notify(ctx.scope, [document.id]);
       return ok({ document, outcome });
@@ -265,6 +275,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       return ok(results);
     });
     const indexed = changed.filter((id) => !remove.includes(id));
+    if (result.isOk()) afterWrite(ctx.scope);
     if (result.isOk()) notify(ctx.scope, indexed);
     if (result.isOk() && options.wait) await settleMany(ctx.scope, indexed);
     return result;
@@ -279,6 +290,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const doc = newDocument(ctx, parsed.value, clock.now().toISOString());
       const inserted = await conflictAsError(() => store.documents.insert(doc));
       if (inserted.isErr()) return err(inserted.error);
+      afterWrite(ctx.scope);
       if (options.wait) return ok(await settle(ctx.scope, doc));
       notify(ctx.scope, [doc.id]);
       return ok(doc);
@@ -340,6 +352,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       if (written.isErr()) return err(written.error);
       const updated = written.value;
       if (!updated) return err(errors.notFound('Document'));
+      afterWrite(ctx.scope);
       if (!needsReindex(parsed.value)) return ok(updated);
       if (options.wait) return ok(await settle(ctx.scope, updated));
       notify(ctx.scope, [id]);
@@ -379,9 +392,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     async delete(ctx: RequestContext, id: string): Promise<Result<void, PanyaError>> {
       const allowed = requireScope(ctx, 'write');
       if (allowed.isErr()) return err(allowed.error);
-      return runInTransaction(store, async (tx) =>
+      const deleted = await runInTransaction(store, async (tx) =>
         (await deleteInScope(tx, ctx.scope, id)) ? ok(undefined) : err(errors.notFound('Document')),
       );
+      if (deleted.isOk()) afterWrite(ctx.scope);
+      return deleted;
     },
 
     bulk,
@@ -398,12 +413,14 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     async deleteByExternalId(ctx: RequestContext, externalId: string): Promise<Result<DocumentRecord, PanyaError>> {
       const allowed = requireScope(ctx, 'write');
       if (allowed.isErr()) return err(allowed.error);
-      return runInTransaction(store, async (tx) => {
+      const deleted = await runInTransaction(store, async (tx) => {
         const doc = await tx.documents.getByExternalId(ctx.scope, externalId);
         if (!doc) return err(errors.notFound('Document'));
         await deleteInScope(tx, ctx.scope, doc.id);
         return ok(doc);
       });
+      if (deleted.isOk()) afterWrite(ctx.scope);
+      return deleted;
     },
 
     /** The workspace's documents that carry an external id (what a sync compares against). */

@@ -41,7 +41,7 @@ const LEASE_MS = 10 * 60_000;
  * Runs scheduled jobs under a per-job lease in the store, so that when every node's scheduler
  * (or several cron callers) fires at once, the job executes once.
  */
-export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames']; hostnames?: JobContext['hostnames']; payments?: PaymentProcessor }) {
+export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames']; hostnames?: JobContext['hostnames']; erasure?: JobContext['erasure']; payments?: PaymentProcessor }) {
   const { store, clock, logger, embedder } = deps;
 
   return {
@@ -64,6 +64,7 @@ export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensur
           ensureIndex: deps.ensureIndex,
           meterEventNames: deps.meterEventNames ?? {},
           ...(deps.hostnames ? { hostnames: deps.hostnames } : {}),
+          ...(deps.erasure ? { erasure: deps.erasure } : {}),
           ...(deps.payments ? { payments: deps.payments } : {}),
           ...(options.tenantId ? { tenantId: options.tenantId } : {}),
           ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),

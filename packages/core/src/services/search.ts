@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, type PanyaError } from '../errors.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { RankedHit } from '../ports/search-index.js';
-import type { Scope } from '../ports/store.js';
+import type { DocumentRecord, Scope } from '../ports/store.js';
 import type { SearchResponse, SearchResult } from '../schemas/responses.js';
 import { searchSchema, type SearchInput, type SearchRequest } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
@@ -99,20 +99,25 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, 
     run,
   };
 
-  /** Ranked, hydrated chunks for an already validated request. */
-  async function run(scope: Scope, request: SearchRequest): Promise<SearchResponse> {
+  /**
+   * Ranked, hydrated chunks for an already validated request. `restrict` keeps only chunks of the
+   * documents it accepts (the help center: published documents), chosen among all fused candidates.
+   */
+  async function run(scope: Scope, request: SearchRequest, restrict?: (doc: DocumentRecord) => boolean): Promise<SearchResponse> {
     const started = performance.now();
     const { query, topK } = request;
     const fused = await retrieve(scope, query, topK, { ...defaults, ...request.weights });
     const k = Math.max(depth, topK);
 
-    const top = fused.slice(0, options.reranker ? k : topK);
+    const top = fused.slice(0, options.reranker || restrict ? k : topK);
     const chunks = new Map((await store.search.getChunks(scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));
     const docs = new Map((await store.documents.getMany(scope, [...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [d.id, d]));
     let results: SearchResult[] = [];
     for (const hit of top) {
       const chunk = chunks.get(hit.chunkId);
       if (!chunk) continue;
+      const doc = docs.get(chunk.documentId);
+      if (restrict && (!doc || !restrict(doc))) continue;
       results.push({
         chunkId: chunk.id,
         documentId: chunk.documentId,
@@ -123,7 +128,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, 
         rank: 0,
         lexicalRank: hit.ranks.lexical ?? null,
         semanticRank: hit.ranks.semantic ?? null,
-        url: docs.get(chunk.documentId)?.url ?? null,
+        url: doc?.url ?? null,
       });
     }
     if (options.reranker) results = await options.reranker.rerank(query, results);

@@ -75,6 +75,8 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
       };
       return runInTransaction(store, async (tx) => {
         if (await tx.tenants.getBySlug(tenant.slug)) return err(errors.conflict(`Tenant "${tenant.slug}" already exists.`));
+        // An erased tenant's slug is not reused: its URLs keep answering 410 and never reach a new owner.
+        if (await tx.tombstones.getBySlug(tenant.slug)) return err(errors.conflict(`"${tenant.slug}" belonged to an erased tenant and is not reused; choose another slug.`));
         await tx.tenants.insert(tenant);
         await tx.workspaces.insert(defaultWorkspace);
         return ok({ tenant, defaultWorkspace });

@@ -17,11 +17,12 @@ import { operationsSuite } from './operations-conformance.js';
 import { searchIndexSuite } from './search-conformance.js';
 import { syncSuite } from './sync-conformance.js';
 import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
+import { erasureSuite, publishedDocumentsSuite, type TenantSchemaProbe } from './erasure-conformance.js';
 
 export interface StoreHandle {
   store: Store;
-  /** The backend's schema, for the workspace-cascade coverage checks. */
-  schema: SchemaProbe;
+  /** The backend's schema, for the workspace-cascade coverage checks (and the tenant-erasure ones). */
+  schema: SchemaProbe & Partial<TenantSchemaProbe>;
   /** Releases the backend (drop schema, delete file…). */
   cleanup(): Promise<void>;
   /**
@@ -176,6 +177,8 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     flowsSuite(() => store);
     syncSuite(() => store);
     workspacesSuite(() => store, () => handle.schema);
+    publishedDocumentsSuite(() => store);
+    erasureSuite(() => store, () => (handle.schema.tenantScopedTables && handle.schema.countTenantRows ? (handle.schema as TenantSchemaProbe) : undefined));
 
     describe('transactions', () => {
       it('commits all writes together', async () => {

@@ -6,7 +6,7 @@ import type { Store } from '../ports/store.js';
 import { seedTwoTenants } from './fixtures.js';
 
 let seq = 0;
-function makeHostname(tenantId: string, hostname: string, overrides: Partial<CustomHostnameRecord> = {}): CustomHostnameRecord {
+export function makeHostname(tenantId: string, hostname: string, overrides: Partial<CustomHostnameRecord> = {}): CustomHostnameRecord {
   seq++;
   const at = `2026-01-01T00:00:${String(seq % 60).padStart(2, '0')}.000Z`;
   return {

@@ -1,0 +1,51 @@
+/**
+ * Article markdown to HTML for the public help center, through `marked` with what a public page
+ * must not carry taken out: raw HTML is shown as text, and links or images whose address is not
+ * http(s), mailto or relative (e.g. `javascript:`, `data:`) lose their address.
+ */
+import { Marked, type Tokens } from 'marked';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML content and double-quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+/**
+ * The address if it is safe to link: http(s), mailto, or relative. A relative address may not
+ * carry a scheme-like prefix (`javascript:`, `java&#x09;script:`) in its first segment.
+ */
+export function safeUrl(href: string, schemes: readonly string[] = ['http:', 'https:', 'mailto:']): string | null {
+  const url = href.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(url);
+  if (scheme) return schemes.includes(scheme[1]!.toLowerCase()) ? url : null;
+  const first = url.split(/[/?#]/, 1)[0] ?? '';
+  return /[:&\\\s\u0000-\u001f]/.test(first) ? null : url;
+}
+
+const markdown = new Marked({
+  gfm: true,
+  async: false,
+  renderer: {
+    html({ text }: Tokens.HTML | Tokens.Tag) {
+      return escapeHtml(text);
+    },
+    link({ href, title, tokens }: Tokens.Link) {
+      const inner = this.parser.parseInline(tokens);
+      const url = safeUrl(href);
+      if (url === null) return inner;
+      return `<a href="${escapeHtml(url)}"${title ? ` title="${escapeHtml(title)}"` : ''} rel="nofollow noopener">${inner}</a>`;
+    },
+    image({ href, title, text }: Tokens.Image) {
+      const url = safeUrl(href, ['http:', 'https:']);
+      if (url === null) return escapeHtml(text);
+      return `<img src="${escapeHtml(url)}" alt="${escapeHtml(text)}"${title ? ` title="${escapeHtml(title)}"` : ''} loading="lazy">`;
+    },
+  },
+});
+
+/** Safe HTML for an article's markdown. */
+export function renderMarkdown(source: string): string {
+  return markdown.parse(source, { async: false }) as string;
+}

@@ -1,0 +1,129 @@
+/**
+ * Host dispatch for the public help center: a request whose Host is `PANYA_HELP_HOST` or a
+ * custom hostname (registered, or kept by an erased tenant's tombstone) gets help-center pages
+ * only; every other Host gets the API. Which site, redirect, 404 or 410 a request gets is
+ * core's (`engine.helpCenter.resolve`); this module speaks HTTP and HTML.
+ */
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { Engine, HelpSite } from '@panya/core';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { CHROME, helpLocale } from './chrome.js';
+import { answerPage, articlePage, homePage, messagePage, searchPage, type PageContext } from './pages.js';
+
+/** Browsers revalidate after a minute; the edge keeps pages until a document change purges them. */
+export const PAGE_CACHE = 'public, max-age=60, s-maxage=86400';
+/** Search results also change with ranking and indexing: a shorter edge lifetime. */
+export const SEARCH_CACHE = 'public, max-age=60, s-maxage=300';
+const MISSING_CACHE = 'public, max-age=60, s-maxage=300';
+/** Permanent per spec, yet bounded: a re-upgraded hostname must serve again within the hour. */
+const REDIRECT_CACHE = 'public, max-age=3600';
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+};
+
+export interface HelpCenterOptions {
+  /** The API's own hostname (`PANYA_BASE_URL`): never looked up as a custom hostname. */
+  apiHostname?: string;
+}
+
+/** Sends a cacheable page: a strong ETag of the body, and 304 when the client already holds it. */
+function sendPage(req: Request, res: Response, status: number, html: string, cacheControl: string): void {
+  const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+  res.set({ ...SECURITY_HEADERS, 'Cache-Control': cacheControl, ETag: etag, Vary: 'Accept-Language' });
+  const held = req.get('if-none-match');
+  if (status === 200 && held && held.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === '*')) {
+    res.status(304).end();
+    return;
+  }
+  res.status(status).type('html').send(html);
+}
+
+function sendUncached(res: Response, status: number, html: string): void {
+  res.set({ ...SECURITY_HEADERS, 'Cache-Control': 'no-store' }).status(status).type('html').send(html);
+}
+
+/** The help center's pages, for a request already known to be for the help host or a custom hostname. */
+function helpRouter(engine: Engine): Router {
+  const router = Router();
+  router.use(express.urlencoded({ extended: false, limit: '4kb' }));
+  router.use(async (req, res) => {
+    const { locale, explicit } = helpLocale(req);
+    const resolution = await engine.helpCenter.resolve({ hostname: req.hostname, path: req.path, url: req.originalUrl });
+    const bare: PageContext = { site: null, locale, explicitLocale: explicit };
+    const t = CHROME[locale];
+    const notFound = (site: HelpSite | null = null) => sendPage(req, res, 404, messagePage({ ...bare, site }, t.notFound, t.notFoundText), MISSING_CACHE);
+
+    switch (resolution.kind) {
+      case 'gone':
+        return sendUncached(res, 410, messagePage(bare, t.gone, t.goneText));
+      case 'redirect':
+        res.set('Cache-Control', REDIRECT_CACHE);
+        return res.redirect(301, resolution.location);
+      case 'not_found':
+        return notFound();
+      case 'site':
+        break;
+    }
+    const { site, page } = resolution;
+    const ctx: PageContext = { ...bare, site };
+    const isRead = req.method === 'GET' || req.method === 'HEAD';
+    if (!(isRead || (req.method === 'POST' && page.kind === 'ask'))) return notFound();
+    // Spec: no document with Help center ticked → the help center answers 404.
+    if (!(await engine.helpCenter.hasArticles(site))) return notFound();
+
+    switch (page.kind) {
+      case 'home':
+        return sendPage(req, res, 200, homePage(ctx, await engine.helpCenter.articles(site)), PAGE_CACHE);
+      case 'article': {
+        const doc = await engine.helpCenter.article(site, page.id);
+        return doc ? sendPage(req, res, 200, articlePage(ctx, doc), PAGE_CACHE) : notFound(site);
+      }
+      case 'search': {
+        const found = await engine.helpCenter.search(site, req.query.q);
+        return sendPage(req, res, 200, searchPage(ctx, found.query, found.results), SEARCH_CACHE);
+      }
+      case 'ask': {
+        if (req.method !== 'POST') return res.redirect(303, `${site.base}/`);
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        const question = typeof body.q === 'string' ? body.q.trim().slice(0, 300) : '';
+        const answered = await engine.helpCenter.ask(site, question, body.locale === 'th' || body.locale === 'en' ? body.locale : locale);
+        if (answered.isOk()) return sendUncached(res, 200, answerPage(ctx, question, answered.value.value));
+        const error = answered.error;
+        if (error.code === 'invalid_request') return sendUncached(res, 400, searchPage(ctx, '', []));
+        if (error.code === 'rate_limited') res.set('Retry-After', String(error.retryAfterSeconds));
+        return sendUncached(res, error.code === 'rate_limited' ? 429 : 503, messagePage(ctx, t.askTitle, t.unavailable));
+      }
+      default:
+        return notFound(site);
+    }
+  });
+  return router;
+}
+
+/** Hosts that can never be a custom hostname (no lookup needed): IPs and localhost. */
+function neverCustom(hostname: string): boolean {
+  return isIP(hostname) !== 0 || hostname === 'localhost' || hostname.endsWith('.localhost') || !hostname.includes('.');
+}
+
+/**
+ * Sends help-host and custom-hostname requests to the help center, everything else on to the API.
+ * Mounted before the API routes: `/api` on a help host is a help-center path (404), never the API.
+ */
+export function helpCenterDispatch(engine: Engine, options: HelpCenterOptions = {}): RequestHandler {
+  const pages = helpRouter(engine);
+  return async (req, res, next) => {
+    try {
+      const hostname = (req.hostname ?? '').toLowerCase();
+      if (!hostname || hostname === options.apiHostname) return next();
+      const isHelp = engine.helpCenter.isHelpHost(hostname) || (!neverCustom(hostname) && (await engine.helpCenter.isHelpHostname(hostname)));
+      if (!isHelp) return next();
+      pages(req, res, next);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

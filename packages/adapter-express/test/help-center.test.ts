@@ -1,0 +1,232 @@
+import request from 'supertest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createEngine, parseHelpHost, type Engine } from '@panya/core';
+import { CloudflareEdge } from '@panya/edge';
+import { startFakeCloudflare, type FakeCloudflare } from '@panya/edge/testing';
+import { openSqliteStore } from '@panya/store-sqlite';
+import { createPanyaApp } from '@panya/adapter-express';
+import { makeTenant } from './helpers.js';
+
+const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
+const HELP = 'help.panya.example';
+
+let cf: FakeCloudflare;
+let engine: Engine;
+let app: ReturnType<typeof createPanyaApp>;
+
+beforeAll(async () => {
+  cf = await startFakeCloudflare({ zoneId: ZONE, hostnameToken: 'host-token', purgeToken: 'purge-token' });
+});
+afterAll(() => cf.close());
+beforeEach(() => {
+  cf.hostnames.clear();
+  cf.purges.length = 0;
+  const edge = new CloudflareEdge({ apiUrl: cf.apiUrl, zoneId: ZONE, hostnameToken: 'host-token', purgeToken: 'purge-token', timeoutMs: 2_000 });
+  engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), edge, edgeTarget: 'edge.panya.example', helpHost: parseHelpHost(HELP) });
+  app = createPanyaApp(engine, { helpCenter: { apiHostname: 'api.panya.example' } });
+});
+afterEach(() => engine.close());
+
+type Auth = Record<string, string>;
+async function doc(auth: Auth, body: Record<string, unknown>, path = '/api/docs') {
+  return (await request(app).post(`${path}?wait=true`).set(auth).send(body).expect(201)).body as { id: string };
+}
+
+const page = (path: string, host = HELP) => request(app).get(path).set('Host', host);
+
+/** Acme: two published articles, one internal; its default workspace branded. */
+async function acmeWithArticles() {
+  const acme = await makeTenant(engine, 'acme');
+  await request(app).patch(`/api/workspaces/${acme.defaultWorkspace.id}`).set(acme.auth).send({ name: 'Acme Support', brandAccent: '#C0FFEE' }).expect(200);
+  const refunds = await doc(acme.auth, {
+    title: 'Refund policy',
+    contentMd: '# Refund policy\n\nRefunds are issued within 14 days of purchase. [Contact us](https://acme.example/contact).',
+    publicSurfaces: ['help_center'],
+  });
+  const shipping = await doc(acme.auth, { title: 'Shipping times', contentMd: 'Parcels arrive within 3 business days.', publicSurfaces: ['help_center'] });
+  const internal = await doc(acme.auth, { title: 'Refund escalation (internal)', contentMd: 'Refunds above 10,000 baht need a manager. Refunds refunds refunds.' });
+  return { acme, refunds, shipping, internal };
+}
+
+describe('help center on the help host', () => {
+  it('home lists the published articles only, in the workspace brand; th/en chrome by Accept-Language or ?lang=', async () => {
+    const { refunds, shipping, internal } = await acmeWithArticles();
+    const home = await page('/acme/').expect(200).expect('Content-Type', /text\/html/);
+    expect(home.text).toContain('Acme Support');
+    expect(home.text).toContain('--accent: #c0ffee');
+    expect(home.text).toContain(`href="/acme/articles/${refunds.id}"`);
+    expect(home.text).toContain(`href="/acme/articles/${shipping.id}"`);
+    expect(home.text).not.toContain(internal.id);
+    expect(home.text).toContain('<html lang="en">');
+    expect(home.text).toContain('Search articles');
+
+    const thai = await page('/acme').set('Accept-Language', 'th-TH,th;q=0.9,en;q=0.5').expect(200);
+    expect(thai.text).toContain('<html lang="th">');
+    expect(thai.text).toContain('ค้นหาบทความ');
+    expect(thai.headers.vary).toMatch(/Accept-Language/);
+    const chosen = await page('/acme/?lang=en').set('Accept-Language', 'th').expect(200);
+    expect(chosen.text).toContain('<html lang="en">');
+    // An explicit choice is kept on the site's links.
+    expect(chosen.text).toContain(`href="/acme/articles/${refunds.id}?lang=en"`);
+  });
+
+  it('article pages render markdown without raw HTML or javascript: links; unpublished and foreign articles are 404', async () => {
+    const { acme, internal } = await acmeWithArticles();
+    const risky = await doc(acme.auth, {
+      title: 'Formatting',
+      contentMd: [
+        '## Steps',
+        '',
+        '<script>alert(1)</script>',
+        '',
+        '[click](javascript:alert(1)) and [also](JaVaScRiPt:alert(2)) and [entity](javascript&#58;alert(3)) and [ok](https://acme.example/ok)',
+        '',
+        '<img src=x onerror=alert(4)> ![pic](data:image/svg+xml;base64,PHN2Zz4=)',
+        '',
+        '`code <b>` **bold**',
+      ].join('\n'),
+      publicSurfaces: ['help_center'],
+    });
+    const article = await page(`/acme/articles/${risky.id}`).expect(200);
+    expect(article.text).toContain('<h2>Steps</h2>');
+    expect(article.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(article.text).not.toMatch(/<script/i);
+    expect(article.text).not.toMatch(/href="javascript/i);
+    expect(article.text).not.toMatch(/<img[^>]*onerror/i);
+    expect(article.text).not.toContain('src="data:');
+    expect(article.text).toContain('<a href="https://acme.example/ok" rel="nofollow noopener">ok</a>');
+    expect(article.text).toContain('<code>code &lt;b&gt;</code> <strong>bold</strong>');
+    expect(article.headers['content-security-policy']).toContain("default-src 'none'");
+
+    await page(`/acme/articles/${internal.id}`).expect(404);
+    const globex = await makeTenant(engine, 'globex');
+    const foreign = await doc(globex.auth, { title: 'Globex', contentMd: 'Globex article', publicSurfaces: ['help_center'] });
+    await page(`/acme/articles/${foreign.id}`).expect(404);
+    await page(`/globex/articles/${foreign.id}`).expect(200);
+  });
+
+  it('search runs the hybrid search over published documents only', async () => {
+    const { refunds, internal } = await acmeWithArticles();
+    const results = await page('/acme/search?q=refunds').expect(200);
+    expect(results.text).toContain(`href="/acme/articles/${refunds.id}"`);
+    expect(results.text).not.toContain(internal.id);
+    expect(results.text).toContain('Results for “refunds”');
+    expect(results.headers['cache-control']).toBe('public, max-age=60, s-maxage=300');
+    const none = await page('/acme/search?q=zeppelin').expect(200);
+    expect(none.text).toContain('No article matches your search');
+  });
+
+  it('the ask box answers from published documents only, as a counted query', async () => {
+    const { acme, refunds, internal } = await acmeWithArticles();
+    const answer = await request(app).post('/acme/ask').set('Host', HELP).type('form').send({ q: 'How long do refunds take?' }).expect(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.text).toContain('14 days');
+    expect(answer.text).toContain(`href="/acme/articles/${refunds.id}"`);
+    expect(answer.text).not.toContain(internal.id);
+    expect(answer.text).not.toContain('manager');
+    expect(await engine.store.usage.countQueries(acme.tenant.id, new Date().toISOString().slice(0, 7))).toMatchObject({ answer: 1 });
+    await request(app).post('/acme/ask').set('Host', HELP).type('form').send({ q: '   ' }).expect(400);
+  });
+
+  it('answers 404 when no document has Help center ticked, for unknown slugs and at the root', async () => {
+    const globex = await makeTenant(engine, 'globex');
+    await doc(globex.auth, { title: 'Internal only', contentMd: 'Not public.' });
+    const missing = await page('/globex/').expect(404).expect('Content-Type', /text\/html/);
+    expect(missing.text).toContain('Page not found');
+    await page('/globex/search?q=public').expect(404);
+    await page('/nobody/').expect(404);
+    await page('/').expect(404);
+  });
+
+  it('pages carry an ETag and Cache-Control; a matching If-None-Match gets 304', async () => {
+    await acmeWithArticles();
+    const first = await page('/acme/').expect(200);
+    expect(first.headers['cache-control']).toBe('public, max-age=60, s-maxage=86400');
+    expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+    const again = await page('/acme/').set('If-None-Match', first.headers.etag!).expect(304);
+    expect(again.text ?? '').toBe('');
+    await page('/acme/').set('If-None-Match', '"other"').expect(200);
+  });
+
+  it('serves a workspace at /{tenant}/_w/{workspace}/ in its own brand; a deleted workspace is 404', async () => {
+    const { acme } = await acmeWithArticles();
+    const ws = (await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'partners', name: 'Partner Desk', brandAccent: '#112233' }).expect(201)).body;
+    const partnerDoc = await doc(acme.auth, { title: 'Partner onboarding', contentMd: 'Partners sign the agreement first.', publicSurfaces: ['help_center'] }, '/c/acme/_w/partners/api/docs');
+    const home = await page('/acme/_w/partners/').expect(200);
+    expect(home.text).toContain('Partner Desk');
+    expect(home.text).toContain('--accent: #112233');
+    expect(home.text).toContain(`href="/acme/_w/partners/articles/${partnerDoc.id}"`);
+    expect(home.text).not.toContain('Refund policy');
+    await page(`/acme/articles/${partnerDoc.id}`).expect(404);
+    await request(app).delete(`/api/workspaces/${ws.id}`).set(acme.auth).expect(200);
+    await page('/acme/_w/partners/').expect(404);
+  });
+
+  it('the API keeps working on the API host; on the help host /api is a help-center path', async () => {
+    const { acme } = await acmeWithArticles();
+    await request(app).get('/api/docs').set('Host', 'api.panya.example').set(acme.auth).expect(200);
+    await request(app).get('/api/docs').set(acme.auth).expect(200);
+    const onHelp = await page('/api/docs').set(acme.auth).expect(404);
+    expect(onHelp.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('a document change purges its workspace pages at the edge', async () => {
+    const { acme, refunds } = await acmeWithArticles();
+    cf.purges.length = 0;
+    await request(app).patch(`/api/docs/${refunds.id}`).set(acme.auth).send({ publicSurfaces: [] }).expect(200);
+    await vi.waitFor(() => {
+      expect(cf.purges).toContainEqual({ files: [`https://${HELP}/acme`] });
+      expect(cf.purges).toContainEqual({ prefixes: [`${HELP}/acme/`] });
+    });
+    cf.purges.length = 0;
+    await request(app).delete(`/api/docs/${refunds.id}`).set(acme.auth).expect(204);
+    await vi.waitFor(() => expect(cf.purges).toContainEqual({ prefixes: [`${HELP}/acme/`] }));
+  });
+});
+
+describe('help center on custom hostnames', () => {
+  /** Registers a hostname for the tenant and lets the edge activate it. */
+  async function activeHostname(auth: Auth, hostname: string) {
+    const created = (await request(app).post('/api/tenant/custom-hostnames').set(auth).send({ hostname }).expect(201)).body;
+    cf.setState(created.edgeHostnameId, { status: 'active', ssl: 'active' });
+    expect((await request(app).post(`/api/tenant/custom-hostnames/${created.id}`).set(auth).expect(200)).body.status).toBe('active');
+    return created as { id: string };
+  }
+
+  it('an active hostname serves the default workspace at /… and workspaces at /_w/{slug}/…', async () => {
+    const { acme, refunds } = await acmeWithArticles();
+    await activeHostname(acme.auth, 'help.acme.co.th');
+    const home = await page('/', 'help.acme.co.th').expect(200);
+    expect(home.text).toContain('Acme Support');
+    expect(home.text).toContain(`href="/articles/${refunds.id}"`);
+    await page(`/articles/${refunds.id}`, 'help.acme.co.th').expect(200);
+    expect((await page('/search?q=refund', 'help.acme.co.th').expect(200)).text).toContain(`href="/articles/${refunds.id}"`);
+    await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'partners', name: 'Partner Desk' }).expect(201);
+    await doc(acme.auth, { title: 'Partner onboarding', contentMd: 'Partners sign first.', publicSurfaces: ['help_center'] }, '/c/acme/_w/partners/api/docs');
+    expect((await page('/_w/partners/', 'help.acme.co.th').expect(200)).text).toContain('Partner Desk');
+    // The port of the Host header does not matter.
+    await page('/', 'help.acme.co.th:8443').expect(200);
+  });
+
+  it('a hostname not yet active is 404; an inactive one answers 301 to the help host path, query kept', async () => {
+    const { acme } = await acmeWithArticles();
+    const pending = (await request(app).post('/api/tenant/custom-hostnames').set(acme.auth).send({ hostname: 'help.acme.co.th' }).expect(201)).body;
+    expect(pending.status).toBe('verifying_dns');
+    await page('/', 'help.acme.co.th').expect(404);
+    cf.setState(pending.edgeHostnameId, { status: 'active', ssl: 'active' });
+    await request(app).post(`/api/tenant/custom-hostnames/${pending.id}`).set(acme.auth).expect(200);
+    (await engine.tenancy.update('acme', { plan: 'team' }))._unsafeUnwrap();
+    const moved = await page('/search?q=refund', 'help.acme.co.th').expect(301);
+    expect(moved.headers.location).toBe(`https://${HELP}/acme/search?q=refund`);
+    // The plan change purged the hostname's cached pages.
+    expect(cf.purges).toContainEqual({ hosts: ['help.acme.co.th'] });
+  });
+
+  it('unknown hosts are not served a help center; hosts that are IPs or the API host go to the API', async () => {
+    await acmeWithArticles();
+    const unknown = await page('/', 'docs.unknown.example').expect(404);
+    expect(unknown.headers['content-type']).toMatch(/application\/problem\+json/);
+    await page('/acme/', 'docs.unknown.example').expect(404);
+    await request(app).get('/healthz').set('Host', 'help.acme.co.th').expect(200);
+  });
+});

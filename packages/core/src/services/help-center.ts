@@ -1,0 +1,204 @@
+/**
+ * The public help center: which tenant and workspace a help-host path or a custom hostname
+ * serves (or that it redirects, is gone, or is unknown), the published articles, search and the
+ * "ask" box over published documents only, and the edge-cache purges when documents change.
+ * Rendering is the adapter's; every rule is here or in `helpcenter/rules.ts`.
+ */
+import { err, ok, type Result } from 'neverthrow';
+import { errors, type PanyaError } from '../errors.js';
+import {
+  HELP_CENTER_SURFACE,
+  HELP_HOME_ARTICLES,
+  HELP_QUERY_MAX_CHARS,
+  HELP_SEARCH_RESULTS,
+  inactiveHostnameRedirect,
+  isPublished,
+  parseHelpPath,
+  siteBase,
+  workspacePurge,
+  type HelpHost,
+  type HelpPage,
+} from '../helpcenter/rules.js';
+import type { EdgeProvider, EdgePurge } from '../ports/edge.js';
+import type { DocumentRecord, Scope, TenantRecord, WorkspaceRecord } from '../ports/store.js';
+import { detectLocale, type Locale } from '../schemas/answers.js';
+import type { AnswerResponse } from '../schemas/responses.js';
+import type { SearchResult } from '../schemas/responses.js';
+import type { AnswerService } from './answer.js';
+import type { RequestContext, ServiceDeps } from './context.js';
+import type { Counted, QueryService } from './queries.js';
+import type { SearchService } from './search.js';
+
+/** One help center: a tenant's workspace, as addressed on the help host or a custom hostname. */
+export interface HelpSite {
+  tenant: TenantRecord;
+  workspace: WorkspaceRecord;
+  /** Path prefix of the site's links (`/acme`, `/acme/_w/support`, ``, `/_w/support`). */
+  base: string;
+  /** The custom hostname serving it, or null on the help host. */
+  hostname: string | null;
+}
+
+export type HelpResolution =
+  | { kind: 'site'; site: HelpSite; page: HelpPage }
+  /** A hostname below Business: permanent redirect to the help host path. */
+  | { kind: 'redirect'; location: string }
+  /** An erased tenant's slug or hostname: 410 Gone, never cached. */
+  | { kind: 'gone' }
+  | { kind: 'not_found' };
+
+export interface HelpRequest {
+  /** The request's hostname, without port. */
+  hostname: string;
+  /** Path without query. */
+  path: string;
+  /** Path and query, kept in redirects. */
+  url: string;
+}
+
+export interface HelpCenterDeps extends ServiceDeps {
+  edge: EdgeProvider;
+  helpHost: HelpHost | null;
+  search: SearchService;
+  answers: Pick<AnswerService, 'generate'>;
+  queries: Pick<QueryService, 'counted'>;
+}
+
+/** Cuts public input to the bound (a visitor's long paste is shortened, never refused). */
+function boundQuery(raw: unknown): string {
+  return (typeof raw === 'string' ? raw : '').trim().slice(0, HELP_QUERY_MAX_CHARS);
+}
+
+export function createHelpCenterService(deps: HelpCenterDeps) {
+  const { store, edge, helpHost, logger } = deps;
+
+  /** The tenant's site for an addressed workspace (default when none), or null for a missing or deleted one. */
+  async function siteOf(tenant: TenantRecord, workspaceSlug: string | undefined, hostname: string | null): Promise<HelpSite | null> {
+    const workspace = workspaceSlug === undefined ? await store.workspaces.getDefault(tenant.id) : await store.workspaces.getBySlug(tenant.id, workspaceSlug);
+    if (!workspace || workspace.deletedAt) return null;
+    return { tenant, workspace, base: siteBase(hostname === null ? tenant.slug : null, workspace), hostname };
+  }
+
+  const scopeOf = (site: HelpSite): Scope => ({ tenantId: site.tenant.id, workspaceId: site.workspace.id });
+
+  /** Hostnames currently serving the tenant's help center (purge targets). */
+  async function servingHostnames(tenantId: string): Promise<string[]> {
+    return (await store.hostnames.list(tenantId)).filter((h) => h.status === 'active' || h.status === 'inactive').map((h) => h.hostname);
+  }
+
+  async function sendPurge(request: EdgePurge, what: Record<string, unknown>): Promise<boolean> {
+    if (edge.id === 'none') return true;
+    try {
+      await edge.purge(request);
+      return true;
+    } catch (error) {
+      logger.warn('edge.purge.failed', { ...what, error: (error as Error).message });
+      return false;
+    }
+  }
+
+  return {
+    helpHost,
+
+    /** Is this hostname the help host? (The adapter dispatches such requests to the help center.) */
+    isHelpHost(hostname: string): boolean {
+      return helpHost !== null && hostname.toLowerCase() === helpHost.hostname;
+    },
+
+    /**
+     * Whether a hostname is one the help center answers for besides the help host: a custom
+     * hostname in any state, or one kept by an erased tenant's tombstone.
+     */
+    async isHelpHostname(hostname: string): Promise<boolean> {
+      const host = hostname.toLowerCase();
+      return (await store.hostnames.findByHostname(host)) !== null || (await store.tombstones.findByHostname(host)) !== null;
+    },
+
+    /** What a request to the help host or a custom hostname gets. */
+    async resolve(request: HelpRequest): Promise<HelpResolution> {
+      const host = request.hostname.toLowerCase();
+      if (helpHost && host === helpHost.hostname) {
+        const path = parseHelpPath(request.path, true);
+        if (!path?.tenantSlug) return { kind: 'not_found' };
+        const tenant = await store.tenants.getBySlug(path.tenantSlug);
+        if (!tenant) return (await store.tombstones.getBySlug(path.tenantSlug)) ? { kind: 'gone' } : { kind: 'not_found' };
+        const site = await siteOf(tenant, path.workspaceSlug, null);
+        return site ? { kind: 'site', site, page: path.page } : { kind: 'not_found' };
+      }
+      const record = await store.hostnames.findByHostname(host);
+      if (!record) return (await store.tombstones.findByHostname(host)) ? { kind: 'gone' } : { kind: 'not_found' };
+      const tenant = await store.tenants.get(record.tenantId);
+      if (!tenant) return { kind: 'gone' };
+      if (record.status === 'inactive') {
+        return helpHost ? { kind: 'redirect', location: inactiveHostnameRedirect(helpHost, tenant.slug, request.url) } : { kind: 'not_found' };
+      }
+      if (record.status !== 'active') return { kind: 'not_found' };
+      const path = parseHelpPath(request.path, false)!;
+      const site = await siteOf(tenant, path.workspaceSlug, record.hostname);
+      return site ? { kind: 'site', site, page: path.page } : { kind: 'not_found' };
+    },
+
+    /** Published articles of the site, by title; none means the help center answers 404. */
+    async articles(site: HelpSite): Promise<DocumentRecord[]> {
+      const docs = await store.documents.listPublished(scopeOf(site), HELP_CENTER_SURFACE, HELP_HOME_ARTICLES);
+      return docs.sort((a, b) => a.title.localeCompare(b.title));
+    },
+
+    async hasArticles(site: HelpSite): Promise<boolean> {
+      return (await store.documents.listPublished(scopeOf(site), HELP_CENTER_SURFACE, 1)).length > 0;
+    },
+
+    /** A published article of the site; anything else is not found (never a hint that it exists). */
+    async article(site: HelpSite, id: string): Promise<DocumentRecord | null> {
+      const doc = await store.documents.get(scopeOf(site), id);
+      return doc && isPublished(doc) ? doc : null;
+    },
+
+    /** The hybrid search over published documents only. Public pages are not metered. */
+    async search(site: HelpSite, query: unknown): Promise<{ query: string; results: SearchResult[] }> {
+      const q = boundQuery(query);
+      if (!q) return { query: q, results: [] };
+      const { results } = await deps.search.run(scopeOf(site), { query: q, topK: HELP_SEARCH_RESULTS }, isPublished);
+      return { query: q, results };
+    },
+
+    /**
+     * The "ask" box: a grounded answer citing published documents only. Counted as one API query
+     * of the tenant (its daily quota and metering), like an answer through a publishable key.
+     */
+    async ask(site: HelpSite, query: unknown, locale?: Locale): Promise<Result<Counted<AnswerResponse>, PanyaError>> {
+      const q = boundQuery(query);
+      if (!q) return err(errors.invalid('Type a question.', [{ path: 'q', message: 'required' }]));
+      const ctx: RequestContext = {
+        tenant: site.tenant,
+        workspace: site.workspace,
+        principal: { kind: 'system', id: `help-center:${site.workspace.id}`, tenantId: site.tenant.id, workspaceId: site.workspace.id, scopes: ['read'] },
+        scope: scopeOf(site),
+      };
+      const input = { query: q, locale: locale ?? detectLocale(q) };
+      return deps.queries.counted(ctx, { via: 'rest' }, 'answer', () => deps.answers.generate(ctx, input, undefined, isPublished));
+    },
+
+    /**
+     * A workspace's documents changed: purge its help-center pages at the edge (help host and
+     * custom hostnames). A failed purge is logged; cached pages then expire on their own.
+     */
+    async documentsChanged(scope: Scope): Promise<boolean> {
+      if (edge.id === 'none') return true;
+      const [tenant, workspace] = await Promise.all([store.tenants.get(scope.tenantId), store.workspaces.get(scope.tenantId, scope.workspaceId)]);
+      if (!tenant || !workspace) return true;
+      return sendPurge(workspacePurge(helpHost, tenant.slug, workspace, await servingHostnames(tenant.id)), { tenantId: tenant.id, workspaceId: workspace.id });
+    },
+
+    /** After a plan change: a hostname that starts or stops redirecting must not keep its cached answers. */
+    async hostnamesChanged(tenantId: string): Promise<boolean> {
+      const hostnames = await servingHostnames(tenantId);
+      if (hostnames.length === 0) return true;
+      return sendPurge({ hosts: hostnames }, { tenantId });
+    },
+
+    sendPurge,
+  };
+}
+
+export type HelpCenterService = ReturnType<typeof createHelpCenterService>;
