@@ -291,7 +291,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--prune', 'delete the workspace\'s documents whose external id no file has any more')
     .option('--embedder <name>', 'auto | hash | local | openai (env PANYA_EMBEDDER)', embedderChoice)
     .action(async (dir: string, opts) => {
-      await withEngine(opts.db, (engine) => importDocsCommand(engine, io, dir, { ...opts, progress: Boolean(process.stderr.isTTY) }), opts);
+      await withEngine(opts.db, (engine) => importDocsCommand(engine, io, dir, { ...opts, tty: Boolean(process.stderr.isTTY) }), opts);
     });
 
   dbOption(program.command('demo').description('create or refresh the demo tenant with sample articles; prints its API key'))
@@ -311,12 +311,12 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     });
 
   dbOption(program.command('reindex').description('re-index documents (e.g. after switching embedders)'))
-    .option('--all', 're-index every document of every tenant, emptying the index first')
+    .option('--all', 're-embed every document of every tenant beside the live index, then swap (search keeps answering)')
     .option('--tenant <slug>', 're-index one tenant')
     .option('--embedder <name>', 'auto | hash | local | openai (env PANYA_EMBEDDER)', embedderChoice)
     .action(async (opts: { db?: string; all?: boolean; tenant?: string; embedder?: EnvConfig['PANYA_EMBEDDER'] }) => {
       if (!opts.all === !opts.tenant) throw new CommandError('Pass exactly one of --all or --tenant <slug>.');
-      await withEngine(opts.db, (engine) => reindexCommand(engine, io, opts), opts);
+      await withEngine(opts.db, (engine) => reindexCommand(engine, io, { ...opts, tty: Boolean(process.stderr.isTTY) }), opts);
     });
 
   dbOption(program.command('mcp').description('serve the MCP tools over stdio for one tenant (for MCP hosts that launch servers)'))
@@ -348,7 +348,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--json', 'print JSON')
     .action(async (dir: string, opts: { split: string; embedder?: EnvConfig['PANYA_EMBEDDER']; json?: boolean; weights?: string }) => {
       if (opts.split !== 'test' && opts.split !== 'train') throw new CommandError('--split must be test or train.');
-      await withEngine(':memory:', (engine) => evalCommand(engine, io, dir, { split: opts.split as 'test' | 'train', name: basename(resolve(dir)), ...(opts.json ? { json: true } : {}), ...(opts.weights ? { weights: opts.weights } : {}) }), { embedder: opts.embedder ?? 'hash' });
+      await withEngine(':memory:', (engine) => evalCommand(engine, io, dir, { split: opts.split as 'test' | 'train', name: basename(resolve(dir)), tty: Boolean(process.stderr.isTTY), ...(opts.json ? { json: true } : {}), ...(opts.weights ? { weights: opts.weights } : {}) }), { embedder: opts.embedder ?? 'hash' });
     });
 
   return program;

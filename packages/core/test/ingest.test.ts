@@ -80,10 +80,71 @@ describe('ingest queue', () => {
     const second = createEngine({ store, embedder: new HashEmbedder({ dimension: 256 }) });
     await expect(second.start()).rejects.toThrow(/panya reindex --all/);
     // Re-indexing everything with the new embedder is the way out.
-    expect(await second.ingest.reindexAll()).toBe(1);
-    expect(await second.ingest.drain()).toBe(1);
+    expect(await second.ingest.rebuildIndex()).toEqual({ chunks: 1, documents: 1, requeued: 0 });
+    expect(await second.ingest.drain()).toBe(0);
     expect(await store.search.getIndexInfo()).toMatchObject({ embedderId: second.embedder.id, dimension: 256 });
     await second.close();
+  });
+});
+
+describe('full rebuild (reindex --all)', () => {
+  /** An embedder that fails on its `failOn`-th batch, counting what it embedded. */
+  function flaky(inner: HashEmbedder, failOn = Infinity, meanwhile?: (call: number) => Promise<void>) {
+    let calls = 0;
+    const embedded: string[] = [];
+    const embedder = Object.assign(Object.create(inner) as HashEmbedder, {
+      async embedDocuments(texts: readonly string[]) {
+        if (++calls === failOn) throw new Error('the embedding service went away');
+        await meanwhile?.(calls);
+        embedded.push(...texts);
+        return inner.embedDocuments(texts);
+      },
+    });
+    return { embedder, embedded };
+  }
+
+  it('keeps search answering from the old vectors while it runs, survives a crash midway, resumes, and catches up late writes', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const live = createEngine({ store });
+    (await live.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
+    const ctx = (await live.access.system('acme'))._unsafeUnwrap();
+    (await live.documents.bulk(ctx, { create: Array.from({ length: 70 }, (_, i) => ({ title: `Doc ${i}`, contentMd: `Body number ${i}` })) }))._unsafeUnwrap();
+    await live.ingest.drain();
+    const oldInfo = await store.search.getIndexInfo();
+    const semanticHits = async () => store.search.semantic(ctx.scope, await live.embedder.embedQuery('Body number 5'), 5);
+    expect(await semanticHits()).toHaveLength(5);
+
+    // A run that dies after its first batch: the live index is untouched.
+    const crashing = flaky(new HashEmbedder({ dimension: 256 }), 2);
+    const first = createEngine({ store, embedder: crashing.embedder });
+    const seen: number[] = [];
+    await expect(
+      first.ingest.rebuildIndex(async (done) => {
+        seen.push(done);
+      }),
+    ).rejects.toThrow(/went away/);
+    expect(seen).toEqual([0, 64]);
+    expect(await store.search.getIndexInfo()).toEqual(oldInfo);
+    expect(await semanticHits()).toHaveLength(5);
+
+    // The next run embeds only what is missing, including a document written while it runs.
+    const resumed = flaky(new HashEmbedder({ dimension: 256 }), Infinity, async (call) => {
+      if (call !== 1) return;
+      // The live process keeps indexing with its embedder meanwhile, and search answers from the old vectors.
+      (await live.documents.create(ctx, { title: 'Late', contentMd: 'Written during the rebuild' }, { wait: true }))._unsafeUnwrap();
+      expect(await semanticHits()).toHaveLength(5);
+    });
+    const second = createEngine({ store, embedder: resumed.embedder });
+    const result = await second.ingest.rebuildIndex();
+    expect(result).toEqual({ chunks: 71, documents: 71, requeued: 0 });
+    expect(resumed.embedded.length).toBe(7); // 6 left by the crash, 1 written meanwhile
+    expect(await store.search.getIndexInfo()).toMatchObject({ embedderId: second.embedder.id, dimension: 256 });
+    expect(await second.search.retrieve(ctx.scope, 'Body number 5', 5)).not.toHaveLength(0);
+    expect(await store.search.semantic(ctx.scope, await second.embedder.embedQuery('Written during the rebuild'), 1)).toHaveLength(1);
+    // The process still on the old embedder gets keyword results, not an error.
+    expect(await semanticHits()).toEqual([]);
+    expect((await live.search.retrieve(ctx.scope, 'Body number 5', 5)).length).toBeGreaterThan(0);
+    await Promise.all([live.close(), first.close(), second.close()]);
   });
 });
 
@@ -115,7 +176,7 @@ describe('tokenizer version', () => {
     await upgraded.start();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/panya reindex --all/);
-    await upgraded.ingest.reindexAll();
+    await upgraded.ingest.rebuildIndex();
     expect((await older.search.getIndexInfo())?.tokenizer).toBe(TOKENIZER_VERSION);
     await upgraded.close();
   });

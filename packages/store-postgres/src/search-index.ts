@@ -196,6 +196,90 @@ export class PgSearchIndex implements SearchIndex {
     );
   }
 
+  private get stagingTable() {
+    return this.n.t('chunk_vectors_next');
+  }
+
+  private async readRebuild(db: Conn): Promise<IndexInfo | null> {
+    const { rows } = await db.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`${this.n.t('index_rebuild')}`]);
+    if (!rows[0]?.present) return null;
+    const found = await db.query(`SELECT embedder_id, dimension, tokenizer FROM ${this.n.t('index_rebuild')} WHERE id = 1`);
+    const row = found.rows[0];
+    return row ? { embedderId: row.embedder_id as string, dimension: row.dimension as number, ...(row.tokenizer ? { tokenizer: row.tokenizer as string } : {}) } : null;
+  }
+
+  /** The staged vectors reference their chunks: a chunk deleted during the build takes its staged vector with it. */
+  beginRebuild(info: IndexInfo) {
+    return this.db.atomic(async (tx) => {
+      if (!Number.isInteger(info.dimension) || info.dimension <= 0) throw new Error(`Invalid embedding dimension ${info.dimension}.`);
+      await this.lock(tx);
+      const staged = await this.readRebuild(tx);
+      if (staged && staged.embedderId === info.embedderId && staged.dimension === info.dimension) return;
+      await tx.query(`DROP TABLE IF EXISTS ${this.stagingTable}`);
+      await tx.query(`CREATE TABLE IF NOT EXISTS ${this.n.t('index_rebuild')} (id int PRIMARY KEY CHECK (id = 1), embedder_id text NOT NULL, dimension int NOT NULL, tokenizer text)`);
+      await tx.query(`
+        CREATE TABLE ${this.stagingTable} (
+          chunk_seq bigint PRIMARY KEY REFERENCES ${this.chunks}(seq) ON DELETE CASCADE,
+          embedding ${this.n.vector}(${info.dimension}) NOT NULL
+        )`);
+      await tx.query(
+        `INSERT INTO ${this.n.t('index_rebuild')} (id, embedder_id, dimension, tokenizer) VALUES (1, $1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET embedder_id = excluded.embedder_id, dimension = excluded.dimension, tokenizer = excluded.tokenizer`,
+        [info.embedderId, info.dimension, info.tokenizer ?? null],
+      );
+    });
+  }
+
+  async listUnstaged(after: number, limit: number) {
+    const { rows } = await this.db.query(
+      `SELECT ${CHUNK_COLUMNS} FROM ${this.chunks} c WHERE c.seq > $1 AND NOT EXISTS (SELECT 1 FROM ${this.stagingTable} n WHERE n.chunk_seq = c.seq) ORDER BY c.seq LIMIT $2`,
+      [after, limit],
+    );
+    return rows.map((r) => ({ ...toChunk(r), cursor: Number(r.seq) }));
+  }
+
+  async countUnstaged() {
+    const { rows } = await this.db.query(`SELECT count(*)::int AS n FROM ${this.chunks} c WHERE NOT EXISTS (SELECT 1 FROM ${this.stagingTable} n WHERE n.chunk_seq = c.seq)`);
+    return rows[0]!.n as number;
+  }
+
+  async stageVectors(vectors: { chunkId: string; vector: Float32Array }[]) {
+    if (vectors.length === 0) return;
+    const info = await this.readRebuild(this.db);
+    for (const { vector } of vectors) {
+      if (!info || vector.length !== info.dimension) throw new Error(`Vector of ${vector.length} dimensions does not match the rebuild (${info?.dimension ?? 'none begun'}).`);
+    }
+    await this.db.query(
+      `INSERT INTO ${this.stagingTable} (chunk_seq, embedding)
+       SELECT c.seq, v.embedding::${this.n.vector} FROM unnest($1::text[], $2::text[]) AS v(id, embedding) JOIN ${this.chunks} c ON c.id = v.id
+       ON CONFLICT (chunk_seq) DO UPDATE SET embedding = excluded.embedding`,
+      [vectors.map((v) => v.chunkId), vectors.map((v) => vectorLiteral(v.vector))],
+    );
+  }
+
+  finishRebuild() {
+    return this.db.atomic(async (tx) => {
+      await this.lock(tx);
+      const info = await this.readRebuild(tx);
+      if (!info) throw new Error('No index rebuild was begun.');
+      // Writers of chunks wait until the swap commits, so none slips in between the check and the swap.
+      await tx.query(`LOCK TABLE ${this.chunks} IN SHARE MODE`);
+      const { rows } = await tx.query(`SELECT count(*)::int AS n FROM ${this.chunks} c WHERE NOT EXISTS (SELECT 1 FROM ${this.stagingTable} n WHERE n.chunk_seq = c.seq)`);
+      if ((rows[0]!.n as number) > 0) return null;
+      await tx.query(`DROP TABLE IF EXISTS ${this.vectorTable}`);
+      await this.createVectorTable(tx, info);
+      // Tenant and workspace are read from the chunks now: a legacy chunk adopted during the build lands in its workspace.
+      const moved = await tx.query(
+        `INSERT INTO ${this.vectorTable} (chunk_seq, tenant_id, workspace_id, embedding)
+         SELECT c.seq, c.tenant_id, c.workspace_id, n.embedding FROM ${this.stagingTable} n JOIN ${this.chunks} c ON c.seq = n.chunk_seq`,
+      );
+      const docs = await tx.query(`SELECT count(*)::int AS n FROM (SELECT DISTINCT tenant_id, document_id FROM ${this.chunks}) d`);
+      await tx.query(`DROP TABLE ${this.stagingTable}`);
+      await tx.query(`DROP TABLE ${this.n.t('index_rebuild')}`);
+      return { chunks: moved.rowCount ?? 0, documents: docs.rows[0]!.n as number };
+    });
+  }
+
   private async requireDimension(tx: Conn, chunks: ChunkInput[]) {
     const info = await this.readInfo(tx);
     for (const c of chunks) {
@@ -283,7 +367,9 @@ export class PgSearchIndex implements SearchIndex {
   semantic(scope: Scope, vector: Float32Array, limit: number): Promise<RankedHit[]> {
     if (limit <= 0) return Promise.resolve([]);
     return this.db.atomic(async (tx) => {
-      if (!(await this.readInfo(tx))) return [];
+      const info = await this.readInfo(tx);
+      // A process still on the previous embedder after a rebuild: its query vectors cannot be compared.
+      if (!info || info.dimension !== vector.length) return [];
       const efSearch = Math.min(1000, Math.max(this.vectors.efSearch ?? 40, limit * 2));
       await tx.query(`SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}`);
       const { rows } = await tx.query<{ id: string; distance: number }>(

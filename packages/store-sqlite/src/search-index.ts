@@ -130,6 +130,83 @@ export class SqliteSearchIndex implements SearchIndex {
       .run(info.embedderId, info.dimension, info.tokenizer ?? null);
   }
 
+  /** Staging tables are made on demand, so a database that never rebuilds never has them. */
+  private ensureRebuildTables() {
+    this.db.exec(`CREATE TABLE IF NOT EXISTS index_rebuild (id INTEGER PRIMARY KEY CHECK (id = 1), embedder_id TEXT NOT NULL, dimension INTEGER NOT NULL, tokenizer TEXT);
+      CREATE TABLE IF NOT EXISTS chunk_vectors_next (chunk_id TEXT PRIMARY KEY, embedding BLOB NOT NULL) WITHOUT ROWID;`);
+  }
+
+  private readRebuild(): IndexInfo | null {
+    const row = this.db.prepare('SELECT embedder_id, dimension, tokenizer FROM index_rebuild WHERE id = 1').get() as Row | undefined;
+    return row ? { embedderId: row.embedder_id as string, dimension: row.dimension as number, ...(row.tokenizer ? { tokenizer: row.tokenizer as string } : {}) } : null;
+  }
+
+  beginRebuild(info: IndexInfo) {
+    return this.run(() =>
+      this.db.transaction(() => {
+        if (!Number.isInteger(info.dimension) || info.dimension <= 0) throw new Error(`Invalid embedding dimension ${info.dimension}.`);
+        this.ensureRebuildTables();
+        const staged = this.readRebuild();
+        if (staged && staged.embedderId === info.embedderId && staged.dimension === info.dimension) return;
+        this.db.exec('DELETE FROM chunk_vectors_next');
+        this.db
+          .prepare('INSERT INTO index_rebuild (id, embedder_id, dimension, tokenizer) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET embedder_id = excluded.embedder_id, dimension = excluded.dimension, tokenizer = excluded.tokenizer')
+          .run(info.embedderId, info.dimension, info.tokenizer ?? null);
+      }).immediate(),
+    );
+  }
+
+  listUnstaged(after: number, limit: number) {
+    return this.run(() =>
+      (
+        this.db
+          .prepare('SELECT c.rowid AS cursor, c.* FROM chunks c WHERE c.rowid > ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors_next n WHERE n.chunk_id = c.id) ORDER BY c.rowid LIMIT ?')
+          .all(after, limit) as Row[]
+      ).map((r) => ({ ...toChunk(r), cursor: r.cursor as number })),
+    );
+  }
+
+  countUnstaged() {
+    return this.run(() => (this.db.prepare('SELECT COUNT(*) AS n FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors_next n WHERE n.chunk_id = c.id)').get() as Row).n as number);
+  }
+
+  stageVectors(vectors: { chunkId: string; vector: Float32Array }[]) {
+    return this.run(() =>
+      this.db.transaction(() => {
+        const info = this.readRebuild();
+        const insert = this.db.prepare('INSERT INTO chunk_vectors_next (chunk_id, embedding) VALUES (?, ?) ON CONFLICT (chunk_id) DO UPDATE SET embedding = excluded.embedding');
+        for (const { chunkId, vector } of vectors) {
+          if (!info || vector.length !== info.dimension) throw new Error(`Vector of ${vector.length} dimensions does not match the rebuild (${info?.dimension ?? 'none begun'}).`);
+          insert.run(chunkId, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+        }
+      })(),
+    );
+  }
+
+  finishRebuild() {
+    return this.run(() =>
+      this.db.transaction(() => {
+        const info = this.readRebuild();
+        if (!info) throw new Error('No index rebuild was begun.');
+        const missing = (this.db.prepare('SELECT COUNT(*) AS n FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors_next n WHERE n.chunk_id = c.id)').get() as Row).n as number;
+        if (missing > 0) return null;
+        this.db.exec('DROP TABLE IF EXISTS chunk_vectors');
+        this.createVectorTable(info);
+        // Partitions are read from the chunks now: a legacy chunk adopted during the build lands in its workspace.
+        const moved = this.db
+          .prepare(
+            `INSERT INTO chunk_vectors (rowid, part, embedding)
+             SELECT c.rowid, CASE WHEN c.workspace_id IS NULL THEN 'l:' || c.tenant_id ELSE 'w:' || c.workspace_id END, n.embedding
+             FROM chunks c JOIN chunk_vectors_next n ON n.chunk_id = c.id`,
+          )
+          .run().changes;
+        const documents = (this.db.prepare('SELECT COUNT(DISTINCT tenant_id || char(0) || document_id) AS n FROM chunks').get() as Row).n as number;
+        this.db.exec('DROP TABLE chunk_vectors_next; DROP TABLE index_rebuild;');
+        return { chunks: moved, documents };
+      }).immediate(),
+    );
+  }
+
   replaceDocumentChunks(scope: Scope, documentId: string, chunks: ChunkInput[]) {
     return this.run(() => {
       const info = this.readInfo();
@@ -205,7 +282,9 @@ export class SqliteSearchIndex implements SearchIndex {
 
   semantic(scope: Scope, vector: Float32Array, limit: number) {
     return this.run(() => {
-      if (!this.readInfo()) return [];
+      const info = this.readInfo();
+      // A process still on the previous embedder after a rebuild: its query vectors cannot be compared.
+      if (!info || info.dimension !== vector.length) return [];
       const knn = this.sql.get(
         `SELECT c.id, v.distance FROM chunk_vectors v JOIN chunks c ON c.rowid = v.rowid
          WHERE v.embedding MATCH ? AND v.k = ? AND v.part = ? AND c.tenant_id = ?`,

@@ -3,8 +3,9 @@ import { basename, extname, join, relative, sep } from 'node:path';
 import type { Engine, PutDocumentInput, SyncOutcome } from '@panya/core';
 import { documentFieldsFromFrontMatter, MAX_UPLOAD_FILE_BYTES, parseInput, putDocumentSchema, splitFrontMatter } from '@panya/core';
 import { convertUpload } from '@panya/adapter-express';
-import cliProgress from 'cli-progress';
+import { progress } from '../progress.js';
 import type { Io } from '../runtime.js';
+import { drainWithProgress, type ProgressIo } from './reindex.js';
 import { CommandError, fail } from './tenant.js';
 
 const MARKDOWN = new Set(['.md', '.markdown']);
@@ -77,7 +78,7 @@ export interface ImportSummary {
  * and changes nothing); unchanged files write nothing, so a second run is a no-op; `prune` deletes
  * the workspace's documents whose external id no file has any more.
  */
-export async function importDocsCommand(engine: Engine, io: Io, dir: string, opts: { tenant: string; workspace?: string; prune?: boolean; progress?: boolean }): Promise<ImportSummary> {
+export async function importDocsCommand(engine: Engine, io: Io, dir: string, opts: { tenant: string; workspace?: string; prune?: boolean } & ProgressIo): Promise<ImportSummary> {
   const ctx = await engine.access.system(opts.tenant, opts.workspace);
   if (ctx.isErr()) fail(ctx.error);
   const files: string[] = [];
@@ -95,18 +96,18 @@ export async function importDocsCommand(engine: Engine, io: Io, dir: string, opt
   const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, deleted: 0, skippedEmpty: [] };
   const toWrite = read.filter((r): r is Extract<Read, { document: PutDocumentInput }> => 'document' in r);
   summary.skippedEmpty = read.filter((r) => 'empty' in r).map((r) => r.externalId);
-  const bar = opts.progress ? new cliProgress.SingleBar({ format: 'Importing [{bar}] {value}/{total} files', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
-  bar?.start(toWrite.length, 0);
+  const progressIo = { tty: opts.tty, ...(opts.everyMs !== undefined ? { everyMs: opts.everyMs } : {}) };
+  const bar = progress(io, 'Importing', toWrite.length, { ...progressIo, unit: 'files' });
   for (const [i, { externalId, document }] of toWrite.entries()) {
     const written = await engine.documents.upsertByExternalId(ctx.value, externalId, document);
     if (written.isErr()) {
-      bar?.stop();
+      bar.stop();
       fail({ ...written.error, message: `${externalId}: ${written.error.message}` } as typeof written.error);
     }
     summary[written.value.outcome satisfies SyncOutcome]++;
-    bar?.update(i + 1);
+    bar.update(i + 1);
   }
-  bar?.stop();
+  bar.stop();
   if (opts.prune) {
     // An empty file still exists: its document stays (it is reported, not deleted).
     const present = new Set(read.map((r) => r.externalId));
@@ -118,13 +119,13 @@ export async function importDocsCommand(engine: Engine, io: Io, dir: string, opt
       if (removed.isOk()) summary.deleted++;
     }
   }
-  const indexed = await engine.ingest.drain();
-  const counts = await engine.store.documents.countByStatus(ctx.value.scope);
+  // Counted in the store once no document is queued: what a running server's workers indexed counts too.
+  const counts = await drainWithProgress(engine, io, 'Indexing', [ctx.value.scope], progressIo);
   const where = `${opts.tenant}/${opts.workspace ?? 'default'}`;
   const plural = (n: number) => `${n} document${n === 1 ? '' : 's'}`;
   io.out(
     `Synced ${plural(toWrite.length)} into ${where}: ${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged` +
-      `${opts.prune ? `, ${summary.deleted} deleted` : ''}; indexed ${indexed}${counts.failed ? `, ${counts.failed} failed (see GET /api/docs)` : ''}.`,
+      `${opts.prune ? `, ${summary.deleted} deleted` : ''}; the workspace has ${plural(counts.indexed)} indexed${counts.failed ? `, ${counts.failed} failed (see GET /api/docs)` : ''}.`,
   );
   if (summary.skippedEmpty.length) io.out(`Skipped ${summary.skippedEmpty.length} empty file${summary.skippedEmpty.length === 1 ? '' : 's'}: ${summary.skippedEmpty.join(', ')}`);
   return summary;

@@ -2,7 +2,9 @@ import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { defaultSearchWeights, evaluateRun, type Engine, type Metrics, type Qrels, type Run, type SearchWeights } from '@panya/core';
+import { progress } from '../progress.js';
 import type { Io } from '../runtime.js';
+import { drainWithProgress, type ProgressIo } from './reindex.js';
 import { CommandError, fail } from './tenant.js';
 
 const RUN_DEPTH = 100;
@@ -45,7 +47,7 @@ export interface EvalReport {
  * Loads a BEIR-format folder into the given (empty, temporary) engine, runs every judged query
  * in lexical-only, semantic-only and hybrid mode, and scores documents by their best chunk.
  */
-export async function runEval(engine: Engine, dir: string, split: 'test' | 'train', name: string, hybrid?: SearchWeights): Promise<EvalReport> {
+export async function runEval(engine: Engine, dir: string, split: 'test' | 'train', name: string, hybrid?: SearchWeights, shown?: { io: Io } & ProgressIo): Promise<EvalReport> {
   const files = {
     corpus: join(dir, 'corpus.jsonl'),
     queries: join(dir, split === 'train' ? 'queries_train.jsonl' : 'queries.jsonl'),
@@ -74,7 +76,8 @@ export async function runEval(engine: Engine, dir: string, split: 'test' | 'trai
   }
   await flush();
   const started = performance.now();
-  await engine.ingest.drain();
+  if (shown) await drainWithProgress(engine, shown.io, 'Indexing', [ctx.value.scope], shown);
+  else await engine.ingest.drain();
   const indexSeconds = (performance.now() - started) / 1000;
 
   const qrels = await readQrels(files.qrels);
@@ -87,7 +90,9 @@ export async function runEval(engine: Engine, dir: string, split: 'test' | 'trai
     const weights = mode === 'hybrid' && hybrid ? hybrid : preset;
     const run: Run = new Map();
     const times: number[] = [];
+    const bar = shown ? progress(shown.io, `Querying (${mode})`, queries.length, { ...shown, unit: 'queries' }) : null;
     for (const q of queries) {
+      bar?.update(run.size);
       const t0 = performance.now();
       const hits = await engine.search.retrieve(ctx.value.scope, q.text, RUN_DEPTH, ...(weights ? [weights] : []));
       times.push(performance.now() - t0);
@@ -101,6 +106,8 @@ export async function runEval(engine: Engine, dir: string, split: 'test' | 'trai
       }
       run.set(q.id, ranked);
     }
+    bar?.update(run.size);
+    bar?.stop();
     times.sort((a, b) => a - b);
     modes[mode] = { ...evaluateRun(qrels, run), medianQueryMs: Math.round((times[Math.floor(times.length / 2)] ?? 0) * 100) / 100 };
   }
@@ -138,9 +145,10 @@ export function parseWeights(spec: string, defaults: SearchWeights): SearchWeigh
   return weights;
 }
 
-export async function evalCommand(engine: Engine, io: Io, dir: string, opts: { split: 'test' | 'train'; json?: boolean; name: string; weights?: string }) {
+export async function evalCommand(engine: Engine, io: Io, dir: string, opts: { split: 'test' | 'train'; json?: boolean; name: string; weights?: string } & Partial<ProgressIo>) {
   const hybrid = opts.weights ? parseWeights(opts.weights, defaultSearchWeights(engine.embedder)) : undefined;
-  const report = await runEval(engine, dir, opts.split, opts.name, hybrid);
+  const shown = { io, tty: opts.tty ?? false, ...(opts.everyMs !== undefined ? { everyMs: opts.everyMs } : {}) };
+  const report = await runEval(engine, dir, opts.split, opts.name, hybrid, shown);
   io.out(opts.json ? JSON.stringify(report, null, 2) : formatEval(report));
   return report;
 }

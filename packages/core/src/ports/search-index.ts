@@ -84,6 +84,22 @@ export interface SearchIndex {
   /** Drops a legacy chunk whose document no longer exists. */
   removeLegacyChunk(chunkId: string): Promise<void>;
   countChunks(scope: Scope): Promise<number>;
+  /**
+   * A full re-embedding (`panya reindex --all`) is built beside the live vectors and swapped in at
+   * once: search answers from the old vectors until then, and a run that stops midway leaves them
+   * untouched. `beginRebuild` keeps vectors an interrupted run staged for the same embedder.
+   */
+  beginRebuild(info: IndexInfo): Promise<void>;
+  /** Chunks of every tenant after `cursor` without a staged vector, in cursor order. */
+  listUnstaged(after: number, limit: number): Promise<(ChunkRecord & { cursor: number })[]>;
+  countUnstaged(): Promise<number>;
+  stageVectors(vectors: { chunkId: string; vector: Float32Array }[]): Promise<void>;
+  /**
+   * In one transaction: when every chunk has a staged vector, they replace the live ones and the
+   * index adopts the rebuild's embedder; otherwise (chunks written meanwhile) nothing changes and
+   * the answer is null. Counts what was swapped in.
+   */
+  finishRebuild(): Promise<{ chunks: number; documents: number } | null>;
 }
 
 /** One chunk's index terms as the lexical source returns them (core-tokenized, space-joined). */

@@ -23,6 +23,11 @@ export interface IngestOptions {
   holder?: { node: string; incarnation: string; worker?: string };
 }
 
+/** Chunks embedded and staged together by `rebuildIndex`. */
+const REBUILD_BATCH = 64;
+/** Catch-up passes for chunks written during a rebuild before it gives up (and keeps what it staged). */
+const REBUILD_ROUNDS = 5;
+
 /** Ingest leases last this long unless renewed: a crashed holder's documents are free again within it. */
 export const INGEST_LEASE_MS = 30_000;
 
@@ -220,22 +225,48 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
       return count;
     },
 
+    /** Queues every document of a tenant for re-indexing; each keeps its chunks until its new ones replace them. */
+    async reindexTenant(tenantId: string): Promise<number> {
+      await ensureIndexInfo();
+      return store.documents.requeueAll(clock.now().toISOString(), tenantId);
+    },
+
     /**
-     * Re-indexes every document (of one tenant, or of all). For all tenants the index is first
-     * emptied and handed to the configured embedder: the way to switch embedders.
+     * Re-embeds every chunk of every tenant with the configured embedder beside the live vectors,
+     * then swaps them in at once (the way to switch embedders): search answers from the old ones
+     * until the new ones are complete, and a run that stops midway leaves them intact (the next run
+     * resumes). Chunks written meanwhile are caught up before the swap. When chunks themselves
+     * must change (another tokenizer, or model-written context prefixes), every document is then
+     * queued again and replaced one by one.
      */
-    async reindexAll(tenantId?: string): Promise<number> {
-      const at = clock.now().toISOString();
-      if (tenantId) {
-        await ensureIndexInfo();
-        return store.documents.requeueAll(at, tenantId);
+    async rebuildIndex(onProgress?: (done: number, total: number) => void): Promise<{ chunks: number; documents: number; requeued: number }> {
+      const before = await store.search.getIndexInfo();
+      await store.search.beginRebuild({ embedderId: embedder.id, dimension: embedder.dimension, tokenizer: TOKENIZER_VERSION });
+      let done = 0;
+      let total = await store.search.countUnstaged();
+      onProgress?.(0, total);
+      for (let round = 0; round < REBUILD_ROUNDS; round++) {
+        for (let after = 0; ; ) {
+          const batch = await store.search.listUnstaged(after, REBUILD_BATCH);
+          if (batch.length === 0) break;
+          const vectors = await embedder.embedDocuments(batch.map((c) => embeddingText(c.title, c.headingPath, c.text)));
+          if (vectors.length !== batch.length) throw new Error(`Embedder returned ${vectors.length} vectors for ${batch.length} chunks.`);
+          await store.search.stageVectors(batch.map((c, i) => ({ chunkId: c.id, vector: vectors[i]! })));
+          after = batch.at(-1)!.cursor;
+          done += batch.length;
+          total = Math.max(total, done);
+          onProgress?.(done, total);
+        }
+        const swapped = await store.search.finishRebuild();
+        if (swapped) {
+          indexChecked = true;
+          const rechunk = Boolean(deps.contextualizer) || (before?.tokenizer !== undefined && before.tokenizer !== TOKENIZER_VERSION);
+          const requeued = rechunk ? await store.documents.requeueAll(clock.now().toISOString()) : 0;
+          return { ...swapped, requeued };
+        }
+        total = done + (await store.search.countUnstaged());
       }
-      const count = await store.transaction(async (tx) => {
-        await tx.search.reset({ embedderId: embedder.id, dimension: embedder.dimension, tokenizer: TOKENIZER_VERSION });
-        return tx.documents.requeueAll(at);
-      });
-      indexChecked = true;
-      return count;
+      throw new Error(`Documents kept changing during the rebuild; nothing was swapped. Run it again (the vectors made so far are kept).`);
     },
 
     /** Drains the queue: used by the CLI, the evaluation harness and tests. */

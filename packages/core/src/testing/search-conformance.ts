@@ -58,6 +58,43 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       expect(await store.search.lexical(s.scopeA, q('hello'), 10)).toEqual([]);
     });
 
+    it('rebuilds vectors beside the live ones: search answers from the old until the swap, and a missing vector blocks it', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'hello'), chunk('doc_1', 'world')]);
+      await store.search.replaceDocumentChunks(s.scopeB, 'doc_2', [chunk('doc_2', 'hello')]);
+      await store.search.beginRebuild({ embedderId: 'e2', dimension: 3 });
+      expect(await store.search.countUnstaged()).toBe(3);
+      const first = await store.search.listUnstaged(0, 2);
+      expect(first).toHaveLength(2);
+      await store.search.stageVectors(first.map((c) => ({ chunkId: c.id, vector: new Float32Array([1, 0, 0]) })));
+      await expect(store.search.stageVectors([{ chunkId: first[0]!.id, vector: unit(1, 0, 0, 0) }])).rejects.toThrow(/dimensions/);
+      // Not complete: nothing changes, the old vectors answer.
+      expect(await store.search.finishRebuild()).toBeNull();
+      expect(await store.search.getIndexInfo()).toEqual({ embedderId: 'e1', dimension: DIM });
+      expect(await store.search.semantic(s.scopeA, unit(1, 0, 0, 0), 10)).toHaveLength(2);
+      // An interrupted run resumes for the same embedder: what it staged is kept.
+      await store.search.beginRebuild({ embedderId: 'e2', dimension: 3 });
+      const rest = await store.search.listUnstaged(first.at(-1)!.cursor, 10);
+      expect(rest).toHaveLength(1);
+      // A chunk written meanwhile must be caught up too.
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_3', [chunk('doc_3', 'late')]);
+      expect(await store.search.countUnstaged()).toBe(2);
+      const missing = await store.search.listUnstaged(0, 10);
+      await store.search.stageVectors(missing.map((c) => ({ chunkId: c.id, vector: new Float32Array([0, 1, 0]) })));
+      expect(await store.search.finishRebuild()).toEqual({ chunks: 4, documents: 3 });
+      expect(await store.search.getIndexInfo()).toEqual({ embedderId: 'e2', dimension: 3 });
+      // Vectors of the previous embedder find nothing (a process not yet restarted); the new ones do, per workspace.
+      expect(await store.search.semantic(s.scopeA, unit(1, 0, 0, 0), 10)).toEqual([]);
+      expect(await store.search.semantic(s.scopeA, new Float32Array([1, 0, 0]), 10)).toHaveLength(3);
+      expect(await store.search.semantic(s.scopeB, new Float32Array([1, 0, 0]), 10)).toHaveLength(1);
+      expect(await store.search.countChunks(s.scopeA)).toBe(3);
+      // A different embedder starts over.
+      await store.search.beginRebuild({ embedderId: 'e3', dimension: 3 });
+      expect(await store.search.countUnstaged()).toBe(4);
+    });
+
     it('records the tokenizer version with the index', async () => {
       const store = getStore();
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM, tokenizer: 'tok-1/icu-1' });
