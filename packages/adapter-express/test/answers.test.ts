@@ -112,6 +112,28 @@ describe('POST /api/chat (SSE)', () => {
     expect(stored[1]).toMatchObject({ id: meta.messageId, grounded: true });
   });
 
+  it('answers in the requested locale, th or en, whatever the language of the question', async () => {
+    const { app, auth, ids } = await setup();
+    const text = (events: EventSourceMessage[]) => events.filter((e) => e.event === 'delta').map((e) => JSON.parse(e.data).text).join('');
+    const thai = parseSse((await chat(app, auth, { query: 'How long do refunds take?', locale: 'th' }).expect(200)).body);
+    // Only the English article matches the English words: it is quoted after a lead in Thai (no translation without a model).
+    expect(text(thai)).toMatch(/^ฐานความรู้มีคำตอบนี้เป็นภาษาอังกฤษ: .*7 business days.*\[1\]/);
+    expect(thai.filter((e) => e.event === 'citation').map((e) => JSON.parse(e.data).documentId)).toEqual([ids[1]]);
+    expect(JSON.parse(thai.at(-1)!.data)).toMatchObject({ grounded: true });
+    const thaiQuestion = parseSse((await chat(app, auth, { query: 'ได้เงินคืนภายในกี่วัน', locale: 'th' }).expect(200)).body);
+    expect(text(thaiQuestion)).toContain('7 วันทำการ');
+
+    const english = parseSse((await chat(app, auth, { query: 'ได้เงินคืนภายในกี่วัน', locale: 'en' }).expect(200)).body);
+    expect(text(english)).toMatch(/^The knowledge base answers this in Thai: .*7 วันทำการ.*\[1\]/);
+    const englishQuestion = parseSse((await chat(app, auth, { query: 'How long do refunds take?', locale: 'en' }).expect(200)).body);
+    expect(text(englishQuestion)).toMatch(/^Refunds are paid back .*7 business days/);
+    expect(JSON.parse(english.at(-1)!.data)).toMatchObject({ grounded: true });
+
+    // Without a locale, the question's script decides.
+    const implicit = parseSse((await chat(app, auth, { query: 'ได้เงินคืนภายในกี่วัน' }).expect(200)).body);
+    expect(text(implicit)).toMatch(/[\u0E00-\u0E7F]/);
+  });
+
   it('carries context into a follow-up turn with the conversationId', async () => {
     const { app, auth, ids } = await setup();
     const first = parseSse((await chat(app, auth, { query: 'How long does shipping to Bangkok take?' })).body);
