@@ -17,6 +17,7 @@ import { onlyMethods, operationRoutes, routeGuard, type ApiRoute } from './routi
 import { bodyDeadline, errorHandler } from './transport.js';
 import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 import { sendProblem } from './problem.js';
+import { accessLog, createMetrics, metricsRoute, readinessRoute } from './observability.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -92,10 +93,15 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.disable('x-powered-by');
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   app.use(requestId);
+  const metrics = createMetrics(engine);
+  app.use(accessLog(logger, metrics));
 
+  // Liveness (the process answers), readiness (it can serve), metrics: no key, like a load balancer asks.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/readyz', readinessRoute(engine));
+  app.get('/metrics', metricsRoute(metrics));
 
   app.use(bodyDeadline(options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS, logger));
   // Help host and custom hostnames first: there, every path is a help-center page.

@@ -15,6 +15,8 @@ export function requestLocale(req: Request, explicit?: unknown, query?: unknown)
 export function sendProblem(req: Request, res: Response, error: PanyaError, locale?: Locale): void {
   const { problem, headers } = toProblem(error, locale ?? requestLocale(req), { keySent: Boolean(req.get('authorization')) });
   problem.instance = req.originalUrl;
+  // The access log and metrics count refusals by their code.
+  res.locals.problemCode = error.code;
   const requestId = res.getHeader('X-Request-Id');
   if (requestId) problem.requestId = String(requestId);
   res.status(problem.status).set(headers).type('application/problem+json').send(JSON.stringify(problem));

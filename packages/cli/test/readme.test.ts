@@ -201,6 +201,12 @@ describe('README: pnpm start and every curl example', () => {
     [/\/reindex\?wait=true/, (r) => expect([r.status, r.json().status]).toEqual([200, 'indexed'])],
     [/\/api\/cron\/vectorize-reindex/, (r) => expect(r.status).toBe(200)],
     [/\/healthz"/, (r) => expect([r.status, r.json()]).toEqual([200, { status: 'ok' }])],
+    [/\/readyz"/, (r) => expect([r.status, r.json()]).toEqual([200, { status: 'ready', checks: { database: 'ok', migrations: 'ok', ingestWorker: 'ok' } }])],
+    [/\/metrics"/, (r) => {
+      expect(r.status).toBe(200);
+      // Which worker process answers is the kernel's choice: assert the families, not one process's counts.
+      for (const family of ['panya_http_requests_total counter', 'panya_http_request_duration_seconds histogram', 'panya_ingest_queue_depth gauge']) expect(r.body).toContain(`# TYPE ${family}`);
+    }],
   ];
 
   it('runs every curl example and gets what the README says', async () => {

@@ -29,6 +29,8 @@ import type { EdgeProvider } from './ports/edge.js';
 import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions } from './services/ingest.js';
 import { createIngestWorker, type IngestRunner } from './services/ingest-worker.js';
 import { createSearchService, type SearchOptions } from './services/search.js';
+import { createInstruments } from './services/instruments.js';
+import { checkReadiness } from './services/readiness.js';
 import type { JobContext } from './jobs/index.js';
 import { createJobService } from './services/jobs.js';
 import { createLimitsService } from './services/limits.js';
@@ -76,7 +78,8 @@ export function createEngine(options: EngineOptions) {
   const embedder = options.embedder ?? new HashEmbedder();
   const deps: ServiceDeps = { store: options.store, clock, ids: options.ids ?? createIds(clock), logger };
   const generator = options.generator ?? new ExtractiveGenerator();
-  const search = createSearchService({ ...deps, embedder }, options.search);
+  const instruments = createInstruments();
+  const search = createSearchService({ ...deps, embedder, searched: instruments.searched }, options.search);
   const limits = createLimitsService(deps);
   const usage = createUsageService({ ...deps, countResolutions: (tenantId, period) => countResolutions(options.store, tenantId, period) });
   const queries = createQueryService({ limits, usage, search });
@@ -138,6 +141,9 @@ export function createEngine(options: EngineOptions) {
     jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}) }),
     ingest,
     worker,
+    instruments,
+    /** Database reachable, migrations current, ingest worker running (`/readyz`). */
+    readiness: () => checkReadiness(options.store, worker),
     /** Checks the index against the embedder (a mismatch throws, pointing to reindex) and starts the worker. */
     async start() {
       await ingest.ensureIndexInfo();

@@ -43,6 +43,8 @@ export * from './schemas/search.js';
 export * from './search/fusion.js';
 export * from './services/ingest.js';
 export * from './services/ingest-worker.js';
+export * from './services/instruments.js';
+export * from './services/readiness.js';
 export * from './services/search.js';
 export * from './text/tokenizer.js';
 export * from './jobs/index.js';

@@ -1,4 +1,4 @@
-import type { Store } from '@panya/core';
+import type { Store, StoreHealth } from '@panya/core';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -11,7 +11,7 @@ import { PgFlows } from './flows.js';
 import { PgConnectors, PgOrigins } from './sync.js';
 import { PgInbox, PgPersonas, PgTickets, PgVisitors } from './support.js';
 import { PgHostnames, PgTombstones } from './hostnames.js';
-import { migrate } from './migrations.js';
+import { migrate, migrations } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
 import { PgSearchIndex, type LexicalWeights, type VectorIndexOptions } from './search-index.js';
 import { PgApiKeys, PgAudit, PgTenants, PgWorkspaces } from './tenancy.js';
@@ -64,12 +64,21 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
   };
 }
 
+async function storeHealth(conn: Conn, n: Names): Promise<StoreHealth> {
+  const { rows } = await conn.query<{ v: number | null; queued: string }>(
+    `SELECT (SELECT max(version) FROM ${n.t('panya_migrations')}) AS v,
+            (SELECT COUNT(*) FROM ${n.t('documents')} WHERE status IN ('pending', 'indexing')) AS queued`,
+  );
+  return { schemaVersion: rows[0]?.v ?? 0, latestSchemaVersion: migrations.at(-1)!.version, queuedDocuments: Number(rows[0]?.queued ?? 0) };
+}
+
 /** A transaction's view of the store: every aggregate on the transaction's connection. */
 function transactionView(conn: Conn, config: Config, close: () => Promise<void>): Store {
   const view: Store = {
     ...aggregates(conn, config, false),
     // Nested transactions are savepoints: an inner failure rolls back only the inner block.
     transaction: (fn) => conn.atomic((inner) => fn(transactionView(inner, config, close))),
+    health: () => storeHealth(conn, config.names),
     close,
   };
   return view;
@@ -160,6 +169,11 @@ export class PostgresStore implements Store {
   /** BEGIN … COMMIT on one pooled connection; ROLLBACK when `fn` throws. */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     return this.root.atomic((conn) => fn(transactionView(conn, this.config, () => this.close())));
+  }
+
+  health(): Promise<StoreHealth> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'));
+    return storeHealth(this.root, this.config.names);
   }
 
   async close(): Promise<void> {

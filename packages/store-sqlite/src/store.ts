@@ -1,4 +1,4 @@
-import type { Store } from '@panya/core';
+import type { Store, StoreHealth } from '@panya/core';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
@@ -8,7 +8,7 @@ import { SqliteFlows } from './flows.js';
 import { SqliteConnectors, SqliteOrigins } from './sync.js';
 import { SqliteInbox, SqlitePersonas, SqliteTickets, SqliteVisitors } from './support.js';
 import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
-import { migrate } from './migrations.js';
+import { migrate, migrations } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { tenantScopedTables } from './tenant-erasure.js';
 import { SqliteSearchIndex } from './search-index.js';
@@ -131,6 +131,7 @@ export class SqliteStore implements Store {
     this.txView = {
       ...inTx,
       transaction: (fn) => fn(this.txView),
+      health: () => this.health(),
       close: () => this.close(),
     };
   }
@@ -147,6 +148,13 @@ export class SqliteStore implements Store {
         throw error;
       }
     });
+  }
+
+  async health(): Promise<StoreHealth> {
+    // A closed connection throws here: the probe reports the database as unreachable.
+    const schemaVersion = this.db.pragma('user_version', { simple: true }) as number;
+    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM documents WHERE status IN ('pending', 'indexing')`).get() as { n: number };
+    return { schemaVersion, latestSchemaVersion: migrations.at(-1)!.version, queuedDocuments: n };
   }
 
   /** Tables with a `workspace_id` column, and how many rows of a workspace one holds (schema checks, tests). */

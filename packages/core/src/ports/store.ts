@@ -261,6 +261,16 @@ export interface ConnectorStore {
   recordEvent(tenantId: string, workspaceId: string, eventId: string, at: string): Promise<boolean>;
 }
 
+/** What a readiness probe asks of the database; answering at all proves it is reachable. */
+export interface StoreHealth {
+  /** The newest migration applied to the database. */
+  schemaVersion: number;
+  /** The newest migration this code knows; a lower `schemaVersion` means migrations are pending. */
+  latestSchemaVersion: number;
+  /** Documents waiting for the ingest worker (`pending`, or `indexing` under a lease), across tenants. */
+  queuedDocuments: number;
+}
+
 export interface Store {
   readonly tenants: TenantStore;
   readonly workspaces: WorkspaceStore;
@@ -289,5 +299,7 @@ export interface Store {
    * `tx` it is given; other callers wait until the transaction ends.
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /** Queries the database (throws when it cannot be reached or is closed). */
+  health(): Promise<StoreHealth>;
   close(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { PLAN_IDS, PLAN_NAMES, QUOTA_KEYS, quotaKey, type PlanId, type QuotaAlia
 import { API_KEY_SCOPES } from '../ports/store.js';
 
 /** Slugs appear in URLs (`/c/{slug}`) and hostnames, so they are DNS-label-like. */
-const RESERVED_TENANT_SLUGS = new Set(['api', 'c', 'admin', 'app', 'www', 'help', 'static', 'assets', 'healthz', 'mcp', 'cron', 'login', 'auth']);
+const RESERVED_TENANT_SLUGS = new Set(['api', 'c', 'admin', 'app', 'www', 'help', 'static', 'assets', 'healthz', 'readyz', 'metrics', 'mcp', 'cron', 'login', 'auth']);
 
 export const slugSchema = z
   .string()

@@ -44,11 +44,14 @@ export function createIngestWorker(ingest: IngestService, store: Store, options:
   start(): void;
   stop(): Promise<void>;
   waitFor(scope: Scope, id: string, timeoutMs?: number): Promise<DocumentStatus | null>;
+  /** Whether the worker is started and not stopped: documents written now will be indexed. */
+  alive(): boolean;
 } {
   const pollMs = options.pollMs ?? 1000;
   let wake: AbortController = new AbortController();
   let running: Promise<void> | null = null;
   let stopped = false;
+  let runnerStarted = false;
   const listeners = new Set<() => void>();
   const settled = () => {
     for (const notify of listeners) notify();
@@ -75,18 +78,30 @@ export function createIngestWorker(ingest: IngestService, store: Store, options:
 
   return {
     start() {
-      if (runner) return runner.start();
+      if (runner) {
+        runnerStarted = true;
+        return runner.start();
+      }
       if (running) return;
       stopped = false;
       running = loop();
     },
 
     async stop() {
-      if (runner) return runner.stop();
+      if (runner) {
+        runnerStarted = false;
+        return runner.stop();
+      }
       stopped = true;
       wake.abort();
       await running;
       running = null;
+    },
+
+    alive() {
+      // A runner restarts threads that exit: it serves the queue from start() to stop().
+      if (runner) return runnerStarted;
+      return running !== null && !stopped;
     },
 
     documentsChanged() {

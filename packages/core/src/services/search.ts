@@ -55,7 +55,7 @@ export const TRIGRAM_FALLBACK_BELOW = 10;
  * Hybrid retrieval: the lexical (BM25), trigram and vector channels run independently — lexical
  * never filters semantic candidates — and are fused by reciprocal rank fusion.
  */
-export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, options: SearchOptions = {}) {
+export function createSearchService(deps: ServiceDeps & { embedder: Embedder; searched?: (seconds: number) => void }, options: SearchOptions = {}) {
   const { store, embedder } = deps;
   const defaults: SearchWeights = { ...defaultSearchWeights(embedder), ...options.weights };
   const depth = options.candidates ?? 100;
@@ -70,6 +70,16 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder }, 
 
   /** Runs the channels independently and fuses them: the retrieval core, without the API's caps. */
   async function retrieve(scope: Scope, query: string, limit: number, weights: SearchWeights = defaults): Promise<FusedHit[]> {
+    if (!deps.searched) return channels(scope, query, limit, weights);
+    const started = performance.now();
+    try {
+      return await channels(scope, query, limit, weights);
+    } finally {
+      deps.searched((performance.now() - started) / 1000);
+    }
+  }
+
+  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights): Promise<FusedHit[]> {
     const k = Math.max(depth, limit);
     // Topic words only ("how long does shipping take" → shipping); all of it if nothing is left.
     const topic = searchTerms(query);

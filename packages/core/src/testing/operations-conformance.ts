@@ -4,12 +4,31 @@ import { isStoreConflict } from '../errors.js';
 import type { RateBucket } from '../ports/operations.js';
 import type { Store } from '../ports/store.js';
 import { createIds } from '../system.js';
-import { seedTwoTenants } from './fixtures.js';
+import { makeDocument, seedTwoTenants } from './fixtures.js';
 
 const ids = createIds();
 const bucket = (key: string, limit: number, window = 'w1'): RateBucket => ({ key, window, limit, resetAt: '2030-01-01T01:00:00.000Z' });
 
 export function operationsSuite(getStore: () => Store): void {
+  describe('health', () => {
+    it('reports the applied migration, the newest one known and the queued documents, in and out of transactions', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      await store.documents.insert(makeDocument(s.a.id, s.aDefault.id, { status: 'pending' }));
+      await store.documents.insert(makeDocument(s.b.id, s.bDefault.id, { status: 'indexed' }));
+      const health = await store.health();
+      expect(health.latestSchemaVersion).toBeGreaterThan(1);
+      expect(health).toEqual({ schemaVersion: health.latestSchemaVersion, latestSchemaVersion: health.latestSchemaVersion, queuedDocuments: 1 });
+      expect(await store.transaction((tx) => tx.health())).toEqual(health);
+    });
+
+    it('fails once the store is closed', async () => {
+      const store = getStore();
+      await store.close();
+      await expect(store.health()).rejects.toThrow();
+    });
+  });
+
   describe('rate limits', () => {
     it('counts up to the limit and then refuses', async () => {
       const store = getStore();

@@ -1,0 +1,103 @@
+import { panyaError, type Engine, type Logger, type RequestContext } from '@panya/core';
+import type { Request, RequestHandler, Response } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { toProblem } from './problem.js';
+
+/** Seconds; from a cached lookup to a long answer. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * The route a request matched, as a template (`/c/:tenantSlug/api/docs/:id`), so labels stay few
+ * whatever the paths; what matched no route is `unmatched`. Read when the response finishes: the
+ * router has left `baseUrl` and `route` as the handling route saw them.
+ */
+export function routeTemplate(req: Request): string {
+  const route = req.route as { path?: unknown } | undefined;
+  if (!route || typeof route.path !== 'string') return 'unmatched';
+  // Only the tenant and workspace slugs are parameters of a mount path.
+  const mount = req.baseUrl.replace(/^\/c\/[^/]+/, '/c/:tenantSlug').replace(/\/_w\/[^/]+/, '/_w/:workspaceSlug');
+  return route.path === '/' && mount ? mount : `${mount}${route.path}`;
+}
+
+/** A Prometheus registry per app (several apps in one process keep their own counts). */
+export function createMetrics(engine: Engine) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'panya_' });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'panya_http_requests_total', help: 'HTTP requests by route template and status.', labelNames, registers: [registry] });
+  const duration = new Histogram({ name: 'panya_http_request_duration_seconds', help: 'HTTP request latency by route template and status.', labelNames, buckets: LATENCY_BUCKETS, registers: [registry] });
+  const refusals = new Counter({ name: 'panya_rate_limit_refusals_total', help: 'Requests refused by a rate limit (429).', labelNames: ['route'], registers: [registry] });
+  const search = new Histogram({ name: 'panya_search_duration_seconds', help: 'Retrieval latency (search, answer and chat context).', buckets: LATENCY_BUCKETS, registers: [registry] });
+  engine.instruments.onSearch((seconds) => search.observe(seconds));
+  new Gauge({
+    name: 'panya_ingest_queue_depth',
+    help: 'Documents waiting for the ingest worker, across tenants.',
+    registers: [registry],
+    async collect() {
+      // An unreachable database leaves the gauge unset rather than failing the whole scrape.
+      const health = await engine.store.health().catch(() => null);
+      if (health) this.set(health.queuedDocuments);
+    },
+  });
+  return {
+    registry,
+    record(method: string, route: string, status: number, seconds: number, rateLimited: boolean) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      duration.observe(labels, seconds);
+      if (rateLimited) refusals.inc({ route });
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Records every request when it ends: one access-log line and its metrics. */
+export function accessLog(logger: Logger, metrics: Metrics): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    res.once('close', () => {
+      const seconds = (performance.now() - started) / 1000;
+      const route = routeTemplate(req);
+      // A client that left before the response ended is logged with the status it would have had.
+      const status = res.statusCode;
+      metrics.record(req.method, route, status, seconds, res.locals.problemCode === 'rate_limited');
+      const ctx = res.locals.ctx as RequestContext | undefined;
+      logger.info('request', {
+        requestId: String(res.getHeader('X-Request-Id') ?? ''),
+        tenant: ctx?.tenant.slug ?? null,
+        method: req.method,
+        route,
+        status,
+        durationMs: Math.round(seconds * 1e4) / 10,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      });
+    });
+    next();
+  };
+}
+
+/** `GET /metrics`: the Prometheus text exposition. */
+export function metricsRoute(metrics: Metrics): RequestHandler {
+  return async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  };
+}
+
+/** `GET /readyz`: 200 when core finds the node ready, else 503 problem JSON naming what failed. */
+export function readinessRoute(engine: Engine): RequestHandler {
+  return async (req: Request, res: Response) => {
+    const readiness = await engine.readiness();
+    const checks = Object.fromEntries(Object.entries(readiness.checks).map(([name, check]) => [name, check.ok ? 'ok' : 'failed']));
+    if (readiness.ready) return res.json({ status: 'ready', checks });
+    const failed = Object.entries(readiness.checks).filter(([, check]) => !check.ok);
+    const error = panyaError('unavailable', { message: `Not ready: ${failed.map(([name, check]) => `${name}: ${check.detail}`).join(' ')}` });
+    const { problem, headers } = toProblem(error);
+    const requestId = res.getHeader('X-Request-Id');
+    res
+      .status(problem.status)
+      .set(headers)
+      .type('application/problem+json')
+      .send(JSON.stringify({ ...problem, instance: req.originalUrl, ...(requestId ? { requestId: String(requestId) } : {}), checks, failed: failed.map(([name]) => name) }));
+  };
+}

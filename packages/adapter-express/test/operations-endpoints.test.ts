@@ -1,0 +1,109 @@
+import { createEngine, type Logger } from '@panya/core';
+import { openSqliteStore } from '@panya/store-sqlite';
+import { createPanyaApp } from '@panya/adapter-express';
+import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTenant } from './helpers.js';
+
+const engines: ReturnType<typeof createEngine>[] = [];
+afterEach(async () => {
+  for (const engine of engines.splice(0)) await engine.close().catch(() => undefined);
+});
+
+function recordingLogger() {
+  const lines: { msg: string; data?: Record<string, unknown> }[] = [];
+  const logger: Logger = { debug() {}, info: (msg, data) => lines.push({ msg, ...(data ? { data } : {}) }), warn() {}, error() {} };
+  return { logger, lines };
+}
+
+async function started(options: { logger?: Logger } = {}) {
+  const engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), ingest: { pollMs: 20 } });
+  engines.push(engine);
+  await engine.start();
+  return { engine, app: createPanyaApp(engine, options) };
+}
+
+const family = (families: MetricFamily[], name: string) => families.find((f) => f.name === name);
+
+describe('GET /readyz', () => {
+  it('is 200 with every check ok when the database answers, migrations are current and the worker runs', async () => {
+    const { app } = await started();
+    const res = await request(app).get('/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', ingestWorker: 'ok' } });
+  });
+
+  it('is 503 problem JSON naming the database when the database is closed', async () => {
+    const { engine, app } = await started();
+    await engine.store.close();
+    const res = await request(app).get('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.type).toBe('application/problem+json');
+    expect(res.body).toMatchObject({ status: 503, failed: ['database', 'migrations'], checks: { database: 'failed', ingestWorker: 'ok' } });
+    expect(res.body.detail).toMatch(/database did not answer/);
+  });
+
+  it('is 503 naming the ingest worker when it is stopped, and the schema when a migration is pending', async () => {
+    const { engine, app } = await started();
+    await engine.worker.stop();
+    const stopped = await request(app).get('/readyz');
+    expect(stopped.status).toBe(503);
+    expect(stopped.body).toMatchObject({ failed: ['ingestWorker'], checks: { database: 'ok', migrations: 'ok', ingestWorker: 'failed' } });
+
+    engine.worker.start();
+    const db = (engine.store as unknown as { db: { pragma(s: string): unknown } }).db;
+    db.pragma('user_version = 1');
+    const behind = await request(app).get('/readyz');
+    expect(behind.status).toBe(503);
+    expect(behind.body).toMatchObject({ failed: ['migrations'] });
+    expect(behind.body.detail).toMatch(/schema is at migration 1/);
+  });
+});
+
+describe('GET /metrics and the access log', () => {
+  it('serves Prometheus text that counts requests by route template and status, searches, the queue and refusals', async () => {
+    const { logger, lines } = recordingLogger();
+    const { engine, app } = await started({ logger });
+    const acme = await makeTenant(engine, 'acme');
+    await engine.worker.stop(); // keep the document queued for the gauge
+    await request(app).post('/c/acme/api/docs').set(acme.auth).send({ title: 'Shipping', contentMd: 'Orders ship in two days.' }).expect(201);
+    await request(app).post('/c/acme/api/search').set(acme.auth).send({ query: 'shipping' }).expect(200);
+    await request(app).get('/api/docs/doc_missing').set(acme.auth).expect(404);
+    await request(app).get('/nowhere').expect(404);
+
+    const res = await request(app).get('/metrics').expect(200);
+    expect(res.type).toBe('text/plain');
+    const families = parsePrometheusTextFormat(res.text);
+    const requests = family(families, 'panya_http_requests_total')!;
+    expect(requests.type).toBe('COUNTER');
+    const count = (labels: Record<string, string>) => requests.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))?.value;
+    expect(count({ method: 'POST', route: '/c/:tenantSlug/api/search', status: '200' })).toBe('1');
+    expect(count({ method: 'POST', route: '/c/:tenantSlug/api/docs', status: '201' })).toBe('1');
+    expect(count({ method: 'GET', route: '/api/docs/:id', status: '404' })).toBe('1');
+    expect(count({ method: 'GET', route: 'unmatched', status: '404' })).toBe('1');
+    const latency = family(families, 'panya_http_request_duration_seconds')!;
+    expect(latency.type).toBe('HISTOGRAM');
+    // The parser folds the series of a labelled histogram into one; their counts are read from the text.
+    expect(res.text).toContain('panya_http_request_duration_seconds_count{method="POST",route="/c/:tenantSlug/api/search",status="200"} 1\n');
+    expect(family(families, 'panya_search_duration_seconds')!.metrics[0]!.count).toBe('1');
+    expect(family(families, 'panya_ingest_queue_depth')!.metrics[0]!.value).toBe('1');
+
+    const line = lines.find((l) => l.msg === 'request' && l.data?.route === '/c/:tenantSlug/api/search')!;
+    expect(line.data).toMatchObject({ tenant: 'acme', method: 'POST', status: 200 });
+    expect(line.data!.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(typeof line.data!.durationMs).toBe('number');
+    expect(lines.find((l) => l.data?.route === 'unmatched')!.data).toMatchObject({ tenant: null, status: 404 });
+  });
+
+  it('counts rate-limit refusals', async () => {
+    const { engine, app } = await started();
+    const acme = await makeTenant(engine, 'acme');
+    const search = () => request(app).post('/api/search').set(acme.auth).send({ query: 'refund' });
+    // The business plan allows 60 searches an hour per key.
+    for (let i = 0; i < 60; i++) await search().expect(200);
+    await search().expect(429);
+    const families = parsePrometheusTextFormat((await request(app).get('/metrics')).text);
+    expect(family(families, 'panya_rate_limit_refusals_total')!.metrics).toEqual([{ labels: { route: '/api/search' }, value: '1' }]);
+  });
+});
