@@ -182,6 +182,16 @@ describe('help center on the help host', () => {
     await request(app).delete(`/api/docs/${refunds.id}`).set(acme.auth).expect(204);
     await vi.waitFor(() => expect(cf.purges).toContainEqual({ prefixes: [`${HELP}/acme/`] }));
   });
+
+  it('renaming or re-branding a workspace purges its pages too (they show its name and accent)', async () => {
+    const { acme } = await acmeWithArticles();
+    await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'partners', name: 'Partner Desk' }).expect(201);
+    const ws = (await request(app).get('/api/workspaces').set(acme.auth).expect(200)).body.data.find((w: { slug: string }) => w.slug === 'partners');
+    cf.purges.length = 0;
+    await request(app).patch(`/api/workspaces/${ws.id}`).set(acme.auth).send({ brandAccent: '#445566' }).expect(200);
+    await vi.waitFor(() => expect(cf.purges).toContainEqual({ prefixes: [`${HELP}/acme/_w/partners/`] }));
+    expect(cf.purges).toContainEqual({ files: [`https://${HELP}/acme/_w/partners`] });
+  });
 });
 
 describe('help center on custom hostnames', () => {

@@ -180,10 +180,10 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
     },
 
     /**
-     * A workspace's documents changed: purge its help-center pages at the edge (help host and
-     * custom hostnames). A failed purge is logged; cached pages then expire on their own.
+     * A workspace's documents, name, brand or lifecycle changed: purge its help-center pages at the
+     * edge (help host and custom hostnames). A failed purge is logged; cached pages then expire on their own.
      */
-    async documentsChanged(scope: Scope): Promise<boolean> {
+    async siteChanged(scope: Scope): Promise<boolean> {
       if (edge.id === 'none') return true;
       const [tenant, workspace] = await Promise.all([store.tenants.get(scope.tenantId), store.workspaces.get(scope.tenantId, scope.workspaceId)]);
       if (!tenant || !workspace) return true;

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, panyaError, type PanyaError } from '../errors.js';
 import { PLAN_IDS, PLANS, planRank, resolveLimits, type PlanId } from '../plans.js';
-import type { TenantRecord, WorkspaceRecord } from '../ports/store.js';
+import type { Scope, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { parseInput } from '../schemas/validate.js';
 import {
   createWorkspaceSchema,
@@ -75,7 +75,12 @@ function tenantAdmin(ctx: RequestContext): Result<void, PanyaError> {
  * a 30-day recovery window, restore. Hard deletion is the `workspace-cleanup` job's. Every
  * operation needs the `admin` scope (an admin key, or an owner/admin session).
  */
-export function createWorkspaceService(deps: ServiceDeps) {
+export function createWorkspaceService(deps: ServiceDeps & { changed?: (scope: Scope) => Promise<unknown> }) {
+  /** After a rename, re-brand, delete or restore: the help center purges the workspace's cached pages. */
+  const afterChange = <T>(result: Result<T, PanyaError>, tenantId: string, workspaceId: string): Result<T, PanyaError> => {
+    if (result.isOk()) deps.changed?.({ tenantId, workspaceId }).catch((error) => deps.logger.warn('workspaces.changed hook failed', { error: (error as Error).message }));
+    return result;
+  };
   const { store, clock, ids } = deps;
 
   const find = async (ctx: RequestContext, id: string) => {
@@ -150,7 +155,7 @@ export function createWorkspaceService(deps: ServiceDeps) {
         ...(parsed.value.brandAccent !== undefined ? { brandAccent: parsed.value.brandAccent } : {}),
         updatedAt: now.toISOString(),
       });
-      return updated ? ok(workspaceView(updated, now)) : err(errors.notFound('Workspace'));
+      return afterChange(updated ? ok(workspaceView(updated, now)) : err(errors.notFound('Workspace')), ctx.tenant.id, id);
     },
 
     /** Soft delete: the workspace and its keys stop answering at once; its data stays for 30 days. */
@@ -162,7 +167,7 @@ export function createWorkspaceService(deps: ServiceDeps) {
       if (current.isDefault) return err(errors.conflict('The default workspace cannot be deleted.'));
       const now = clock.now();
       const updated = await store.workspaces.update(ctx.tenant.id, id, { deletedAt: now.toISOString(), updatedAt: now.toISOString() });
-      return updated ? ok(workspaceView(updated, now)) : err(errors.notFound('Workspace'));
+      return afterChange(updated ? ok(workspaceView(updated, now)) : err(errors.notFound('Workspace')), ctx.tenant.id, id);
     },
 
     /** Brings a soft-deleted workspace back within its 30-day window; afterwards it is `gone`. */
@@ -177,7 +182,7 @@ export function createWorkspaceService(deps: ServiceDeps) {
         return err(panyaError('gone', { message: `The ${WORKSPACE_RECOVERY_DAYS}-day recovery window of workspace "${current.slug}" has passed; it is being deleted.` }));
       }
       // A restored workspace counts toward the cap again.
-      return runInTransaction(store, async (tx) => {
+      const restored = await runInTransaction(store, async (tx) => {
         const tenant = await tx.tenants.get(ctx.tenant.id);
         if (!tenant) return err(errors.notFound('Tenant'));
         await tx.tenants.update(tenant.id, { updatedAt: tenant.updatedAt });
@@ -186,6 +191,7 @@ export function createWorkspaceService(deps: ServiceDeps) {
         const updated = await tx.workspaces.update(tenant.id, id, { deletedAt: null, updatedAt: now.toISOString() });
         return updated ? ok(workspaceView(updated, now)) : err(errors.notFound('Workspace'));
       });
+      return afterChange(restored, ctx.tenant.id, id);
     },
   };
 }
