@@ -18,6 +18,7 @@ import { bodyDeadline, errorHandler } from './transport.js';
 import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 import { sendProblem } from './problem.js';
 import { accessLog, createMetrics, metricsRoute, readinessRoute } from './observability.js';
+import { openApiRoute } from './openapi.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -51,6 +52,9 @@ function erasedTenantGone(engine: Engine): RequestHandler {
     next();
   };
 }
+
+/** The `info.version` of the OpenAPI document: this package's version. */
+const PANYA_API_VERSION = '0.1.0';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -102,6 +106,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   });
   app.get('/readyz', readinessRoute(engine));
   app.get('/metrics', metricsRoute(metrics));
+  app.get('/api/openapi.json', openApiRoute(PANYA_API_VERSION));
 
   app.use(bodyDeadline(options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS, logger));
   // Help host and custom hostnames first: there, every path is a help-center page.

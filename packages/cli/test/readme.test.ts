@@ -202,6 +202,7 @@ describe('README: pnpm start and every curl example', () => {
     [/\/api\/cron\/vectorize-reindex/, (r) => expect(r.status).toBe(200)],
     [/\/healthz"/, (r) => expect([r.status, r.json()]).toEqual([200, { status: 'ok' }])],
     [/\/readyz"/, (r) => expect([r.status, r.json()]).toEqual([200, { status: 'ready', checks: { database: 'ok', migrations: 'ok', ingestWorker: 'ok' } }])],
+    [/\/api\/openapi\.json"/, (r) => expect([r.status, r.json().openapi, r.json().paths['/api/search']?.post?.operationId]).toEqual([200, '3.1.0', 'search'])],
     [/\/metrics"/, (r) => {
       expect(r.status).toBe(200);
       // Which worker process answers is the kernel's choice: assert the families, not one process's counts.

@@ -30,6 +30,7 @@ export * from './services/authenticate.js';
 export * from './problems.js';
 export * from './schemas/responses.js';
 export * from './operations/index.js';
+export * from './operations/openapi.js';
 export * from './services/api-keys.js';
 export * from './services/documents.js';
 export * from './services/hostnames.js';

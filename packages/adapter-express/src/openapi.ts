@@ -1,0 +1,40 @@
+import { chatSchema, loginSchema, openApiDocument, type DeclaredRoute } from '@panya/core';
+import type { RequestHandler } from 'express';
+
+/** Routes with HTTP plumbing of their own, outside the operation table: listed here for the document. */
+export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
+  {
+    method: 'POST',
+    path: '/api/docs/upload',
+    summary: 'Upload files (multipart field `file`) as documents; `?wait=true` answers once indexed.',
+    security: ['apiKey', 'session'],
+    requestBody: { contentType: 'multipart/form-data', schema: { type: 'object', properties: { file: { type: 'array', items: { type: 'string', format: 'binary' } } }, required: ['file'] } },
+    responseType: 'application/json',
+  },
+  {
+    method: 'POST',
+    path: '/api/chat',
+    summary: 'Streaming multi-turn chat as server-sent events.',
+    security: ['apiKey', 'session'],
+    requestBody: { contentType: 'application/json', schema: chatSchema },
+    responseType: 'text/event-stream',
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    summary: 'Sign in to the admin app; sets the session cookie.',
+    security: [],
+    requestBody: { contentType: 'application/json', schema: loginSchema },
+    responseType: 'application/json',
+  },
+  { method: 'POST', path: '/api/auth/logout', summary: 'Ends the session.', security: ['session'], responseType: 'application/json' },
+  { method: 'POST', path: '/api/cron/{job}', summary: 'Runs one scheduled job (also GET).', security: ['cronSecret'], responseType: 'application/json' },
+];
+
+/** `GET /api/openapi.json`: public, built once per app. */
+export function openApiRoute(version: string): RequestHandler {
+  const document = JSON.stringify(openApiDocument({ version, declared: DECLARED_ROUTES }));
+  return (_req, res) => {
+    res.type('application/json').send(document);
+  };
+}
