@@ -19,6 +19,7 @@ import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 import { sendProblem } from './problem.js';
 import { accessLog, createMetrics, metricsRoute, readinessRoute } from './observability.js';
 import { openApiRoute } from './openapi.js';
+import { CONNECTOR_WEBHOOK_PATHS, connectorWebhook } from './routes/connectors-webhook.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -115,6 +116,8 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   // Before the JSON parser: the processor's signature covers the raw bytes of the body.
   app.post('/api/billing/webhook', express.raw({ type: () => true, limit: jsonLimit }), billingWebhook(engine));
   app.all('/api/billing/webhook', onlyMethods('POST'));
+  app.post(CONNECTOR_WEBHOOK_PATHS, express.raw({ type: () => true, limit: jsonLimit }), connectorWebhook(engine));
+  app.all(CONNECTOR_WEBHOOK_PATHS, onlyMethods('POST'));
   app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
   app.use(cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex')));
   const cookie = { secure: options.secureCookies ?? !['development', 'test'].includes(process.env.NODE_ENV ?? '') };

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadEnv, MAX_WORKERS } from './config.js';
 import { demoCommand, demoKeyFile } from './commands/demo.js';
 import { importDocsCommand } from './commands/docs.js';
+import { connectorSecretCommand, tenantOriginsCommand } from './commands/settings.js';
 import { checkPortFree, startServer } from './commands/serve.js';
 import { createKeyCommand, createTenantCommand, eraseTenantCommand } from './commands/tenant.js';
 import {
@@ -227,6 +228,16 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
   dbOption(tenant.command('list').description('list tenants with their plans and quota overrides'))
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => tenantListCommand(engine, io, opts)));
+
+  dbOption(tenant.command('origins').description("show or replace the tenant's allowed browser origins (CORS, publishable keys)"))
+    .requiredOption('--slug <slug>', 'tenant slug')
+    .option('--set <origins>', 'comma-separated origins, e.g. https://help.example.com (empty: none)')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => tenantOriginsCommand(engine, io, opts)));
+  dbOption(tenant.command('connector-secret').description('issue a new signing secret for the connector webhook (printed once)'))
+    .requiredOption('--slug <slug>', 'tenant slug')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => connectorSecretCommand(engine, io, opts)));
 
   const workspace = program.command('workspace').description("manage a tenant's workspaces (brands)");
   dbOption(workspace.command('create').description('create a workspace within the plan cap'))

@@ -312,3 +312,21 @@ describe('in-process scheduler', () => {
     }
   });
 });
+
+describe('panya tenant origins / connector-secret', () => {
+  it('replaces the allowed origins (normalised) and prints a connector secret that signs webhooks', async () => {
+    await run(['tenant', 'create', '--slug', 'acme', '--db', db]);
+    const set = await run(['tenant', 'origins', '--slug', 'acme', '--set', 'https://Help.Example.com:443, http://localhost:8080', '--json', '--db', db]);
+    expect(JSON.parse(set.out)).toEqual({ allowedOrigins: ['http://localhost:8080', 'https://help.example.com'] });
+    await expect(run(['tenant', 'origins', '--slug', 'acme', '--set', 'https://help.example.com/path', '--db', db])).rejects.toThrow(/allowedOrigins\[0\]/);
+    const secret = JSON.parse((await run(['tenant', 'connector-secret', '--slug', 'acme', '--json', '--db', db])).out).secret as string;
+    expect(secret).toMatch(/^pcs_[0-9A-Za-z]{40}$/);
+    const { openEngine } = await import('../src/runtime.js');
+    const { signWebhook } = await import('@panya/core');
+    const engine = await openEngine({ db });
+    const body = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'document.delete', externalId: 'x' }));
+    const received = await engine.connectors.receive({ tenantSlug: 'acme', signature: signWebhook(secret, body, Math.floor(Date.now() / 1000)), rawBody: body });
+    await engine.close();
+    expect(received._unsafeUnwrap()).toMatchObject({ duplicate: false, outcome: 'absent' });
+  });
+});

@@ -19,6 +19,8 @@ import { createApiKeyService } from './services/api-keys.js';
 import { createAuthService } from './services/authenticate.js';
 import type { ServiceDeps } from './services/context.js';
 import { createDocumentService } from './services/documents.js';
+import { createConnectorService } from './services/connectors.js';
+import { createTenantSettingsService } from './services/tenant-settings.js';
 import { createFlowService } from './services/flows.js';
 import { createBillingService, type BillingOptions } from './services/billing.js';
 import { createHostnameService, noEdgeProvider } from './services/hostnames.js';
@@ -109,6 +111,9 @@ export function createEngine(options: EngineOptions) {
     ...(options.ingest?.onRound ? { onRound: options.ingest.onRound } : {}),
     ...(options.ingestRunner ? { runner: options.ingestRunner } : {}),
   });
+  // With a runner, `?wait=true` waits for it rather than indexing on the request thread.
+  const documents = createDocumentService({ ...deps, indexing: worker, ...(options.ingestRunner ? {} : { ingest }), worker, changed: helpCenter.siteChanged });
+  const connectors = createConnectorService({ ...deps, access, documents });
   return {
     deps,
     store: options.store,
@@ -118,8 +123,9 @@ export function createEngine(options: EngineOptions) {
     apiKeys,
     access,
     auth: createAuthService({ apiKeys, users, access, tenancy }),
-    // With a runner, `?wait=true` waits for it rather than indexing on the request thread.
-    documents: createDocumentService({ ...deps, indexing: worker, ...(options.ingestRunner ? {} : { ingest }), worker, changed: helpCenter.siteChanged }),
+    documents,
+    connectors,
+    settings: createTenantSettingsService({ ...deps, connectors }),
     search,
     limits,
     usage,

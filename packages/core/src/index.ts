@@ -33,6 +33,8 @@ export * from './operations/index.js';
 export * from './operations/openapi.js';
 export * from './services/api-keys.js';
 export * from './services/documents.js';
+export * from './services/connectors.js';
+export * from './services/tenant-settings.js';
 export * from './services/hostnames.js';
 export * from './services/tenancy.js';
 export * from './services/workspaces.js';

@@ -16,6 +16,7 @@ import type { FlowService } from '../services/flows.js';
 import type { ErasureService } from '../services/erasure.js';
 import type { HostnameService } from '../services/hostnames.js';
 import type { SearchService } from '../services/search.js';
+import type { TenantSettingsService } from '../services/tenant-settings.js';
 import type { WorkspaceService } from '../services/workspaces.js';
 
 /** The services an operation may call. */
@@ -33,6 +34,7 @@ export interface OperationServices {
   visitors: VisitorService;
   inbox: InboxService;
   erasure: ErasureService;
+  settings: TenantSettingsService;
 }
 
 /** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */

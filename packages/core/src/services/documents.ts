@@ -25,6 +25,20 @@ export type { IndexingNotifier } from './ingest-worker.js';
 /** What an upsert by external id did. */
 export type SyncOutcome = 'created' | 'updated' | 'unchanged';
 
+export interface AppliedSyncEvent {
+  /** The event id was applied before: nothing was done. */
+  duplicate: boolean;
+  outcome: SyncOutcome | 'deleted' | 'absent' | null;
+  documentId: string | null;
+}
+
+type SyncedFields = { title: string; contentMd: string; url: string | null; publicSurfaces: PublicSurface[]; metadata: Record<string, unknown> };
+
+/** A content-sync event from a connector: upsert or delete the document with this external id. */
+export type SyncEvent =
+  | { id: string; type: 'document.upsert'; externalId: string; document: PutDocumentInput }
+  | { id: string; type: 'document.delete'; externalId: string };
+
 /** JSON with object keys in sorted order: equal values give equal text whatever the key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
@@ -159,6 +173,30 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   }
 
   /**
+   * Creates or updates (through `db`: the store, or a transaction) the workspace's document with
+   * this external id, writing only what differs. Returns null when a concurrent writer created or
+   * deleted it in between (the caller reads again); `reindex` says whether ingest must run.
+   */
+  async function writeByExternalId(db: Store, scope: Scope, ctx: RequestContext, externalId: string, next: SyncedFields) {
+    const now = clock.now().toISOString();
+    const existing = await db.documents.getByExternalId(scope, externalId);
+    if (!existing) {
+      const doc = newDocument(ctx, { ...next, metadata: next.metadata as Record<string, never>, externalId }, now);
+      const inserted = await conflictAsError(() => db.documents.insert(doc));
+      return inserted.isOk() ? { document: doc, outcome: 'created' as SyncOutcome, reindex: true } : null;
+    }
+    const changed = changedFields(existing, next);
+    if (Object.keys(changed).length === 0) return { document: existing, outcome: 'unchanged' as SyncOutcome, reindex: false };
+    const document = await db.documents.update(scope, existing.id, toPatch(changed, now));
+    return document ? { document, outcome: 'updated' as SyncOutcome, reindex: needsReindex(changed) } : null;
+  }
+
+  function syncedFields(input: PutDocumentInput): Result<SyncedFields, PanyaError> {
+    const parsed = parseInput(putDocumentSchema, input);
+    return parsed.map((v) => ({ ...v, title: v.title.trim() }));
+  }
+
+  /**
    * Creates or updates the workspace's document with this external id, writing only what
    * differs: the same content twice changes nothing (no new revision, no re-index). Two
    * concurrent creates of one id meet the unique index; the loser retries as an update.
@@ -173,39 +211,47 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     if (allowed.isErr()) return err(allowed.error);
     const id = parseInput(externalIdSchema, externalId, 'path');
     if (id.isErr()) return err(id.error);
-    const parsed = parseInput(putDocumentSchema, input);
-    if (parsed.isErr()) return err(parsed.error);
-    const next = { ...parsed.value, title: parsed.value.title.trim() };
-    for (let attempt = 0; ; attempt++) {
-      const now = clock.now().toISOString();
-      const existing = await store.documents.getByExternalId(ctx.scope, id.value);
-      let document: DocumentRecord | null;
-      let outcome: SyncOutcome;
-      if (!existing) {
-        const doc = newDocument(ctx, { ...next, externalId: id.value }, now);
-        const inserted = await conflictAsError(() => store.documents.insert(doc));
-        document = inserted.isOk() ? doc : null;
-        outcome = 'created';
-      } else {
-        const changed = changedFields(existing, next);
-        if (Object.keys(changed).length === 0) return ok({ document: existing, outcome: 'unchanged' });
-        document = await store.documents.update(ctx.scope, existing.id, toPatch(changed, now));
-        outcome = 'updated';
-        if (document && !needsReindex(changed)) {
-          afterWrite(ctx.scope);
-          return ok({ document, outcome });
-        }
-      }
-      // Created or deleted meanwhile by another writer: read again and go the other way.
-      if (!document) {
-        if (attempt < 2) continue;
-        return err(errors.conflict('The document kept changing while it was written; retry.'));
-      }
-      afterWrite(ctx.scope);
+    const next = syncedFields(input);
+    if (next.isErr()) return err(next.error);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const written = await writeByExternalId(store, ctx.scope, ctx, id.value, next.value);
+      if (!written) continue;
+      const { document, outcome } = written;
+      if (outcome !== 'unchanged') afterWrite(ctx.scope);
+      if (!written.reindex) return ok({ document, outcome });
       if (options.wait) return ok({ document: await settle(ctx.scope, document), outcome });
       notify(ctx.scope, [document.id]);
       return ok({ document, outcome });
     }
+    return err(errors.conflict('The document kept changing while it was written; retry.'));
+  }
+
+  /**
+   * Applies one connector event exactly once per event id: the event id is recorded in the same
+   * transaction as the write, so a replay (or a retry after a lost answer) is a no-op.
+   */
+  async function applySyncEvent(ctx: RequestContext, event: SyncEvent): Promise<Result<AppliedSyncEvent, PanyaError>> {
+    const allowed = requireScope(ctx, 'write');
+    if (allowed.isErr()) return err(allowed.error);
+    const next = event.type === 'document.upsert' ? syncedFields(event.document) : null;
+    if (next?.isErr()) return err(next.error);
+    const now = clock.now().toISOString();
+    let reindex: string | null = null;
+    const applied = await runInTransaction<AppliedSyncEvent>(store, async (tx) => {
+      if (!(await tx.connectors.recordEvent(ctx.scope.tenantId, ctx.scope.workspaceId, event.id, now))) return ok({ duplicate: true, outcome: null, documentId: null });
+      if (event.type === 'document.delete') {
+        const doc = await tx.documents.getByExternalId(ctx.scope, event.externalId);
+        if (doc) await deleteInScope(tx, ctx.scope, doc.id);
+        return ok({ duplicate: false, outcome: doc ? ('deleted' as const) : ('absent' as const), documentId: doc?.id ?? null });
+      }
+      const written = await writeByExternalId(tx, ctx.scope, ctx, event.externalId, next!._unsafeUnwrap());
+      if (!written) return err(errors.conflict('The document changed while the event was applied; deliver it again.'));
+      if (written.reindex) reindex = written.document.id;
+      return ok({ duplicate: false, outcome: written.outcome, documentId: written.document.id });
+    });
+    if (applied.isOk() && applied.value.outcome !== null && applied.value.outcome !== 'unchanged' && applied.value.outcome !== 'absent') afterWrite(ctx.scope);
+    if (applied.isOk() && reindex) notify(ctx.scope, [reindex]);
+    return applied;
   }
 
   function toPatch(input: Omit<DocumentPatch, 'status' | 'error' | 'updatedAt'>, now: string): DocumentPatch {
@@ -402,6 +448,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     bulk,
 
     upsertByExternalId,
+
+    applySyncEvent,
 
     async getByExternalId(ctx: RequestContext, externalId: string): Promise<Result<DocumentRecord, PanyaError>> {
       const allowed = requireScope(ctx, 'read');
