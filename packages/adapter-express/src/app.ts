@@ -20,6 +20,7 @@ import { sendProblem } from './problem.js';
 import { accessLog, createMetrics, metricsRoute, readinessRoute } from './observability.js';
 import { openApiRoute } from './openapi.js';
 import { CONNECTOR_WEBHOOK_PATHS, connectorWebhook } from './routes/connectors-webhook.js';
+import { API_PATHS, browserCors } from './cors.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -68,7 +69,7 @@ const requestId: RequestHandler = (req, res, next) => {
 /** The tenant API routes outside core's operation table; the route guard must know every route. */
 const HAND_WRITTEN_ROUTES: ApiRoute[] = [
   { method: 'POST', path: '/docs/upload' },
-  { method: 'POST', path: '/chat' },
+  { method: 'POST', path: '/chat', acceptsPublishable: true },
 ];
 
 /**
@@ -113,6 +114,8 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   // Help host and custom hostnames first: there, every path is a help-center page.
   app.use(helpCenterDispatch(engine, options.helpCenter));
   app.use('/c/:tenantSlug', erasedTenantGone(engine));
+  // Browser access: preflights answered and CORS headers set for the tenant's allowed origins.
+  app.use(API_PATHS, browserCors(engine));
   // Before the JSON parser: the processor's signature covers the raw bytes of the body.
   app.post('/api/billing/webhook', express.raw({ type: () => true, limit: jsonLimit }), billingWebhook(engine));
   app.all('/api/billing/webhook', onlyMethods('POST'));

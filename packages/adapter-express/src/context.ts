@@ -9,9 +9,9 @@ export function ctxOf(res: Response): RequestContext {
   return res.locals.ctx as RequestContext;
 }
 
-/** What the request presents: its Authorization header, session cookie and CSRF header. */
+/** What the request presents: its Authorization header, session cookie, CSRF header and browser origin. */
 export function credentials(req: Request): Credentials {
-  return { authorization: req.get('authorization'), sessionToken: sessionToken(req), method: req.method, requestedWith: req.get('x-requested-with') !== undefined };
+  return { authorization: req.get('authorization'), sessionToken: sessionToken(req), method: req.method, requestedWith: req.get('x-requested-with') !== undefined, origin: req.get('origin') };
 }
 
 /** The tenant and workspace the path addresses (`/api`, `/c/{tenant}/api`, `/c/{tenant}/_w/{workspace}/api`). */
@@ -26,7 +26,7 @@ export function addressing(req: Request): Addressing {
 /** Authenticates with core's one authenticator and keeps the resolved context for the routes. */
 export function authenticate(engine: Engine): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const ctx = await engine.auth.authenticate(credentials(req), addressing(req));
+    const ctx = await engine.auth.authenticate(credentials(req), addressing(req), 'api', { acceptsPublishable: res.locals.acceptsPublishable === true });
     if (ctx.isErr()) return sendProblem(req, res, ctx.error);
     res.locals.ctx = ctx.value;
     next();

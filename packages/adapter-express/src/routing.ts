@@ -6,11 +6,13 @@ import { sendProblem } from './problem.js';
 export interface ApiRoute {
   method: string;
   path: string;
+  /** Publishable keys may call it (search, answer, chat). */
+  acceptsPublishable?: boolean;
 }
 
 /** The REST routes of core's operation table. */
 export function operationRoutes(operations: readonly Operation[] = HTTP_OPERATIONS): ApiRoute[] {
-  return operations.map((op) => ({ method: op.http!.method, path: op.http!.path }));
+  return operations.map((op) => ({ method: op.http!.method, path: op.http!.path, ...(op.acceptsPublishable ? { acceptsPublishable: true } : {}) }));
 }
 
 /** `Allow` lists GET routes with HEAD too (Express answers HEAD from the GET handler). */
@@ -27,16 +29,22 @@ export const methodNotAllowed = (method: string, allowed: ReadonlySet<string>): 
  * Decides before authentication what a request's path and method can reach: a path no route
  * serves is 404 (with or without a key: nothing to authenticate for), a known path with another
  * method is 405 with `Allow`. Matching is Express's own (one `all` per path), so the answer agrees
- * with the routes it guards. OPTIONS passes through.
+ * with the routes it guards. OPTIONS passes through. It also marks the routes that accept
+ * publishable keys (`res.locals.acceptsPublishable`) for authentication.
  */
 export function routeGuard(routes: readonly ApiRoute[]): RequestHandler {
   const guard = Router({ mergeParams: true });
   const byPath = new Map<string, Set<string>>();
-  for (const route of routes) byPath.set(route.path, (byPath.get(route.path) ?? new Set()).add(route.method));
+  const publishable = new Map<string, Set<string>>();
+  for (const route of routes) {
+    byPath.set(route.path, (byPath.get(route.path) ?? new Set()).add(route.method));
+    if (route.acceptsPublishable) publishable.set(route.path, (publishable.get(route.path) ?? new Set()).add(route.method));
+  }
   for (const [path, methods] of byPath) {
-    guard.all(path, (_req, res, next) => {
+    guard.all(path, (req, res, next) => {
       const allowed: Set<string> = (res.locals.allowedMethods ??= new Set<string>());
       for (const m of methods) allowed.add(m);
+      if (publishable.get(path)?.has(req.method)) res.locals.acceptsPublishable = true;
       next();
     });
   }

@@ -268,6 +268,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--workspace <slug>', 'bind the key to one workspace')
     .requiredOption('--scopes <list>', 'comma-separated: read,write,mcp,admin')
     .option('--name <name>', 'a label for the key')
+    .option('--publishable', 'a browser key (svc_pub_…): scopes read, one --workspace, allowed origins only')
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => createKeyCommand(engine, io, opts)));
   dbOption(key.command('list').description("list a tenant's API keys (prefixes only; secrets are never stored)"))

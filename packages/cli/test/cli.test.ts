@@ -53,6 +53,16 @@ describe('panya tenant / key', () => {
     await expect(run(['key', 'create', '--tenant', 'nobody', '--scopes', 'read', '--db', db])).rejects.toThrow(/not found/);
   });
 
+  it('creates a publishable browser key: svc_pub_, read only, bound to a workspace', async () => {
+    await run(['tenant', 'create', '--slug', 'acme', '--db', db]);
+    const key = JSON.parse((await run(['key', 'create', '--tenant', 'acme', '--workspace', 'default', '--scopes', 'read', '--publishable', '--json', '--db', db])).out);
+    expect(key).toMatchObject({ kind: 'publishable', scopes: ['read'] });
+    expect(key.key).toMatch(/^svc_pub_[0-9A-Za-z]{32}$/);
+    expect(key.prefix).toMatch(/^svc_pub_/);
+    await expect(run(['key', 'create', '--tenant', 'acme', '--scopes', 'read', '--publishable', '--db', db])).rejects.toThrow(/workspace/);
+    await expect(run(['key', 'create', '--tenant', 'acme', '--workspace', 'default', '--scopes', 'read,write', '--publishable', '--db', db])).rejects.toThrow(/only reads/);
+  });
+
   it('refuses a database URL of an unknown scheme, and says when it creates a new database and where', async () => {
     await expect(run(['tenant', 'create', '--slug', 'acme'], { PANYA_DB: 'mysql://u:p@db/panya' })).rejects.toThrow(/PANYA_DB.*unsupported database URL "mysql:\/\/…"/);
     expect(existsSync(join(process.cwd(), 'mysql:'))).toBe(false);

@@ -114,6 +114,7 @@ export function createEngine(options: EngineOptions) {
   // With a runner, `?wait=true` waits for it rather than indexing on the request thread.
   const documents = createDocumentService({ ...deps, indexing: worker, ...(options.ingestRunner ? {} : { ingest }), worker, changed: helpCenter.siteChanged });
   const connectors = createConnectorService({ ...deps, access, documents });
+  const settings = createTenantSettingsService({ ...deps, connectors });
   return {
     deps,
     store: options.store,
@@ -122,10 +123,10 @@ export function createEngine(options: EngineOptions) {
     workspaces: createWorkspaceService({ ...deps, changed: helpCenter.siteChanged }),
     apiKeys,
     access,
-    auth: createAuthService({ apiKeys, users, access, tenancy }),
+    auth: createAuthService({ apiKeys, users, access, tenancy, allowsOrigin: settings.allowsOrigin, allowsAnyTenant: (origin) => options.store.origins.allowedByAny(origin) }),
     documents,
     connectors,
-    settings: createTenantSettingsService({ ...deps, connectors }),
+    settings,
     search,
     limits,
     usage,

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import type { PanyaError } from '../errors.js';
+import { errors, type PanyaError } from '../errors.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext } from '../services/context.js';
 import type { Counted, QueryChannel, QueryService } from '../services/queries.js';
@@ -31,6 +31,7 @@ export async function executeOperation<I extends InputSpec, O>(
   raw: RawInput,
   options: ExecuteOptions,
 ): Promise<Result<Executed<I, O>, PanyaError>> {
+  if (request.principal.publishable && !operation.acceptsPublishable) return err(errors.forbidden('A publishable key (svc_pub_…) may only search, answer and chat.'));
   const allowed = requireScope(request, operation.scope);
   if (allowed.isErr()) return err(allowed.error);
   const input: Record<string, unknown> = {};

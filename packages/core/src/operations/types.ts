@@ -88,6 +88,11 @@ export interface Operation<I extends InputSpec = InputSpec, O extends z.ZodType 
   /** The API-key scope (or role-derived scope of a user) the caller needs. */
   scope: ApiKeyScope;
   /**
+   * Publishable keys (`svc_pub_…`, embedded in pages) may run it. Only search, answer and chat
+   * set it: other read routes (conversations, visitors, …) hold data a page must not see.
+   */
+  acceptsPublishable?: true;
+  /**
    * A billable query: takes a rate-limit unit after validation and writes one `api_query_event`
    * when it succeeds (or fails with one of `countedFailures`: a call made, even if it found nothing).
    */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLAN_IDS, PLAN_NAMES, QUOTA_KEYS, quotaKey, type PlanId, type QuotaAlias, type QuotaKey } from '../plans.js';
-import { API_KEY_SCOPES } from '../ports/store.js';
+import { API_KEY_KINDS, API_KEY_SCOPES } from '../ports/store.js';
 
 /** Slugs appear in URLs (`/c/{slug}`) and hostnames, so they are DNS-label-like. */
 const RESERVED_TENANT_SLUGS = new Set(['api', 'c', 'admin', 'app', 'www', 'help', 'static', 'assets', 'healthz', 'readyz', 'metrics', 'mcp', 'cron', 'login', 'auth']);
@@ -32,6 +32,8 @@ export const createApiKeySchema = z.strictObject({
   name: z.string().trim().min(1).max(100).default('API key'),
   scopes: z.array(apiKeyScopeSchema).min(1).transform((s) => [...new Set(s)]),
   workspaceSlug: slugSchema.optional(),
+  /** `publishable` (`svc_pub_…`): read-only, one workspace, allowed browser origins only. */
+  kind: z.enum(API_KEY_KINDS).default('secret'),
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
 

@@ -1,15 +1,18 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type PanyaError } from '../errors.js';
-import type { ApiKeyRecord } from '../ports/store.js';
+import type { ApiKeyKind, ApiKeyRecord } from '../ports/store.js';
 import { createApiKeySchema, type CreateApiKeyInput } from '../schemas/tenancy.js';
 import { parseInput } from '../schemas/validate.js';
 import { randomBase62 } from '../system.js';
 import type { Principal, ServiceDeps } from './context.js';
 
 export const API_KEY_PREFIX = 'svc_live_';
+/** A publishable key: read-only, bound to one workspace and the tenant's allowed origins, safe to embed in a page. */
+export const PUBLISHABLE_KEY_PREFIX = 'svc_pub_';
+const PREFIXES: Record<ApiKeyKind, string> = { secret: API_KEY_PREFIX, publishable: PUBLISHABLE_KEY_PREFIX };
 const SECRET_LENGTH = 32;
-const KEY_PATTERN = /^svc_live_[0-9A-Za-z]{32}$/;
+const KEY_PATTERN = /^svc_(live|pub)_[0-9A-Za-z]{32}$/;
 /** Characters of the secret kept for display, so users can tell keys apart. */
 const DISPLAY_CHARS = 4;
 
@@ -39,7 +42,14 @@ export function createApiKeyService(deps: ServiceDeps) {
     async create(tenantId: string, input: CreateApiKeyInput, options: { key?: string } = {}): Promise<Result<CreatedApiKey, PanyaError>> {
       const parsed = parseInput(createApiKeySchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      if (options.key !== undefined && !KEY_PATTERN.test(options.key)) return err(errors.invalid('An API key looks like svc_live_ followed by 32 letters or digits.', [{ path: 'key', message: 'malformed' }]));
+      const { kind } = parsed.value;
+      const prefix = PREFIXES[kind];
+      if (kind === 'publishable') {
+        // A key shipped to browsers: it can only read, and only one workspace.
+        if (!parsed.value.workspaceSlug) return err(errors.invalid('A publishable key is bound to one workspace: name it (workspaceSlug).', [{ path: 'workspaceSlug', message: 'required for a publishable key' }]));
+        if (parsed.value.scopes.some((s) => s !== 'read')) return err(errors.invalid('A publishable key only reads: its scopes are ["read"].', [{ path: 'scopes', message: 'only "read" for a publishable key' }]));
+      }
+      if (options.key !== undefined && (!KEY_PATTERN.test(options.key) || !options.key.startsWith(prefix))) return err(errors.invalid('An API key looks like svc_live_ followed by 32 letters or digits.', [{ path: 'key', message: 'malformed' }]));
       if (options.key !== undefined && (await store.apiKeys.findByHash(hashApiKey(options.key)))) return err(errors.conflict('This API key is already in use (or was revoked); choose another.'));
       let workspaceId: string | null = null;
       if (parsed.value.workspaceSlug) {
@@ -47,14 +57,14 @@ export function createApiKeyService(deps: ServiceDeps) {
         if (!ws || ws.deletedAt) return err(errors.notFound('Workspace'));
         workspaceId = ws.id;
       }
-      const key = options.key ?? API_KEY_PREFIX + randomBase62(SECRET_LENGTH);
+      const key = options.key ?? prefix + randomBase62(SECRET_LENGTH);
       const record: ApiKeyRecord = {
         id: ids.next('key'),
         tenantId,
-        kind: 'secret',
+        kind,
         workspaceId,
         name: parsed.value.name,
-        prefix: key.slice(0, API_KEY_PREFIX.length + DISPLAY_CHARS),
+        prefix: key.slice(0, prefix.length + DISPLAY_CHARS),
         secretHash: hashApiKey(key),
         scopes: parsed.value.scopes,
         createdAt: clock.now().toISOString(),
@@ -70,7 +80,7 @@ export function createApiKeyService(deps: ServiceDeps) {
      */
     async authenticate(presented: string | undefined): Promise<Result<Principal, PanyaError>> {
       if (!presented) return err(errors.unauthorized('An API key is required: send "Authorization: Bearer svc_live_…".'));
-      if (!KEY_PATTERN.test(presented)) return err(errors.unauthorized('The API key is malformed: Panya keys look like svc_live_….'));
+      if (!KEY_PATTERN.test(presented)) return err(errors.unauthorized('The API key is malformed: Panya keys look like svc_live_… or svc_pub_….'));
       const hash = hashApiKey(presented);
       const record = await store.apiKeys.findByHash(hash);
       if (!record || record.revokedAt) return err(errors.unauthorized('The API key is unknown or has been revoked.'));
@@ -81,7 +91,7 @@ export function createApiKeyService(deps: ServiceDeps) {
         const ws = await store.workspaces.get(record.tenantId, record.workspaceId);
         if (!ws || ws.deletedAt) return err(errors.unauthorized('This API key belongs to a deleted workspace.'));
       }
-      return ok({ kind: 'api_key', id: record.id, tenantId: record.tenantId, workspaceId: record.workspaceId, scopes: record.scopes });
+      return ok({ kind: 'api_key', id: record.id, tenantId: record.tenantId, workspaceId: record.workspaceId, scopes: record.scopes, ...(record.kind === 'publishable' ? { publishable: true } : {}) });
     },
 
     async list(tenantId: string) {

@@ -5,6 +5,7 @@ import type { Addressing, AccessService } from './access.js';
 import type { ApiKeyService } from './api-keys.js';
 import { requireScope, type RequestContext } from './context.js';
 import { cronSecretMatches } from './jobs.js';
+import { normalizeOrigin } from './tenant-settings.js';
 import type { TenancyService } from './tenancy.js';
 import type { UserService } from './users.js';
 
@@ -18,6 +19,14 @@ export interface Credentials {
   method?: string;
   /** Whether `X-Requested-With` was sent: a custom header cannot cross sites without a preflight. */
   requestedWith?: boolean;
+  /** The `Origin` header: sent by browsers, so its presence marks a browser caller. */
+  origin?: string | undefined;
+}
+
+/** What the addressed route admits beyond its scope. */
+export interface RouteAccess {
+  /** The route accepts publishable keys (search, answer, chat); every other route refuses them. */
+  acceptsPublishable?: boolean;
 }
 
 /** Where a request comes in: the REST API, or the MCP tool server. */
@@ -52,9 +61,35 @@ function withImplied(ctx: RequestContext, implies: Partial<Record<ApiKeyScope, A
  * One authentication for every adapter: API keys, user sessions and the cron secret, and the
  * tenant/workspace the request addresses (`/api`, `/c/{tenant}/api`, `/c/{tenant}/_w/{ws}/api`).
  */
-export function createAuthService(deps: { apiKeys: ApiKeyService; users: UserService; access: AccessService; tenancy: TenancyService }) {
+export function createAuthService(deps: {
+  apiKeys: ApiKeyService;
+  users: UserService;
+  access: AccessService;
+  tenancy: TenancyService;
+  /** The tenant's allowed browser origins (tenant settings). */
+  allowsOrigin(tenantId: string, origin: string): Promise<boolean>;
+  allowsAnyTenant(origin: string): Promise<boolean>;
+}) {
+  /**
+   * Browser rules for API keys. A publishable key works only on routes that accept it, never on
+   * MCP, and only from a page on one of the tenant's allowed origins (no `Origin` → refused: it
+   * is a browser key). A secret key without `Origin` is a server and passes; with an `Origin`
+   * it must be an allowed one, so a leaked secret key cannot be used from an arbitrary page.
+   */
+  async function browserRules(ctx: RequestContext, origin: string | undefined, surface: Surface, route: RouteAccess): Promise<Result<void, PanyaError>> {
+    const allowed = origin !== undefined && normalizeOrigin(origin) !== null && (await deps.allowsOrigin(ctx.tenant.id, normalizeOrigin(origin)!));
+    if (ctx.principal.publishable) {
+      if (surface !== 'api' || !route.acceptsPublishable) return err(errors.forbidden('A publishable key (svc_pub_…) may only search, answer and chat; use a secret key (svc_live_…) from a server for anything else.'));
+      if (origin === undefined) return err(errors.forbidden('A publishable key (svc_pub_…) works only from a browser page on one of the tenant\'s allowed origins; servers use a secret key (svc_live_…).'));
+      if (!allowed) return err(errors.forbidden(`The origin ${origin} is not in the tenant's allowed origins (PATCH /api/tenant/settings allowedOrigins).`));
+      return ok(undefined);
+    }
+    if (origin !== undefined && !allowed) return err(errors.forbidden(`Secret keys are not accepted from the browser origin ${origin}: it is not in the tenant's allowed origins. Use a publishable key (svc_pub_…) in pages.`));
+    return ok(undefined);
+  }
+
   return {
-    async authenticate(credentials: Credentials, addressing: Addressing, surface: Surface = 'api'): Promise<Result<RequestContext, PanyaError>> {
+    async authenticate(credentials: Credentials, addressing: Addressing, surface: Surface = 'api', route: RouteAccess = {}): Promise<Result<RequestContext, PanyaError>> {
       const rules = SURFACES[surface];
       // A signed-in user (admin app) on a tenant path; an API key takes precedence when both are sent.
       if (rules.sessions && !credentials.authorization && credentials.sessionToken && addressing.tenantSlug !== undefined) {
@@ -69,11 +104,26 @@ export function createAuthService(deps: { apiKeys: ApiKeyService; users: UserSer
       if (principal.isErr()) return err(principal.error);
       const ctx = await deps.access.resolve(principal.value, addressing);
       if (ctx.isErr()) return err(ctx.error);
+      const browser = await browserRules(ctx.value, credentials.origin, surface, route);
+      if (browser.isErr()) return err(browser.error);
       if (rules.requires) {
         const allowed = requireScope(ctx.value, rules.requires);
         if (allowed.isErr()) return err(allowed.error);
       }
       return ok(withImplied(ctx.value, rules.implies));
+    },
+
+    /**
+     * Whether a browser page on `origin` may call the API (CORS): on a tenant path, that tenant's
+     * allowed origins; on `/api` (no tenant named) any tenant's, since the real request is then
+     * checked against its key's tenant.
+     */
+    async corsAllows(origin: string, tenantSlug?: string): Promise<boolean> {
+      const normalized = normalizeOrigin(origin);
+      if (!normalized) return false;
+      if (tenantSlug === undefined) return deps.allowsAnyTenant(normalized);
+      const tenant = await deps.tenancy.getTenantBySlug(tenantSlug);
+      return tenant.isOk() && deps.allowsOrigin(tenant.value.id, normalized);
     },
 
     /**

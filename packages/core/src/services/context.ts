@@ -25,6 +25,8 @@ export interface Principal {
   scopes: ApiKeyScope[];
   /** A signed-in user's role for this request. */
   role?: MembershipRole;
+  /** A publishable key (`svc_pub_…`): only operations that accept browser keys admit it. */
+  publishable?: boolean;
 }
 
 /** A resolved request: the tenant and workspace it is confined to, and its caller. */
