@@ -161,6 +161,11 @@ export class PgUsers implements UserStore {
     return rows.map(toMembership);
   }
 
+  async allMemberships(userId: string) {
+    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('memberships')} WHERE user_id = $1 ORDER BY id`, [userId]);
+    return rows.map(toMembership);
+  }
+
   async insertSession(s: SessionRecord) {
     await this.db.query(`INSERT INTO ${this.n.t('sessions')} (id, user_id, created_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5)`, [
       s.id,

@@ -151,6 +151,10 @@ export class SqliteUsers implements UserStore {
     return this.run(() => (this.sql.get('SELECT * FROM memberships WHERE user_id = ? AND tenant_id = ? ORDER BY id').all(userId, tenantId) as Row[]).map(toMembership));
   }
 
+  allMemberships(userId: string) {
+    return this.run(() => (this.sql.get('SELECT * FROM memberships WHERE user_id = ? ORDER BY id').all(userId) as Row[]).map(toMembership));
+  }
+
   insertSession(s: SessionRecord) {
     return this.run(() => {
       this.sql.get('INSERT INTO sessions (id, user_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?)').run(s.id, s.userId, s.createdAt, s.expiresAt, s.revokedAt);

@@ -4,7 +4,10 @@ import { sendProblem } from '../problem.js';
 import { onlyMethods } from '../routing.js';
 import { clearSessionCookie, sessionToken, setSessionCookie, type SessionCookieOptions } from '../session.js';
 
-/** `POST /api/auth/login` (JSON `{email, password}`) sets the session cookie; `POST /api/auth/logout` ends it. */
+/**
+ * `POST /api/auth/login` (JSON `{email, password}`) sets the session cookie; `POST /api/auth/logout`
+ * ends it; `GET /api/auth/session` answers who is signed in and their memberships.
+ */
 export function authRouter(engine: Engine, cookie: SessionCookieOptions): Router {
   const router = Router();
   router.post('/login', async (req, res) => {
@@ -19,6 +22,14 @@ export function authRouter(engine: Engine, cookie: SessionCookieOptions): Router
     clearSessionCookie(res, cookie);
     res.status(204).end();
   });
+  // Who is signed in, and the tenants and roles the admin app may open (no tenant is addressed yet).
+  router.get('/session', async (req, res) => {
+    const session = await engine.users.session(sessionToken(req));
+    if (session.isErr()) return sendProblem(req, res, session.error);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(session.value);
+  });
   router.all(['/login', '/logout'], onlyMethods('POST'));
+  router.all('/session', onlyMethods('GET'));
   return router;
 }

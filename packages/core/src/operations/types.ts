@@ -4,6 +4,7 @@ import type { PanyaError, PanyaErrorCode } from '../errors.js';
 import type { QueryEventKind } from '../ports/operations.js';
 import type { ApiKeyScope } from '../ports/store.js';
 import type { AnswerService } from '../services/answer.js';
+import type { ApiKeyService } from '../services/api-keys.js';
 import type { BillingService } from '../services/billing.js';
 import type { ConversationService } from '../services/conversations.js';
 import type { InboxService } from '../services/inbox.js';
@@ -35,6 +36,7 @@ export interface OperationServices {
   inbox: InboxService;
   erasure: ErasureService;
   settings: TenantSettingsService;
+  apiKeys: ApiKeyService;
 }
 
 /** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */

@@ -105,6 +105,8 @@ export interface UserStore {
   addMembership(membership: MembershipRecord): Promise<void>;
   /** Every membership of the user in the tenant (tenant-wide and workspace-scoped). */
   memberships(userId: string, tenantId: string): Promise<MembershipRecord[]>;
+  /** Every membership of the user, in every tenant (the admin app's tenant picker). */
+  allMemberships(userId: string): Promise<MembershipRecord[]>;
   insertSession(session: SessionRecord): Promise<void>;
   getSession(id: string): Promise<SessionRecord | null>;
   revokeSession(id: string, at: string): Promise<void>;

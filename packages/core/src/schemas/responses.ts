@@ -19,12 +19,26 @@ export const searchResultSchema = z.looseObject({
   lexicalRank: z.number().int().nullable().describe('Rank in the lexical channel; null when it did not return the chunk.'),
   semanticRank: z.number().int().nullable().describe('Rank in the vector channel; null when it did not return the chunk.'),
   url: z.string().nullable(),
+  explain: z
+    .looseObject({
+      trigramRank: z.number().int().nullable().describe('Rank in the trigram fallback channel; null when it did not run or return the chunk.'),
+      contributions: z.looseObject({ lexical: z.number(), semantic: z.number(), trigram: z.number() }).describe('Each channel\'s weight / (k + rank); they add up to the fused score before any reranking.'),
+    })
+    .optional()
+    .describe('With `explain: true` only.'),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
 export const searchResponseSchema = z.looseObject({
   results: z.array(searchResultSchema).describe('Best first; empty when nothing matches.'),
   tookMs: z.number(),
+  explain: z
+    .looseObject({
+      weights: z.looseObject({ lexical: z.number(), semantic: z.number(), trigram: z.number() }).describe('The RRF channel weights used; 0 switches a channel off.'),
+      rrfK: z.number().int().describe('The k of reciprocal rank fusion: score = sum of weight / (k + rank).'),
+    })
+    .optional()
+    .describe('With `explain: true` only.'),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 

@@ -8,6 +8,8 @@ export const searchSchema = z.strictObject({
   topK: z.number().int().min(1).max(50).default(8),
   /** Per-request RRF weights; 0 switches a channel off. */
   weights: z.strictObject({ lexical: weight.optional(), semantic: weight.optional(), trigram: weight.optional() }).optional(),
+  /** Adds each result's per-channel ranks and RRF contributions, and the weights used (the admin app's playground). */
+  explain: z.boolean().optional(),
 });
 export type SearchInput = z.input<typeof searchSchema>;
 export type SearchRequest = z.output<typeof searchSchema>;

@@ -5,7 +5,7 @@ import type { ApiKeyKind, ApiKeyRecord } from '../ports/store.js';
 import { createApiKeySchema, type CreateApiKeyInput } from '../schemas/tenancy.js';
 import { parseInput } from '../schemas/validate.js';
 import { randomBase62 } from '../system.js';
-import type { Principal, ServiceDeps } from './context.js';
+import { requireScope, type Principal, type RequestContext, type ServiceDeps } from './context.js';
 
 export const API_KEY_PREFIX = 'svc_live_';
 /** A publishable key: read-only, bound to one workspace and the tenant's allowed origins, safe to embed in a page. */
@@ -31,10 +31,25 @@ export function publicKeyRecord(record: ApiKeyRecord): Omit<ApiKeyRecord, 'secre
   return rest;
 }
 
+/** Keys are managed tenant-wide: an `admin` key or an owner/admin membership not bound to one workspace. */
+function tenantAdmin(ctx: RequestContext): Result<void, PanyaError> {
+  const scoped = requireScope(ctx, 'admin');
+  if (scoped.isErr()) return scoped;
+  return ctx.principal.workspaceId === null ? ok(undefined) : err(errors.forbidden('Managing API keys needs a tenant-wide admin key or membership, not one bound to a workspace.', 'admin'));
+}
+
+/** A key as the admin app lists it: its workspace by slug, never its hash. */
+export type ApiKeyView = Omit<ApiKeyRecord, 'secretHash' | 'tenantId'> & { workspaceSlug: string | null };
+
 export function createApiKeyService(deps: ServiceDeps) {
   const { store, clock, ids } = deps;
 
-  return {
+  async function view(tenantId: string, records: Omit<ApiKeyRecord, 'secretHash'>[]): Promise<ApiKeyView[]> {
+    const slugs = new Map((await store.workspaces.list(tenantId, { includeDeleted: true })).map((ws) => [ws.id, ws.slug]));
+    return records.map(({ tenantId: _tenant, ...r }) => ({ ...r, workspaceSlug: r.workspaceId ? (slugs.get(r.workspaceId) ?? null) : null }));
+  }
+
+  const service = {
     /**
      * Issues a key. `options.key` adopts a key chosen by the operator (a demo key from the
      * environment) instead of a random one; it must have the key format and be unused.
@@ -102,7 +117,31 @@ export function createApiKeyService(deps: ServiceDeps) {
       const done = await store.apiKeys.revoke(tenantId, id, clock.now().toISOString());
       return done ? ok(undefined) : err(errors.notFound('API key'));
     },
+
+    /** Settings → API Keys: the tenant's keys (revoked ones included, marked), for a tenant admin. */
+    async listFor(ctx: RequestContext): Promise<Result<ApiKeyView[], PanyaError>> {
+      const allowed = tenantAdmin(ctx);
+      if (allowed.isErr()) return err(allowed.error);
+      return ok(await view(ctx.tenant.id, await service.list(ctx.tenant.id)));
+    },
+
+    /** Issues a key for a tenant admin; the secret is in the answer once and never again. */
+    async createFor(ctx: RequestContext, input: CreateApiKeyInput): Promise<Result<ApiKeyView & { key: string }, PanyaError>> {
+      const allowed = tenantAdmin(ctx);
+      if (allowed.isErr()) return err(allowed.error);
+      const created = await service.create(ctx.tenant.id, input);
+      if (created.isErr()) return err(created.error);
+      const [listed] = await view(ctx.tenant.id, [created.value.record]);
+      return ok({ ...listed!, key: created.value.key });
+    },
+
+    async revokeFor(ctx: RequestContext, id: string): Promise<Result<void, PanyaError>> {
+      const allowed = tenantAdmin(ctx);
+      if (allowed.isErr()) return err(allowed.error);
+      return service.revoke(ctx.tenant.id, id);
+    },
   };
+  return service;
 }
 
 export type ApiKeyService = ReturnType<typeof createApiKeyService>;

@@ -116,7 +116,8 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
   async function run(scope: Scope, request: SearchRequest, restrict?: (doc: DocumentRecord) => boolean): Promise<SearchResponse> {
     const started = performance.now();
     const { query, topK } = request;
-    const fused = await retrieve(scope, query, topK, { ...defaults, ...request.weights });
+    const weights = { ...defaults, ...request.weights };
+    const fused = await retrieve(scope, query, topK, weights);
     const k = Math.max(depth, topK);
 
     const top = fused.slice(0, options.reranker || restrict ? k : topK);
@@ -139,13 +140,24 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
         lexicalRank: hit.ranks.lexical ?? null,
         semanticRank: hit.ranks.semantic ?? null,
         url: doc?.url ?? null,
+        ...(request.explain ? { explain: explainHit(hit, weights) } : {}),
       });
     }
     if (options.reranker) results = await options.reranker.rerank(query, results);
     results = results.filter((r) => r.score >= minScore).slice(0, topK);
     results.forEach((r, i) => (r.rank = i + 1));
-    return { results, tookMs: Math.round((performance.now() - started) * 100) / 100 };
+    const tookMs = Math.round((performance.now() - started) * 100) / 100;
+    return request.explain ? { results, tookMs, explain: { weights, rrfK: RRF_K } } : { results, tookMs };
   }
+}
+
+/** One fused hit's ranks and the share of its score each channel gave (weight / (k + rank)). */
+function explainHit(hit: FusedHit, weights: SearchWeights) {
+  const share = (channel: keyof SearchWeights) => {
+    const rank = hit.ranks[channel];
+    return rank === undefined || weights[channel] <= 0 ? 0 : weights[channel] / (RRF_K + rank);
+  };
+  return { trigramRank: hit.ranks.trigram ?? null, contributions: { lexical: share('lexical'), semantic: share('semantic'), trigram: share('trigram') } };
 }
 
 export type SearchService = ReturnType<typeof createSearchService>;

@@ -111,6 +111,24 @@ export function createUserService(deps: ServiceDeps) {
     },
 
     /**
+     * Who is signed in and where (the admin app's start): the user's e-mail and memberships by
+     * tenant and workspace slug; erased tenants and deleted workspaces are left out.
+     */
+    async session(token: string | undefined): Promise<Result<{ user: { id: string; email: string }; memberships: { tenantSlug: string; workspaceSlug: string | null; role: MembershipRole }[] }, PanyaError>> {
+      const user = await this.authenticateSession(token);
+      if (user.isErr()) return err(user.error);
+      const memberships = [];
+      for (const m of await store.users.allMemberships(user.value.id)) {
+        const tenant = await store.tenants.get(m.tenantId);
+        if (!tenant) continue;
+        const ws = m.workspaceId ? await store.workspaces.get(tenant.id, m.workspaceId) : null;
+        if (m.workspaceId && (!ws || ws.deletedAt)) continue;
+        memberships.push({ tenantSlug: tenant.slug, workspaceSlug: ws?.slug ?? null, role: m.role });
+      }
+      return ok({ user: { id: user.value.id, email: user.value.email }, memberships });
+    },
+
+    /**
      * The user's role in the addressed tenant and workspace (spec, Authentication 5): the
      * tenant-wide membership wins; a workspace-scoped member addressing another workspace has
      * no role there. Non-members get "not found", never a hint that the tenant exists.
