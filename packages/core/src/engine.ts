@@ -15,6 +15,7 @@ import type { PriceCatalog } from './billing/catalog.js';
 import type { Store } from './ports/store.js';
 import type { Clock, Ids, Logger } from './ports/system.js';
 import { createAccessService } from './services/access.js';
+import { createIdempotencyService } from './services/idempotency.js';
 import { createApiKeyService } from './services/api-keys.js';
 import { createAuthService } from './services/authenticate.js';
 import type { ServiceDeps } from './services/context.js';
@@ -123,6 +124,8 @@ export function createEngine(options: EngineOptions) {
     workspaces: createWorkspaceService({ ...deps, changed: helpCenter.siteChanged }),
     apiKeys,
     access,
+    /** `Idempotency-Key` on POST routes. */
+    idempotency: createIdempotencyService(deps),
     auth: createAuthService({ apiKeys, users, access, tenancy, allowsOrigin: settings.allowsOrigin, allowsAnyTenant: (origin) => options.store.origins.allowedByAny(origin) }),
     documents,
     connectors,

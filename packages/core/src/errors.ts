@@ -28,7 +28,8 @@ export type PanyaError =
   | (Base & { code: 'forbidden'; requiredScope?: string })
   | (Base & { code: 'not_found'; resource: string; issues?: FieldIssue[] })
   | (Base & { code: 'gone' })
-  | (Base & { code: 'conflict' })
+  /** `reason`: a machine-readable cause where callers act on it (e.g. `idempotency_key_reused`). */
+  | (Base & { code: 'conflict'; reason?: string })
   /** Well-formed but not possible for this resource (e.g. checkout for a plan with no product). */
   | (Base & { code: 'unprocessable'; issues: FieldIssue[] })
   | (Base & { code: 'plan_required'; plan: string })

@@ -26,6 +26,7 @@ export * from './schemas/tenancy.js';
 export * from './schemas/documents.js';
 export * from './services/context.js';
 export * from './services/access.js';
+export * from './services/idempotency.js';
 export * from './services/authenticate.js';
 export * from './problems.js';
 export * from './schemas/responses.js';

@@ -123,6 +123,9 @@ export function toProblem(error: PanyaError, locale: Locale = 'en', challenge: C
     case 'unauthorized':
       headers['WWW-Authenticate'] = bearerChallenge(error, challenge);
       break;
+    case 'conflict':
+      if (error.reason) problem.reason = error.reason;
+      break;
     case 'forbidden':
       if (error.requiredScope) problem.requiredScope = error.requiredScope;
       break;

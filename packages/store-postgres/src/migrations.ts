@@ -507,6 +507,23 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
     name: 'conversations awaiting the resolution detector',
     sql: (n) => `CREATE INDEX conversations_billable ON ${n.t('conversations')}(last_message_at) WHERE has_grounded_answer AND NOT has_thumbs_down AND NOT handed_off;`,
   },
+  {
+    version: 16,
+    name: 'idempotency keys',
+    sql: (n) => `
+      -- Idempotency-Key of POST requests: the request's fingerprint and, once answered, its response.
+      CREATE TABLE ${n.t('idempotency_keys')} (
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        key text NOT NULL,
+        fingerprint text NOT NULL,
+        response jsonb,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant_id, key)
+      );
+      CREATE INDEX idempotency_keys_expiry ON ${n.t('idempotency_keys')}(expires_at);
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -8,7 +8,7 @@ import { PgDocuments } from './documents.js';
 import { PgBilling } from './billing.js';
 import { PgResolutions } from './resolutions.js';
 import { PgFlows } from './flows.js';
-import { PgConnectors, PgOrigins } from './sync.js';
+import { PgConnectors, PgIdempotency, PgOrigins } from './sync.js';
 import { PgInbox, PgPersonas, PgTickets, PgVisitors } from './support.js';
 import { PgHostnames, PgTombstones } from './hostnames.js';
 import { migrate, migrations } from './migrations.js';
@@ -57,6 +57,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     flows: new PgFlows(db, n),
     origins: new PgOrigins(db, n),
     connectors: new PgConnectors(db, n),
+    idempotency: new PgIdempotency(db, n),
     tickets: new PgTickets(db, n),
     personas: new PgPersonas(db, n),
     visitors: new PgVisitors(db, n),
@@ -103,6 +104,7 @@ export class PostgresStore implements Store {
   readonly flows;
   readonly origins;
   readonly connectors;
+  readonly idempotency;
   readonly tickets;
   readonly personas;
   readonly visitors;
@@ -135,6 +137,7 @@ export class PostgresStore implements Store {
     this.flows = root.flows;
     this.origins = root.origins;
     this.connectors = root.connectors;
+    this.idempotency = root.idempotency;
     this.tickets = root.tickets;
     this.personas = root.personas;
     this.visitors = root.visitors;

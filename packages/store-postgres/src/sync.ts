@@ -1,4 +1,4 @@
-import type { ConnectorStore, OriginStore } from '@panya/core';
+import type { ConnectorStore, IdempotencyRecord, IdempotencyStore, OriginStore, StoredResponse } from '@panya/core';
 import { iso, type Conn, type Names } from './database.js';
 
 export class PgOrigins implements OriginStore {
@@ -43,5 +43,44 @@ export class PgConnectors implements ConnectorStore {
       [tenantId, eventId, workspaceId, at],
     );
     return (rowCount ?? 0) > 0;
+  }
+}
+
+export class PgIdempotency implements IdempotencyStore {
+  constructor(private readonly db: Conn, private readonly n: Names) {}
+
+  async claim(record: Omit<IdempotencyRecord, 'response'>, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecord }> {
+    const t = this.n.t('idempotency_keys');
+    const { tenantId, key } = record;
+    // A holder that gives the key back between our insert and our read: try again.
+    for (;;) {
+      await this.db.query(`DELETE FROM ${t} WHERE tenant_id = $1 AND key = $2 AND (expires_at <= $3 OR (response IS NULL AND created_at <= $4))`, [tenantId, key, record.createdAt, staleBefore]);
+      const inserted = await this.db.query(
+        `INSERT INTO ${t} (tenant_id, key, fingerprint, response, created_at, expires_at) VALUES ($1, $2, $3, NULL, $4, $5) ON CONFLICT DO NOTHING`,
+        [tenantId, key, record.fingerprint, record.createdAt, record.expiresAt],
+      );
+      if ((inserted.rowCount ?? 0) > 0) return { claimed: true };
+      const { rows } = await this.db.query(`SELECT fingerprint, response, created_at, expires_at FROM ${t} WHERE tenant_id = $1 AND key = $2`, [tenantId, key]);
+      const row = rows[0];
+      if (row) {
+        return {
+          claimed: false,
+          existing: { tenantId, key, fingerprint: row.fingerprint as string, response: (row.response as StoredResponse | null) ?? null, createdAt: iso(row.created_at), expiresAt: iso(row.expires_at) },
+        };
+      }
+    }
+  }
+
+  async complete(tenantId: string, key: string, response: StoredResponse) {
+    await this.db.query(`UPDATE ${this.n.t('idempotency_keys')} SET response = $3 WHERE tenant_id = $1 AND key = $2`, [tenantId, key, JSON.stringify(response)]);
+  }
+
+  async release(tenantId: string, key: string) {
+    await this.db.query(`DELETE FROM ${this.n.t('idempotency_keys')} WHERE tenant_id = $1 AND key = $2 AND response IS NULL`, [tenantId, key]);
+  }
+
+  async purgeExpired(now: string) {
+    const { rowCount } = await this.db.query(`DELETE FROM ${this.n.t('idempotency_keys')} WHERE expires_at <= $1`, [now]);
+    return rowCount ?? 0;
   }
 }

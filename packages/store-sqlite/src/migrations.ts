@@ -500,6 +500,23 @@ export const migrations: { version: number; name: string; sql: string }[] = [
     name: 'conversations awaiting the resolution detector',
     sql: `CREATE INDEX conversations_billable ON conversations(last_message_at) WHERE has_grounded_answer = 1 AND has_thumbs_down = 0 AND handed_off = 0;`,
   },
+  {
+    version: 17,
+    name: 'idempotency keys',
+    sql: `
+      -- Idempotency-Key of POST requests: the request's fingerprint and, once answered, its response.
+      CREATE TABLE idempotency_keys (
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        response TEXT,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, key)
+      );
+      CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -5,7 +5,7 @@ import { SqliteDocuments } from './documents.js';
 import { SqliteBilling } from './billing.js';
 import { SqliteResolutions } from './resolutions.js';
 import { SqliteFlows } from './flows.js';
-import { SqliteConnectors, SqliteOrigins } from './sync.js';
+import { SqliteConnectors, SqliteIdempotency, SqliteOrigins } from './sync.js';
 import { SqliteInbox, SqlitePersonas, SqliteTickets, SqliteVisitors } from './support.js';
 import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
 import { migrate, migrations } from './migrations.js';
@@ -64,6 +64,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean) {
     flows: new SqliteFlows(sql, run),
     origins: new SqliteOrigins(sql, run),
     connectors: new SqliteConnectors(sql, run),
+    idempotency: new SqliteIdempotency(sql, run),
     tickets: new SqliteTickets(sql, run),
     personas: new SqlitePersonas(sql, run),
     visitors: new SqliteVisitors(db, sql, run),
@@ -90,6 +91,7 @@ export class SqliteStore implements Store {
   readonly flows;
   readonly origins;
   readonly connectors;
+  readonly idempotency;
   readonly tickets;
   readonly personas;
   readonly visitors;
@@ -123,6 +125,7 @@ export class SqliteStore implements Store {
     this.flows = root.flows;
     this.origins = root.origins;
     this.connectors = root.connectors;
+    this.idempotency = root.idempotency;
     this.tickets = root.tickets;
     this.personas = root.personas;
     this.visitors = root.visitors;

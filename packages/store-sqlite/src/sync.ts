@@ -1,4 +1,4 @@
-import type { ConnectorStore, OriginStore } from '@panya/core';
+import type { ConnectorStore, IdempotencyRecord, IdempotencyStore, OriginStore, StoredResponse } from '@panya/core';
 import type { Runner, Statements } from './database.js';
 
 export class SqliteOrigins implements OriginStore {
@@ -48,5 +48,54 @@ export class SqliteConnectors implements ConnectorStore {
     return this.run(
       () => this.sql.get('INSERT INTO connector_events (tenant_id, event_id, workspace_id, received_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').run(tenantId, eventId, workspaceId, at).changes > 0,
     );
+  }
+}
+
+interface IdempotencyRow {
+  tenant_id: string;
+  key: string;
+  fingerprint: string;
+  response: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export class SqliteIdempotency implements IdempotencyStore {
+  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+
+  claim(record: Omit<IdempotencyRecord, 'response'>, staleBefore: string) {
+    return this.run(() => {
+      const { tenantId, key } = record;
+      // One write transaction: of two nodes claiming one key, exactly one inserts.
+      const claim = this.sql.db.transaction((): { claimed: true } | { claimed: false; existing: IdempotencyRecord } => {
+        this.sql.get('DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ? AND (expires_at <= ? OR (response IS NULL AND created_at <= ?))').run(tenantId, key, record.createdAt, staleBefore);
+        const inserted = this.sql
+          .get('INSERT INTO idempotency_keys (tenant_id, key, fingerprint, response, created_at, expires_at) VALUES (?, ?, ?, NULL, ?, ?) ON CONFLICT DO NOTHING')
+          .run(tenantId, key, record.fingerprint, record.createdAt, record.expiresAt).changes;
+        if (inserted > 0) return { claimed: true };
+        const row = this.sql.get('SELECT * FROM idempotency_keys WHERE tenant_id = ? AND key = ?').get(tenantId, key) as IdempotencyRow;
+        return {
+          claimed: false,
+          existing: { tenantId, key, fingerprint: row.fingerprint, response: row.response ? (JSON.parse(row.response) as StoredResponse) : null, createdAt: row.created_at, expiresAt: row.expires_at },
+        };
+      });
+      return this.sql.db.inTransaction ? claim() : claim.immediate();
+    });
+  }
+
+  complete(tenantId: string, key: string, response: StoredResponse) {
+    return this.run(() => {
+      this.sql.get('UPDATE idempotency_keys SET response = ? WHERE tenant_id = ? AND key = ?').run(JSON.stringify(response), tenantId, key);
+    });
+  }
+
+  release(tenantId: string, key: string) {
+    return this.run(() => {
+      this.sql.get('DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ? AND response IS NULL').run(tenantId, key);
+    });
+  }
+
+  purgeExpired(now: string) {
+    return this.run(() => this.sql.get('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(now).changes);
   }
 }

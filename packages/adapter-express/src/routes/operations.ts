@@ -3,6 +3,7 @@ import { Router, type Request, type Response } from 'express';
 import { ctxOf } from '../context.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
 import { nonJsonBody } from '../routing.js';
+import { idempotentRequests } from '../idempotency.js';
 
 /** Aborts when the client goes away, so the work stops with it (no orphan generation). */
 export function abortOnClose(res: Response): AbortController {
@@ -16,9 +17,12 @@ const METHODS = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 
 /** Mounts every REST entry of core's operation table: the route is translation only. */
 export function operationsRouter(engine: Engine, operations: readonly Operation[] = HTTP_OPERATIONS): Router {
   const router = Router({ mergeParams: true });
+  const idempotent = idempotentRequests(engine);
   for (const operation of operations) {
     const http = operation.http!;
-    router[METHODS[http.method]](http.path, async (req: Request, res: Response) => {
+    // Every POST of the table takes `Idempotency-Key`; the other methods are idempotent already.
+    const before = http.method === 'POST' ? [idempotent] : [];
+    router[METHODS[http.method]](http.path, ...before, async (req: Request, res: Response) => {
       if (operation.input.body) {
         const notJson = nonJsonBody(req);
         if (notJson) return sendProblem(req, res, notJson);

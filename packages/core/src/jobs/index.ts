@@ -43,9 +43,10 @@ export const JOBS = {
     adminMode: false,
     run: async (ctx, now) => {
       const purged = await ctx.store.rateLimits.purgeExpired(now.toISOString());
+      const idempotencyKeys = await ctx.store.idempotency.purgeExpired(now.toISOString());
       // Spec (Tenant erasure 3): the edge cache of every URL of each erased tenant.
       const erased = ctx.erasure ? await ctx.erasure.purgeErased() : { tenantsPurged: 0, cachePurges: 0, purgeFailures: 0 };
-      return ok({ job: 'retention', erasedTenantsPurged: erased.tenantsPurged, cachePurges: erased.cachePurges, purgeFailures: erased.purgeFailures, expiredRateCounters: purged });
+      return ok({ job: 'retention', erasedTenantsPurged: erased.tenantsPurged, cachePurges: erased.cachePurges, purgeFailures: erased.purgeFailures, expiredRateCounters: purged, expiredIdempotencyKeys: idempotencyKeys });
     },
   },
   'workspace-cleanup': {

@@ -66,6 +66,14 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
 
 const openApiPath = (expressPath: string) => expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 const errorResponses: Json = { default: { description: 'Error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } } };
+/** Every POST of the table takes `Idempotency-Key` (Stripe's semantics, kept 24 h). */
+const idempotencyKeyHeader: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
 const securityOf = (names: DeclaredRoute['security']) => names.map((name) => ({ [name]: [] }));
 
 function operationEntry(op: Operation): Json {
@@ -77,7 +85,7 @@ function operationEntry(op: Operation): Json {
     ...(op.tool ? { summary: op.tool.title, description: op.tool.description } : {}),
     'x-panya-scope': op.scope,
     security: securityOf(['apiKey', 'session']),
-    parameters: [...parameters(op.input.params, 'path'), ...parameters(op.input.query, 'query')],
+    parameters: [...parameters(op.input.params, 'path'), ...parameters(op.input.query, 'query'), ...(http.method === 'POST' ? [idempotencyKeyHeader] : [])],
     responses: {
       [String(status)]: { description: 'Success', content: { 'application/json': { schema: jsonSchema(op.output, 'output') } } },
       ...errorResponses,

@@ -261,6 +261,41 @@ export interface ConnectorStore {
   recordEvent(tenantId: string, workspaceId: string, eventId: string, at: string): Promise<boolean>;
 }
 
+/** A response stored under an `Idempotency-Key`, replayed to a retry of the same request. */
+export interface StoredResponse {
+  status: number;
+  /** The headers a replay repeats (content type, location, rate-limit headers). */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An `Idempotency-Key` of a tenant: the request it was first used with, and its response once done. */
+export interface IdempotencyRecord {
+  tenantId: string;
+  key: string;
+  /** SHA-256 of the caller, method, path and body the key was first used with. */
+  fingerprint: string;
+  /** Null while the first request is still running. */
+  response: StoredResponse | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** `Idempotency-Key`s, in the database so a retry reaching another node is recognised. */
+export interface IdempotencyStore {
+  /**
+   * Takes `record.key` for a new request, or returns the record already holding it. An expired
+   * record of the key, or one still in flight since before `staleBefore`, is replaced.
+   */
+  claim(record: Omit<IdempotencyRecord, 'response'>, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecord }>;
+  /** Stores the response of a claimed key. */
+  complete(tenantId: string, key: string, response: StoredResponse): Promise<void>;
+  /** Gives a claimed key back (the request did not run to an answer worth replaying). */
+  release(tenantId: string, key: string): Promise<void>;
+  /** Removes every record expired at `now`; returns how many. */
+  purgeExpired(now: string): Promise<number>;
+}
+
 /** What a readiness probe asks of the database; answering at all proves it is reachable. */
 export interface StoreHealth {
   /** The newest migration applied to the database. */
@@ -290,6 +325,7 @@ export interface Store {
   readonly flows: FlowStore;
   readonly origins: OriginStore;
   readonly connectors: ConnectorStore;
+  readonly idempotency: IdempotencyStore;
   readonly tickets: TicketStore;
   readonly personas: PersonaStore;
   readonly visitors: VisitorStore;

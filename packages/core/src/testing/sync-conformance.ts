@@ -74,5 +74,30 @@ export function syncSuite(getStore: () => Store): void {
       expect(await store.origins.list(s.a.id)).toEqual(['https://c.example']);
       expect(await store.origins.allowedByAny('https://a.example')).toBe(false);
     });
+
+    it('holds an idempotency key per tenant: claimed once, its response kept, replaced once expired or abandoned', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const record = { tenantId: s.a.id, key: 'k-1', fingerprint: 'f1', createdAt: '2030-01-01T00:00:00.000Z', expiresAt: '2030-01-02T00:00:00.000Z' };
+      const stale = '2029-12-31T23:50:00.000Z';
+      expect(await store.idempotency.claim(record, stale)).toEqual({ claimed: true });
+      // In flight: the second claim sees the first, without a response.
+      expect(await store.idempotency.claim({ ...record, fingerprint: 'f2' }, stale)).toEqual({ claimed: false, existing: { ...record, response: null } });
+      // Another tenant's key of the same name is its own.
+      expect(await store.idempotency.claim({ ...record, tenantId: s.b.id }, stale)).toEqual({ claimed: true });
+      const response = { status: 201, headers: { 'content-type': 'application/json; charset=utf-8', location: '/api/docs/doc_1' }, body: '{"id":"doc_1","title":"ไทย"}' };
+      await store.idempotency.complete(s.a.id, 'k-1', response);
+      // A finished key is not given back.
+      await store.idempotency.release(s.a.id, 'k-1');
+      expect(await store.idempotency.claim({ ...record, createdAt: '2030-01-01T12:00:00.000Z' }, '2030-01-01T11:50:00.000Z')).toEqual({ claimed: false, existing: { ...record, response } });
+      // Expired: the key is free again; purging removes what expired.
+      expect(await store.idempotency.claim({ ...record, createdAt: '2030-01-02T00:00:00.000Z', expiresAt: '2030-01-03T00:00:00.000Z' }, stale)).toEqual({ claimed: true });
+      // A key in flight since before `staleBefore` was abandoned by its node: the next claim takes it.
+      expect(await store.idempotency.claim({ ...record, createdAt: '2030-01-02T00:20:00.000Z', expiresAt: '2030-01-03T00:20:00.000Z' }, '2030-01-02T00:10:00.000Z')).toEqual({ claimed: true });
+      await store.idempotency.release(s.a.id, 'k-1');
+      expect(await store.idempotency.claim({ ...record, key: 'k-2' }, stale)).toEqual({ claimed: true });
+      expect(await store.idempotency.purgeExpired('2030-01-02T00:00:00.000Z')).toBe(2);
+      expect(await store.idempotency.claim({ ...record, tenantId: s.b.id, createdAt: '2030-01-02T00:00:00.000Z' }, stale)).toEqual({ claimed: true });
+    });
   });
 }
