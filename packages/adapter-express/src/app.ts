@@ -19,6 +19,7 @@ import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 import { sendProblem } from './problem.js';
 import { accessLog, createMetrics, metricsRoute, readinessRoute } from './observability.js';
 import { openApiRoute } from './openapi.js';
+import { difyRetrievalRoute } from './routes/dify.js';
 import { CONNECTOR_WEBHOOK_PATHS, connectorWebhook } from './routes/connectors-webhook.js';
 import { API_PATHS, browserCors } from './cors.js';
 
@@ -125,6 +126,9 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.use(cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex')));
   const cookie = { secure: options.secureCookies ?? !['development', 'test'].includes(process.env.NODE_ENV ?? '') };
   const cron = cronRouter(engine, { ...(options.cronSecret ? { secret: options.cronSecret } : {}), nodeId: options.nodeId ?? `node-${randomUUID()}` });
+  // Dify's external knowledge API: its own error format, the workspace named in the body.
+  app.post('/api/dify/retrieval', difyRetrievalRoute(engine));
+  app.all('/api/dify/retrieval', onlyMethods('POST'));
   app.use('/api/auth', authRouter(engine, cookie));
   app.use('/api/cron', cron);
   app.use('/api/edge', edgeRouter(engine));

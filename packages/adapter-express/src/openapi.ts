@@ -1,4 +1,4 @@
-import { chatSchema, loginSchema, openApiDocument, type DeclaredRoute } from '@panya/core';
+import { chatSchema, difyRetrievalSchema, loginSchema, openApiDocument, type DeclaredRoute } from '@panya/core';
 import type { RequestHandler } from 'express';
 
 /** Routes with HTTP plumbing of their own, outside the operation table: listed here for the document. */
@@ -25,6 +25,14 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
     summary: 'Sign in to the admin app; sets the session cookie.',
     security: [],
     requestBody: { contentType: 'application/json', schema: loginSchema },
+    responseType: 'application/json',
+  },
+  {
+    method: 'POST',
+    path: '/api/dify/retrieval',
+    summary: "Dify's external knowledge API: register `{server}/api/dify` as the endpoint; `knowledge_id` is a workspace slug or id; errors are `{error_code, error_msg}`.",
+    security: ['apiKey'],
+    requestBody: { contentType: 'application/json', schema: difyRetrievalSchema },
     responseType: 'application/json',
   },
   { method: 'POST', path: '/api/auth/logout', summary: 'Ends the session.', security: ['session'], responseType: 'application/json' },

@@ -67,3 +67,4 @@ export * from './text/query.js';
 export * from './text/front-matter.js';
 export * from './search/lexical-index.js';
 export * from './search/lexical-ranker.js';
+export * from './operations/dify.js';
