@@ -13,6 +13,8 @@ export const MAX_QUERY_CHARS = 2_000;
 export const MAX_QUERY_TERMS = 16;
 /** Adjacent term pairs (proximity boost) searched per query. */
 export const MAX_QUERY_PAIRS = 8;
+/** Character trigrams of Thai (and other unspaced-script) words searched per query. */
+export const MAX_QUERY_GRAMS = 48;
 /** Surface fragments the trigram fallback matches per query. */
 export const MAX_QUERY_FRAGMENTS = 8;
 /** Passages handed to the generator per answer or chat turn. */

@@ -41,6 +41,8 @@ export interface LexicalQuery {
   terms: string[];
   /** Terms adjacent in the query: chunks where they stand together rank higher (proximity). */
   pairs: [string, string][];
+  /** Character trigram keys of the query's unspaced-script runs (Thai), scored beside the terms. */
+  grams?: string[];
   /** Raw folded fragments for the trigram fallback (terms the segmenter could not split well). */
   fragments: string[];
 }

@@ -8,6 +8,7 @@
  * comes from this workspace's chunks alone.
  */
 import type { LexicalQuery, RankedHit } from '../ports/search-index.js';
+import { unspacedTrigrams } from '../text/char-grams.js';
 
 /** One chunk's index terms (core-tokenized, space-joined), as stored beside the chunk. */
 export interface LexicalDoc {
@@ -25,9 +26,16 @@ export interface LexicalWeights {
   title: number;
   body: number;
   proximity: number;
+  /** Weight of the character trigrams of Thai (and other unspaced-script) runs, beside their words. */
+  grams: number;
 }
 
-export const DEFAULT_LEXICAL_WEIGHTS: LexicalWeights = { title: 3, body: 1, proximity: 0.15 };
+/**
+ * `grams` is not tuned on labelled data (there is no Thai training split): about the inverse of a
+ * Thai word's length in characters (4–5), so the trigrams of a matching word weigh about what the
+ * word does (measurements in docs/decisions.md).
+ */
+export const DEFAULT_LEXICAL_WEIGHTS: LexicalWeights = { title: 3, body: 1, proximity: 0.15, grams: 0.2 };
 
 const K1 = 1.2;
 const B = 0.75;
@@ -51,7 +59,12 @@ export class LexicalIndex {
   private scores = new Float64Array(0);
   private seen = new Uint8Array(0);
 
-  constructor(private readonly weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS) {}
+  private readonly weights: LexicalWeights;
+
+  /** Weights left out keep their defaults. */
+  constructor(weights: Partial<LexicalWeights> = {}) {
+    this.weights = { ...DEFAULT_LEXICAL_WEIGHTS, ...weights };
+  }
 
   get size(): number {
     return this.liveCount;
@@ -80,7 +93,9 @@ export class LexicalIndex {
       [doc.body, this.weights.body],
     ] as const) {
       let previous: string | null = null;
-      for (const term of text.split(' ')) {
+      const terms = text.split(' ');
+      if (this.weights.grams > 0) for (const gram of unspacedTrigrams(terms)) tf.set(gram, (tf.get(gram) ?? 0) + weight);
+      for (const term of terms) {
         if (term.length === 0) continue;
         length++;
         tf.set(term, (tf.get(term) ?? 0) + weight);
@@ -119,7 +134,7 @@ export class LexicalIndex {
    * BM25 of the adjacent pairs. A term repeated in the query counts
    * each time (as in FTS5). Ties break by chunk id.
    */
-  search(query: Pick<LexicalQuery, 'terms' | 'pairs'>, limit: number): RankedHit[] {
+  search(query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number): RankedHit[] {
     if (this.liveCount === 0 || limit <= 0) return [];
     const size = this.ids.length;
     if (this.scores.length < size) {
@@ -151,6 +166,7 @@ export class LexicalIndex {
     };
 
     for (const term of query.terms) add(term, 1, false);
+    if (this.weights.grams > 0) for (const gram of query.grams ?? []) add(gram, this.weights.grams, false);
     if (this.weights.proximity > 0) {
       // Every chunk holding a pair holds its terms, so pairs only add to chunks already matched.
       for (const key of new Set(query.pairs.map(([a, b]) => pairKey(a, b)))) add(key, this.weights.proximity, true);

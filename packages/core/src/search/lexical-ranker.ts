@@ -56,7 +56,7 @@ export class LexicalRanker {
     this.cache = options.cache ?? true;
   }
 
-  async search(scope: Scope, query: Pick<LexicalQuery, 'terms' | 'pairs'>, limit: number): Promise<RankedHit[]> {
+  async search(scope: Scope, query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number): Promise<RankedHit[]> {
     if (query.terms.length === 0 || limit <= 0) return [];
     const index = this.cache ? await this.current(scope) : await this.build(await this.source.load(scope));
     return index.search(query, limit);

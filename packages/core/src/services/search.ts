@@ -83,10 +83,10 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const k = Math.max(depth, limit);
     // Topic words only ("how long does shipping take" → shipping); all of it if nothing is left.
     const topic = searchTerms(query);
-    const { terms, pairs } = topic.terms.length > 0 ? topic : { terms: boundTerms(tokenize(query)), pairs: [] };
+    const { terms, pairs, grams } = topic.terms.length > 0 ? topic : { terms: boundTerms(tokenize(query)), pairs: [], grams: [] };
     const fragments = boundTerms(queryFragments(query), MAX_QUERY_FRAGMENTS);
     const [lexical, semantic] = await Promise.all([
-      weights.lexical > 0 && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, fragments }, k) : none,
+      weights.lexical > 0 && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k) : none,
       weights.semantic > 0 ? embedder.embedQuery(query).then((v) => store.search.semantic(scope, v, k), keywordsOnly) : none,
     ]);
     const fallback = weights.trigram > 0 && fragments.length > 0 && (weights.lexical === 0 || lexical.length < TRIGRAM_FALLBACK_BELOW);

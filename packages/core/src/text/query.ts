@@ -3,7 +3,8 @@
  * particles and the frame of quantity questions ("how long does … take") are dropped, so they
  * neither match nor make a passage look relevant. Used by search and by the extractive generator.
  */
-import { MAX_QUERY_PAIRS, MAX_QUERY_TERMS } from '../bounds.js';
+import { MAX_QUERY_GRAMS, MAX_QUERY_PAIRS, MAX_QUERY_TERMS } from '../bounds.js';
+import { unspacedTrigrams } from './char-grams.js';
 import { ENGLISH_STOPWORDS } from './stopwords.js';
 import { segmentWords, termOf } from './tokenizer.js';
 
@@ -17,7 +18,7 @@ const QUESTION_WORDS = new Set([
   // Thai question words, polite particles and request frames
   'กี่', 'ไหม', 'มั้ย', 'มั๊ย', 'ไม๊', 'หรือไม่', 'หรือเปล่า', 'เปล่า', 'อะไร', 'ไร', 'ยังไง', 'อย่างไร', 'ไหน', 'ที่ไหน',
   'เมื่อไหร่', 'เมื่อไร', 'ทำไม', 'ใคร', 'บ้าง', 'เท่าไหร่', 'เท่าไร', 'ไหร่', 'ครับ', 'คับ', 'ค่ะ', 'คะ', 'จ้ะ', 'จ้า',
-  'ล่ะ', 'หล่ะ', 'นะ', 'หรอ', 'เหรอ', 'กรุณา', 'ช่วย', 'บอก', 'อยาก', 'ทราบ', 'ขอ', 'สอบถาม',
+  'ใด', 'เท่าใด', 'เมื่อใด', 'อันใด', 'ผู้ใด', 'ล่ะ', 'หล่ะ', 'นะ', 'หรอ', 'เหรอ', 'กรุณา', 'ช่วย', 'บอก', 'อยาก', 'ทราบ', 'ขอ', 'สอบถาม',
 ]);
 
 /**
@@ -34,7 +35,17 @@ export const THAI_FUNCTION_WORDS: ReadonlySet<string> = new Set([
 const HOW_QUANTIFIERS = new Set(['long', 'much', 'many', 'often', 'far', 'soon', 'big', 'old']);
 /** Verbs that only frame a quantity question ("how long does it take", "how much does it cost"). */
 const QUANTITY_FRAME_VERBS = new Set(['take', 'takes', 'took', 'cost', 'costs', 'last', 'lasts', 'need', 'needs']);
-const THAI_QUESTION_PAIRS = new Map([['เท่า', new Set(['ไหร่', 'ไร'])]]);
+/**
+ * Thai interrogatives the segmenter may split in two: เท่า|ไหร่ "how much", เมื่อ|ใด "when",
+ * อย่าง|ไร "how", ที่|ไหน "where", เหตุ|ใด "why". Either half alone is an ordinary word, so only the pair is dropped.
+ */
+const THAI_QUESTION_PAIRS = new Map([
+  ['เท่า', new Set(['ไหร่', 'ไร', 'ใด'])],
+  ['เมื่อ', new Set(['ไหร่', 'ไร', 'ใด'])],
+  ['อย่าง', new Set(['ไร', 'ใด'])],
+  ['ที่', new Set(['ไหน', 'ใด'])],
+  ['เหตุ', new Set(['ใด'])],
+]);
 
 /**
  * The topic words of a question, in runs: a dropped question word ends a run, so words on either
@@ -75,6 +86,8 @@ export interface SearchTerms {
   terms: string[];
   /** Distinct adjacent term pairs within a run, for the proximity boost (at most `MAX_QUERY_PAIRS`). */
   pairs: [string, string][];
+  /** Distinct character trigrams of the topic's Thai (and other unspaced-script) runs (at most `MAX_QUERY_GRAMS`). */
+  grams: string[];
 }
 
 /**
@@ -115,5 +128,9 @@ export function searchTerms(query: string): SearchTerms {
       if (a !== b && kept.has(a) && kept.has(b)) pairs.set(`${a} ${b}`, [a, b]);
     }
   }
-  return { terms, pairs: [...pairs.values()] };
+  const grams = new Set<string>();
+  for (const run of runs) {
+    for (const gram of unspacedTrigrams(run)) if (grams.size < MAX_QUERY_GRAMS) grams.add(gram);
+  }
+  return { terms, pairs: [...pairs.values()], grams: [...grams] };
 }

@@ -15,7 +15,7 @@ import { stemmer } from 'stemmer';
 import { ENGLISH_STOPWORDS } from './stopwords.js';
 
 /** Bump when the output of `tokenize()` changes: stored, pre-segmented text must be rebuilt. */
-export const TOKENIZER_ID = 'seg-porter-v1';
+export const TOKENIZER_ID = 'seg-porter-v2';
 
 /**
  * What the stored index terms depend on: this tokenizer and the ICU data of the running Node
@@ -34,9 +34,17 @@ const ASCII_WORD = /^[a-z]+$/;
 const DOTTED_ABBREVIATION = /^\p{L}+(?:\.\p{L}+)+\.?$/u; // "u.s.a", "e.g"
 const GROUPED_NUMBER = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/; // "10,000" → "10000"
 
+/**
+ * NFKC decomposes Thai SARA AM (ำ) into NIKHAHIT + SARA AA (ํา), and Lao's AM likewise. ICU's
+ * dictionaries only know the composed letter, so decomposed text segments into fragments
+ * ("จำนวน" → "จํา·นวน", "มหาวิทยาลัย" → "มหา·วิ·ทยา·ลัย" after a nearby ำ): recompose it.
+ */
+const DECOMPOSED_AM = /\u0e4d\u0e32|\u0ecd\u0eb2/g;
+const recomposeAm = (pair: string) => (pair === '\u0e4d\u0e32' ? '\u0e33' : '\u0eb3');
+
 /** Unicode normalisation applied to all text before segmentation (compatibility forms, case). */
 export function normalizeText(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
+  return text.normalize('NFKC').toLowerCase().replace(DECOMPOSED_AM, recomposeAm);
 }
 
 /**
@@ -53,9 +61,17 @@ export function segmentWords(text: string): string[] {
   return words;
 }
 
+/**
+ * Thai spelling noise that changes no word: MAI YAMOK (ๆ, "say it again") is written attached
+ * ("เล็กๆ") or apart ("เล็ก ๆ"), and a tone mark typed twice ("ให้่") is still one tone.
+ */
+const THAI_REPEAT = /\u0e46/g;
+const THAI_DOUBLED_TONE = /([\u0e48-\u0e4b])[\u0e48-\u0e4b]+/g;
+
 /** Normalise one word-like segment; returns '' if nothing useful is left. */
 function cleanSegment(segment: string): string {
   let w = segment;
+  if (/[\u0e46-\u0e4b]/.test(w)) w = w.replace(THAI_REPEAT, '').replace(THAI_DOUBLED_TONE, '$1');
   if (w.includes("'") || w.includes('\u2019')) {
     w = w.replace(/['\u2019]s$/u, '').replace(/['\u2019]/gu, '');
   }
