@@ -10,58 +10,31 @@ import {
   type PublicSurface,
   type Scope,
 } from '@panya/core';
-import { iso, json, type Conn, type Names, type Row } from './database.js';
-
-const toDocument = (r: Row): DocumentRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  title: r.title as string,
-  contentMd: r.content_md as string,
-  url: (r.url as string | null) ?? null,
-  publicSurfaces: json(r.public_surfaces),
-  externalId: (r.external_id as string | null) ?? null,
-  metadata: json(r.metadata ?? {}),
-  status: r.status as DocumentStatus,
-  error: (r.error as string | null) ?? null,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-});
-
-const PATCH_COLUMNS: [keyof DocumentPatch, string, (v: unknown) => unknown][] = [
-  ['title', 'title', (v) => v],
-  ['contentMd', 'content_md', (v) => v],
-  ['url', 'url', (v) => v],
-  ['publicSurfaces', 'public_surfaces', (v) => JSON.stringify(v)],
-  ['metadata', 'metadata', (v) => JSON.stringify(v)],
-  ['externalId', 'external_id', (v) => v],
-  ['status', 'status', (v) => v],
-  ['error', 'error', (v) => v],
-  ['updatedAt', 'updated_at', (v) => v],
-];
+import { tables } from '@panya/core/rows';
+import type { Conn, Names } from './database.js';
+import { page, Table } from './rows.js';
 
 export class PgDocuments implements DocumentStore {
-  constructor(private readonly db: Conn, private readonly n: Names) {}
+  private readonly rows: Table<DocumentRecord>;
+
+  constructor(private readonly db: Conn, n: Names) {
+    this.rows = new Table(db, n, tables.DOCUMENTS);
+  }
 
   private get table() {
-    return this.n.t('documents');
+    return this.rows.name;
   }
 
   async insert(d: DocumentRecord) {
-    await this.db.query(
-      `INSERT INTO ${this.table} (id, tenant_id, workspace_id, title, content_md, url, public_surfaces, status, error, created_at, updated_at, external_id, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [d.id, d.tenantId, d.workspaceId, d.title, d.contentMd, d.url, JSON.stringify(d.publicSurfaces), d.status, d.error, d.createdAt, d.updatedAt, d.externalId, JSON.stringify(d.metadata)],
-    );
+    await this.rows.insert(d);
   }
 
-  async get(scope: Scope, id: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
-    return rows[0] ? toDocument(rows[0]) : null;
+  get(scope: Scope, id: string) {
+    return this.rows.one(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
   }
 
-  async getByExternalId(scope: Scope, externalId: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND external_id = $3`, [scope.tenantId, scope.workspaceId, externalId]);
-    return rows[0] ? toDocument(rows[0]) : null;
+  getByExternalId(scope: Scope, externalId: string) {
+    return this.rows.one(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND external_id = $3`, [scope.tenantId, scope.workspaceId, externalId]);
   }
 
   async listExternalIds(scope: Scope) {
@@ -69,43 +42,27 @@ export class PgDocuments implements DocumentStore {
     return rows.map((r) => ({ id: r.id as string, externalId: r.external_id as string }));
   }
 
-  async locate(tenantId: string, id: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
-    return rows[0] ? toDocument(rows[0]) : null;
+  locate(tenantId: string, id: string) {
+    return this.rows.one(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
   }
 
   async getMany(scope: Scope, ids: readonly string[]) {
     if (ids.length === 0) return [];
-    const { rows } = await this.db.query(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND id = ANY($3::text[])`, [scope.tenantId, scope.workspaceId, ids]);
-    return rows.map(toDocument);
+    return this.rows.all(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND id = ANY($3::text[])`, [scope.tenantId, scope.workspaceId, ids]);
   }
 
   async list(scope: Scope, { after, limit }: ListOptions) {
-    const { rows } = await this.db.query(
+    const rows = await this.rows.all(
       `SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3) ORDER BY id DESC LIMIT $4`,
       [scope.tenantId, scope.workspaceId, after ?? null, limit + 1],
     );
-    const items = rows.slice(0, limit).map(toDocument);
-    return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
+    return page(rows, limit);
   }
 
-  async update(scope: Scope, id: string, patch: DocumentPatch) {
-    const requeue = patch.title !== undefined || patch.contentMd !== undefined || patch.status === 'pending';
-    const sets: string[] = requeue ? ['revision = revision + 1', 'lease_until = NULL'] : [];
-    const values: unknown[] = [];
-    for (const [key, column, encode] of PATCH_COLUMNS) {
-      if (patch[key] !== undefined) {
-        values.push(encode(patch[key]));
-        sets.push(`${column} = $${values.length}`);
-      }
-    }
-    values.push(scope.tenantId, scope.workspaceId, id);
-    const at = values.length - 2;
-    const { rows } = await this.db.query(
-      `UPDATE ${this.table} SET ${sets.join(', ')} WHERE tenant_id = $${at} AND workspace_id = $${at + 1} AND id = $${at + 2} RETURNING *`,
-      values,
-    );
-    return rows[0] ? toDocument(rows[0]) : null;
+  update(scope: Scope, id: string, patch: DocumentPatch) {
+    // A requeued document gets a new revision: a claim taken on the old one can no longer complete.
+    const requeue = patch.requeue ? ['revision = revision + 1', 'lease_until = NULL'] : [];
+    return this.rows.updateSet(patch, requeue, 'tenant_id = $1 AND workspace_id = $2 AND id = $3', [scope.tenantId, scope.workspaceId, id]);
   }
 
   async delete(scope: Scope, id: string) {
@@ -113,12 +70,11 @@ export class PgDocuments implements DocumentStore {
     return (rowCount ?? 0) > 0;
   }
 
-  async listPublished(scope: Scope, surface: PublicSurface, limit: number) {
-    const { rows } = await this.db.query(
+  listPublished(scope: Scope, surface: PublicSurface, limit: number) {
+    return this.rows.all(
       `SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND public_surfaces @> $3::jsonb ORDER BY id DESC LIMIT $4`,
       [scope.tenantId, scope.workspaceId, JSON.stringify([surface]), limit],
     );
-    return rows.map(toDocument);
   }
 
   /** SKIP LOCKED: nodes claiming at the same moment take disjoint documents instead of waiting. */
@@ -140,7 +96,7 @@ export class PgDocuments implements DocumentStore {
        RETURNING *`,
       [now, leaseUntil, limit, ids ? [...ids] : null, holder ?? null],
     );
-    return rows.map((r) => ({ doc: toDocument(r), revision: r.revision as number }));
+    return rows.map((r) => ({ doc: this.rows.codec.decode(r), revision: r.revision as number }));
   }
 
   async renewLeases(holder: string, ids: readonly string[], leaseUntil: string) {

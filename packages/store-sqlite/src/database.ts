@@ -72,7 +72,7 @@ export class Statements {
 /** Rethrows unique/primary-key violations as the port's conflict error. */
 export function translateError(error: unknown): never {
   const code = (error as { code?: string } | null)?.code;
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+  if ((code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') && !(error instanceof StoreConflictError)) {
     throw new StoreConflictError((error as Error).message);
   }
   throw error;

@@ -1,63 +1,27 @@
 import { DOCUMENT_STATUSES, type ClaimOptions, type IndexingOutcome, type DocumentPatch, type DocumentRecord, type DocumentStatus, type DocumentStore, type ListOptions, type PublicSurface, type Scope } from '@panya/core';
-import { translateError, type Runner, type Statements } from './database.js';
+import { tables } from '@panya/core/rows';
+import type { Runner, Statements } from './database.js';
+import { page, Table } from './rows.js';
 
 type Row = Record<string, unknown>;
 
-const toDocument = (r: Row): DocumentRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  title: r.title as string,
-  contentMd: r.content_md as string,
-  url: (r.url as string | null) ?? null,
-  publicSurfaces: JSON.parse(r.public_surfaces as string),
-  externalId: (r.external_id as string | null) ?? null,
-  metadata: JSON.parse((r.metadata as string | null) ?? '{}'),
-  status: r.status as DocumentStatus,
-  error: (r.error as string | null) ?? null,
-  createdAt: r.created_at as string,
-  updatedAt: r.updated_at as string,
-});
-
-const PATCH_COLUMNS: [keyof DocumentPatch, string, (v: unknown) => unknown][] = [
-  ['title', 'title', (v) => v],
-  ['contentMd', 'content_md', (v) => v],
-  ['url', 'url', (v) => v],
-  ['publicSurfaces', 'public_surfaces', (v) => JSON.stringify(v)],
-  ['metadata', 'metadata', (v) => JSON.stringify(v)],
-  ['externalId', 'external_id', (v) => v],
-  ['status', 'status', (v) => v],
-  ['error', 'error', (v) => v],
-  ['updatedAt', 'updated_at', (v) => v],
-];
-
 export class SqliteDocuments implements DocumentStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly rows: Table<DocumentRecord>;
+
+  constructor(private readonly sql: Statements, private readonly run: Runner) {
+    this.rows = new Table(sql, tables.DOCUMENTS);
+  }
 
   insert(d: DocumentRecord) {
-    return this.run(() => {
-      try {
-        this.sql
-          .get('INSERT INTO documents (id, tenant_id, workspace_id, title, content_md, url, public_surfaces, external_id, metadata, status, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(d.id, d.tenantId, d.workspaceId, d.title, d.contentMd, d.url, JSON.stringify(d.publicSurfaces), d.externalId, JSON.stringify(d.metadata), d.status, d.error, d.createdAt, d.updatedAt);
-      } catch (error) {
-        translateError(error);
-      }
-    });
+    return this.run(() => void this.rows.insert(d));
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id = ?').get(scope.tenantId, scope.workspaceId, id) as Row | undefined;
-      return row ? toDocument(row) : null;
-    });
+    return this.run(() => this.rows.one('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
   }
 
   getByExternalId(scope: Scope, externalId: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND external_id = ?').get(scope.tenantId, scope.workspaceId, externalId) as Row | undefined;
-      return row ? toDocument(row) : null;
-    });
+    return this.run(() => this.rows.one('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND external_id = ?', scope.tenantId, scope.workspaceId, externalId));
   }
 
   listExternalIds(scope: Scope) {
@@ -70,53 +34,25 @@ export class SqliteDocuments implements DocumentStore {
   }
 
   locate(tenantId: string, id: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM documents WHERE tenant_id = ? AND id = ?').get(tenantId, id) as Row | undefined;
-      return row ? toDocument(row) : null;
-    });
+    return this.run(() => this.rows.one('SELECT * FROM documents WHERE tenant_id = ? AND id = ?', tenantId, id));
   }
 
   getMany(scope: Scope, ids: readonly string[]) {
-    return this.run(() => {
-      if (ids.length === 0) return [];
-      const rows = this.sql
-        .get('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id IN (SELECT value FROM json_each(?))')
-        .all(scope.tenantId, scope.workspaceId, JSON.stringify(ids)) as Row[];
-      return rows.map(toDocument);
-    });
+    return this.run(() =>
+      ids.length === 0 ? [] : this.rows.all('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id IN (SELECT value FROM json_each(?))', scope.tenantId, scope.workspaceId, JSON.stringify(ids)),
+    );
   }
 
   list(scope: Scope, { after, limit }: ListOptions) {
-    return this.run(() => {
-      const rows = this.sql
-        .get('SELECT * FROM documents WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after) ORDER BY id DESC LIMIT @limit')
-        .all({ ...scope, after: after ?? null, limit: limit + 1 }) as Row[];
-      const items = rows.slice(0, limit).map(toDocument);
-      return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
-    });
+    return this.run(() =>
+      page(this.rows.all('SELECT * FROM documents WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after) ORDER BY id DESC LIMIT @limit', { ...scope, after: after ?? null, limit: limit + 1 }), limit),
+    );
   }
 
   update(scope: Scope, id: string, patch: DocumentPatch) {
-    return this.run(() => {
-      const requeue = patch.title !== undefined || patch.contentMd !== undefined || patch.status === 'pending';
-      const sets: string[] = requeue ? ['revision = revision + 1', 'lease_until = NULL'] : [];
-      const values: unknown[] = [];
-      for (const [key, column, encode] of PATCH_COLUMNS) {
-        if (patch[key] !== undefined) {
-          sets.push(`${column} = ?`);
-          values.push(encode(patch[key]));
-        }
-      }
-      let row: Row | undefined;
-      try {
-        row = this.sql
-          .get(`UPDATE documents SET ${sets.join(', ')} WHERE tenant_id = ? AND workspace_id = ? AND id = ? RETURNING *`)
-          .get(...values, scope.tenantId, scope.workspaceId, id) as Row | undefined;
-      } catch (error) {
-        translateError(error);
-      }
-      return row ? toDocument(row) : null;
-    });
+    // A requeued document gets a new revision: a claim taken on the old one can no longer complete.
+    const requeue = patch.requeue ? ['revision = revision + 1', 'lease_until = NULL'] : [];
+    return this.run(() => this.rows.updateSet(patch, requeue, 'tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
   }
 
   delete(scope: Scope, id: string) {
@@ -125,12 +61,11 @@ export class SqliteDocuments implements DocumentStore {
 
   listPublished(scope: Scope, surface: PublicSurface, limit: number) {
     return this.run(() =>
-      (this.sql
-        .get(
-          `SELECT * FROM documents WHERE tenant_id = @tenantId AND workspace_id = @workspaceId
-             AND EXISTS (SELECT 1 FROM json_each(public_surfaces) WHERE value = @surface) ORDER BY id DESC LIMIT @limit`,
-        )
-        .all({ ...scope, surface, limit }) as Row[]).map(toDocument),
+      this.rows.all(
+        `SELECT * FROM documents WHERE tenant_id = @tenantId AND workspace_id = @workspaceId
+           AND EXISTS (SELECT 1 FROM json_each(public_surfaces) WHERE value = @surface) ORDER BY id DESC LIMIT @limit`,
+        { ...scope, surface, limit },
+      ),
     );
   }
 
@@ -149,7 +84,7 @@ export class SqliteDocuments implements DocumentStore {
            RETURNING *`,
         )
         .all({ now, leaseUntil, limit, holder: holder ?? null, ids: ids ? JSON.stringify(ids) : null }) as Row[];
-      return rows.map((r) => ({ doc: toDocument(r), revision: r.revision as number }));
+      return rows.map((r) => ({ doc: this.rows.codec.decode(r), revision: r.revision as number }));
     });
   }
 

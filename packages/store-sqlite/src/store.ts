@@ -1,5 +1,5 @@
 import type { Store, StoreHealth } from '@panya/core';
-import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
+import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteBilling } from './billing.js';
@@ -42,6 +42,17 @@ class Gate {
     }
   }
 }
+
+/** Every statement's unique violations become the port's conflict error, in one place (as Postgres's connection does). */
+const translated =
+  <T>(fn: () => T) =>
+  (): T => {
+    try {
+      return fn();
+    } catch (error) {
+      return translateError(error);
+    }
+  };
 
 function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean) {
   const search = new SqliteSearchIndex(db, sql, run, undefined, shared);
@@ -106,7 +117,7 @@ export class SqliteStore implements Store {
     this.lockWaitMs = options.lockWaitMs ?? 5000;
     const sql = new Statements(db);
     // Between tries, a transaction of this connection may have opened: wait for it each time.
-    const root = aggregates(db, sql, (fn) => whileLocked(fn, this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), true);
+    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), true);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;
@@ -130,7 +141,7 @@ export class SqliteStore implements Store {
     this.personas = root.personas;
     this.visitors = root.visitors;
     this.inbox = root.inbox;
-    const inTx = aggregates(db, sql, async (fn) => fn(), false);
+    const inTx = aggregates(db, sql, async (fn) => translated(fn)(), false);
     this.txView = {
       ...inTx,
       transaction: (fn) => fn(this.txView),

@@ -165,6 +165,11 @@ export interface DocumentPatch {
   status?: DocumentStatus;
   error?: string | null;
   updatedAt: string;
+  /**
+   * Back to the ingest queue under a new revision (core sets it when the indexed text changes
+   * or a re-index is asked for): a claim taken on the old revision can no longer complete.
+   */
+  requeue?: boolean;
 }
 
 /** A document taken from the ingest queue: its content `revision` at the moment it was claimed. */

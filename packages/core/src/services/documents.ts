@@ -262,7 +262,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     if (input.publicSurfaces !== undefined) patch.publicSurfaces = [...new Set(input.publicSurfaces)];
     if (input.metadata !== undefined) patch.metadata = input.metadata;
     if (input.externalId !== undefined) patch.externalId = input.externalId;
-    if (needsReindex(input)) Object.assign(patch, { status: 'pending', error: null });
+    if (needsReindex(input)) Object.assign(patch, { status: 'pending', error: null, requeue: true });
     return patch;
   }
 
@@ -416,7 +416,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const queued = await runInTransaction(store, async (tx) => {
         const before = await tx.documents.get(ctx.scope, id);
         if (!before) return err(errors.notFound('Document'));
-        const doc = await tx.documents.update(ctx.scope, id, { status: 'pending', error: null, updatedAt: now });
+        const doc = await tx.documents.update(ctx.scope, id, { status: 'pending', error: null, updatedAt: now, requeue: true });
         await tx.audit.append({
           id: ids.next('evt'),
           tenantId: ctx.scope.tenantId,

@@ -385,7 +385,7 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       const now = '2030-01-01T00:00:00.000Z';
       const [claim] = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 10 });
       // An edit while indexing: the stale outcome is refused and the document is queued again.
-      await store.documents.update(s.scopeA, a.id, { contentMd: 'edited', status: 'pending', updatedAt: now });
+      await store.documents.update(s.scopeA, a.id, { contentMd: 'edited', status: 'pending', updatedAt: now, requeue: true });
       expect(await store.documents.completeIndexing(s.scopeA, a.id, claim!.revision, { status: 'indexed' }, now)).toBe(false);
       expect((await store.documents.get(s.scopeA, a.id))?.status).toBe('pending');
       const [again] = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 10 });

@@ -1,0 +1,263 @@
+/**
+ * Every aggregate's table, once: which column holds which record field and how it is stored.
+ * Both SQL stores derive their mappers, insert lists and patch columns from these; a new
+ * aggregate costs one spec here plus the store's special queries.
+ */
+import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.js';
+import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
+import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
+import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
+import type { ApiQueryEvent, MembershipRecord, SessionRecord, UsageRecord, UserRecord } from '../ports/operations.js';
+import type { ResolutionRecord } from '../ports/resolutions.js';
+import type { ApiKeyRecord, AuditEvent, DocumentRecord, TenantRecord, WorkspaceRecord } from '../ports/store.js';
+import type { PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../ports/support.js';
+import { tableSpec, type ColumnKind, type ColumnSpec, type FieldPath } from './codec.js';
+
+/** `[field, column, kind]` rows, the compact form of a spec's columns. */
+type Cols<T> = readonly (readonly [FieldPath<T>, string, ColumnKind] | readonly [FieldPath<T>, string, ColumnKind, Partial<ColumnSpec<T>>])[];
+
+function table<T>(name: string, cols: Cols<T>) {
+  return tableSpec<T>(
+    name,
+    cols.map(([field, column, kind, extra]) => ({ field, column, kind, ...extra })),
+  );
+}
+
+const tenantScoped = [
+  ['id', 'id', 'text'],
+  ['tenantId', 'tenant_id', 'text'],
+  ['workspaceId', 'workspace_id', 'text'],
+] as const;
+const stamped = [
+  ['createdAt', 'created_at', 'time'],
+  ['updatedAt', 'updated_at', 'time'],
+] as const;
+
+export const TENANTS = table<TenantRecord>('tenants', [
+  ['id', 'id', 'text'],
+  ['slug', 'slug', 'text'],
+  ['plan', 'plan', 'text'],
+  ['quotas', 'quotas_json', 'json', { named: { postgres: 'quotas' } }],
+  ['paymentCustomerId', 'payment_customer_id', 'text'],
+  ...stamped,
+]);
+
+export const WORKSPACES = table<WorkspaceRecord>('workspaces', [
+  ['id', 'id', 'text'],
+  ['tenantId', 'tenant_id', 'text'],
+  ['slug', 'slug', 'text'],
+  ['name', 'name', 'text'],
+  ['brandAccent', 'brand_accent', 'text'],
+  ['isDefault', 'is_default', 'bool'],
+  ['deletedAt', 'deleted_at', 'time'],
+  ...stamped,
+]);
+
+export const API_KEYS = table<ApiKeyRecord>('api_keys', [
+  ['id', 'id', 'text'],
+  ['tenantId', 'tenant_id', 'text'],
+  // Keys written before publishable keys existed have no kind: they are secret keys.
+  ['kind', 'kind', 'text', { nullAs: 'secret' }],
+  ['workspaceId', 'workspace_id', 'text'],
+  ['name', 'name', 'text'],
+  ['prefix', 'prefix', 'text'],
+  ['secretHash', 'secret_hash', 'text'],
+  ['scopes', 'scopes', 'json'],
+  ['createdAt', 'created_at', 'time'],
+  ['revokedAt', 'revoked_at', 'time'],
+]);
+
+export const AUDIT_EVENTS = table<AuditEvent>('audit_events', [
+  ...tenantScoped,
+  ['type', 'type', 'text'],
+  ['actor', 'actor', 'text'],
+  ['subjectId', 'subject_id', 'text'],
+  ['data', 'data', 'json'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const DOCUMENTS = table<DocumentRecord>('documents', [
+  ...tenantScoped,
+  ['title', 'title', 'text'],
+  ['contentMd', 'content_md', 'text'],
+  ['url', 'url', 'text'],
+  ['publicSurfaces', 'public_surfaces', 'json'],
+  ['externalId', 'external_id', 'text'],
+  ['metadata', 'metadata', 'json', { nullAs: {} }],
+  ['status', 'status', 'text'],
+  ['error', 'error', 'text'],
+  ...stamped,
+]);
+
+export const USERS = table<UserRecord>('users', [
+  ['id', 'id', 'text'],
+  ['email', 'email', 'text'],
+  ['passwordHash', 'password_hash', 'text'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const MEMBERSHIPS = table<MembershipRecord>('memberships', [
+  ['id', 'id', 'text'],
+  ['userId', 'user_id', 'text'],
+  ['tenantId', 'tenant_id', 'text'],
+  ['workspaceId', 'workspace_id', 'text'],
+  ['role', 'role', 'text'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const SESSIONS = table<SessionRecord>('sessions', [
+  ['id', 'id', 'text'],
+  ['userId', 'user_id', 'text'],
+  ['createdAt', 'created_at', 'time'],
+  ['expiresAt', 'expires_at', 'time'],
+  ['revokedAt', 'revoked_at', 'time'],
+]);
+
+export const API_QUERY_EVENTS = table<ApiQueryEvent>('api_query_events', [
+  ...tenantScoped,
+  ['keyId', 'key_id', 'text'],
+  ['kind', 'kind', 'text'],
+  ['tool', 'tool', 'text'],
+  ['billingPeriod', 'billing_period', 'text'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const USAGE_RECORDS = table<UsageRecord>('usage_records', [
+  ...tenantScoped,
+  ['meter', 'meter', 'text'],
+  ['quantity', 'quantity', 'number'],
+  ['billingPeriod', 'billing_period', 'text'],
+  ['data', 'data', 'json'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const CONVERSATIONS = table<ConversationRecord>('conversations', [
+  ...tenantScoped,
+  ['locale', 'locale', 'text'],
+  ['hasGroundedAnswer', 'has_grounded_answer', 'bool'],
+  ['hasThumbsDown', 'has_thumbs_down', 'bool'],
+  ['handedOff', 'handed_off', 'bool'],
+  ['createdAt', 'created_at', 'time'],
+  ['lastMessageAt', 'last_message_at', 'time'],
+  ['hasUngroundedAnswer', 'has_ungrounded_answer', 'bool'],
+  ['visitorId', 'visitor_id', 'text'],
+  ['csat.score', 'csat_score', 'number'],
+  ['csat.comment', 'csat_comment', 'text'],
+  ['csat.at', 'csat_at', 'time'],
+  ['tags', 'tags', 'json'],
+]);
+
+export const MESSAGES = table<MessageRecord>('messages', [
+  ...tenantScoped,
+  ['conversationId', 'conversation_id', 'text'],
+  ['role', 'role', 'text'],
+  ['content', 'content', 'text'],
+  ['citations', 'citations', 'json'],
+  ['grounded', 'grounded', 'bool'],
+  ['createdAt', 'created_at', 'time'],
+  ['feedback.rating', 'feedback_rating', 'text'],
+  ['feedback.comment', 'feedback_comment', 'text'],
+  ['feedback.at', 'feedback_at', 'time'],
+]);
+
+export const RESOLUTIONS = table<ResolutionRecord>('resolutions', [
+  ...tenantScoped,
+  ['conversationId', 'conversation_id', 'text'],
+  ['billingPeriod', 'billing_period', 'text'],
+  ['createdAt', 'created_at', 'time'],
+  ['reportedPeriod', 'reported_period', 'text'],
+  ['refundedAt', 'refunded_at', 'time'],
+  ['correctedPeriod', 'corrected_period', 'text'],
+]);
+
+export const TENANT_BILLING = table<TenantBillingRecord>('tenant_billing', [
+  ['tenantId', 'tenant_id', 'text'],
+  ['subscriptionId', 'subscription_id', 'text'],
+  ['subscriptionStatus', 'subscription_status', 'text'],
+  ['interval', 'billing_interval', 'text'],
+  ['lockedRates', 'locked_rates', 'json'],
+  ['lockedUntil', 'locked_until', 'time'],
+  ['addonSeats', 'addon_seats', 'number'],
+  ['updatedAt', 'updated_at', 'time'],
+]);
+
+export const METER_OUTBOX = table<MeterOutboxRecord>('meter_event_outbox', [
+  ['identifier', 'identifier', 'text'],
+  ['tenantId', 'tenant_id', 'text'],
+  ['period', 'period', 'text'],
+  ['meter', 'meter', 'text'],
+  ['eventName', 'event_name', 'text'],
+  ['customerId', 'customer_id', 'text'],
+  ['value', 'value', 'number'],
+  ['createdAt', 'created_at', 'time'],
+  ['sentAt', 'sent_at', 'time'],
+]);
+
+export const FLOWS = table<FlowRecord>('flows', [...tenantScoped, ['name', 'name', 'text'], ['steps', 'steps', 'json'], ...stamped]);
+
+export const FLOW_RUNS = table<FlowRunRecord>('flow_runs', [
+  ...tenantScoped,
+  ['flowId', 'flow_id', 'text'],
+  ['conversationId', 'conversation_id', 'text'],
+  ['status', 'status', 'text'],
+  ['draft', 'draft', 'text'],
+  ['createdAt', 'created_at', 'time'],
+  ['draftedAt', 'drafted_at', 'time'],
+  ['completedAt', 'completed_at', 'time'],
+]);
+
+export const TICKETS = table<TicketRecord>('tickets', [
+  ...tenantScoped,
+  ['subject', 'subject', 'text'],
+  ['body', 'body', 'text'],
+  ['priority', 'priority', 'text'],
+  ['status', 'status', 'text'],
+  ['conversationId', 'conversation_id', 'text'],
+  ['visitorId', 'visitor_id', 'text'],
+  ['dueAt', 'due_at', 'time'],
+  ['breachedAt', 'breached_at', 'time'],
+  ['closedAt', 'closed_at', 'time'],
+  ...stamped,
+]);
+
+export const TICKET_COMMENTS = table<TicketComment>('ticket_comments', [
+  ...tenantScoped,
+  ['ticketId', 'ticket_id', 'text'],
+  ['body', 'body', 'text'],
+  ['author', 'author', 'text'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const PERSONAS = table<PersonaRecord>('personas', [
+  ...tenantScoped,
+  ['name', 'name', 'text'],
+  ['tone', 'tone', 'text'],
+  ['instructions', 'instructions', 'text'],
+  ['locale', 'locale', 'text'],
+  ...stamped,
+]);
+
+export const VISITORS = table<VisitorRecord>('visitors', [...tenantScoped, ['name', 'name', 'text'], ['email', 'email', 'text'], ...stamped]);
+
+export const CUSTOM_HOSTNAMES = table<CustomHostnameRecord>('custom_hostnames', [
+  ['id', 'id', 'text'],
+  ['tenantId', 'tenant_id', 'text'],
+  ['hostname', 'hostname', 'text'],
+  ['status', 'status', 'text'],
+  ['edgeHostnameId', 'edge_hostname_id', 'text'],
+  ['txtName', 'txt_name', 'text'],
+  ['txtValue', 'txt_value', 'text'],
+  ['verificationError', 'verification_error', 'text'],
+  ['verificationDetail', 'verification_detail', 'text'],
+  ['statusChangedAt', 'status_changed_at', 'time'],
+  ['lastCheckedAt', 'last_checked_at', 'time'],
+  ...stamped,
+]);
+
+export const TENANT_TOMBSTONES = table<TenantTombstone>('tenant_tombstones', [
+  ['slug', 'slug', 'text'],
+  ['tenantId', 'tenant_id', 'text'],
+  ['hostnames', 'hostnames', 'json'],
+  ['erasedAt', 'erased_at', 'time'],
+  ['purgedAt', 'purged_at', 'time'],
+]);
