@@ -35,6 +35,8 @@ const PDF_PAGES = 8_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 const PROBE_TIMEOUT_MS = 15_000;
 const PROBE_EVERY_MS = 100;
+/** Extra Node flags for the server processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where their time goes). */
+const SERVER_NODE_FLAGS = (process.env.BENCH_STALL_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 
 /** One megabyte of markdown: headed sections of varied words (deterministic). */
 function markdownMegabyte(): string {
@@ -70,7 +72,7 @@ interface Server {
 }
 
 function startServer(db: string, workers: number): Promise<Server> {
-  const child = spawn(process.execPath, ['--conditions=@panya/source', '--import', 'tsx', 'packages/cli/src/bin.ts', 'serve', '--workers', String(workers), '--port', '0', '--db', db, '--embedder', 'hash'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--conditions=@panya/source', '--import', 'tsx', 'packages/cli/src/bin.ts', 'serve', '--workers', String(workers), '--port', '0', '--db', db, '--embedder', 'hash'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,6 +116,8 @@ function startServer(db: string, workers: number): Promise<Server> {
 interface Timed {
   ms: number;
   status: number;
+  /** Seconds, when the server said when to come back (503 under upload admission). */
+  retryAfter?: number;
 }
 
 async function timed(url: string, init: RequestInit, timeoutMs: number, stop: AbortSignal, problems?: Set<string>): Promise<Timed> {
@@ -122,7 +126,8 @@ async function timed(url: string, init: RequestInit, timeoutMs: number, stop: Ab
     const res = await fetch(url, { ...init, signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) });
     const text = await res.text();
     if (res.status >= 400 && problems) problems.add(`${res.status} ${(JSON.parse(text) as { detail?: string }).detail ?? ''}`);
-    return { ms: performance.now() - started, status: res.status };
+    const retryAfter = Number(res.headers.get('retry-after') ?? NaN);
+    return { ms: performance.now() - started, status: res.status, ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
   } catch {
     // Timed out (or the run ended): counted at its elapsed time, status 0.
     return { ms: performance.now() - started, status: 0 };
@@ -133,6 +138,8 @@ const pause = (ms: number, stop: AbortSignal) => new Promise<void>((ok) => {
   const t = setTimeout(ok, ms);
   stop.addEventListener('abort', () => (clearTimeout(t), ok()), { once: true });
 });
+
+const countBy = (keys: string[]) => keys.reduce<Record<string, number>>((counts, k) => ((counts[k] = (counts[k] ?? 0) + 1), counts), {});
 
 function latency(samples: Timed[]) {
   const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
@@ -233,7 +240,7 @@ function startLoad(url: string, readKey: string, writeKey: string): Promise<{ re
 
 interface LoadSummary {
   longQuery: ReturnType<typeof latency>;
-  uploads: { requests: number; acknowledged: number; statuses: number[]; problems: string[]; megabytesAcknowledged: number; p50: number };
+  uploads: { requests: number; acknowledged: number; statuses: Record<string, number>; problems: string[]; megabytesAcknowledged: number; p50: number };
   pdf: { pages: number; bytes: number; status: number; ms: number; problem?: string } | null;
 }
 
@@ -254,7 +261,10 @@ async function runLoad(url: string, readKey: string, writeKey: string): Promise<
     for (let u = 0; u < UPLOADS_PER_CLIENT && !stop.aborted; u++) {
       const form = new FormData();
       for (let f = 0; f < FILES_PER_UPLOAD; f++) form.append('file', new Blob([`# Upload ${client}-${u}-${f}\n\n`, body], { type: 'text/markdown' }), `c${client}-u${u}-f${f}.md`);
-      uploads.push(await timed(`${url}/api/docs/upload`, { method: 'POST', headers: bulkAuth, body: form }, REQUEST_TIMEOUT_MS, stop, problems));
+      const done = await timed(`${url}/api/docs/upload`, { method: 'POST', headers: bulkAuth, body: form }, REQUEST_TIMEOUT_MS, stop, problems);
+      uploads.push(done);
+      // Refused for now (503, too many uploads in flight): come back when told, as a client should.
+      if (done.retryAfter !== undefined) await pause(done.retryAfter * 1000, stop);
     }
   };
   const longTimes: Timed[] = [];
@@ -275,7 +285,7 @@ async function runLoad(url: string, readKey: string, writeKey: string): Promise<
   const done = pdfResult as Timed | null;
   return {
     longQuery: latency(longTimes),
-    uploads: { requests: uploads.length, acknowledged, statuses: [...new Set(uploads.map((u) => u.status))], problems: [...problems], megabytesAcknowledged: acknowledged * FILES_PER_UPLOAD, p50: round(quantile(uploads.map((u) => u.ms).sort((a, b) => a - b), 0.5), 0) },
+    uploads: { requests: uploads.length, acknowledged, statuses: countBy(uploads.map((u) => String(u.status))), problems: [...problems], megabytesAcknowledged: acknowledged * FILES_PER_UPLOAD, p50: round(quantile(uploads.map((u) => u.ms).sort((a, b) => a - b), 0.5), 0) },
     pdf: done ? { pages: PDF_PAGES, bytes: pdf.length, status: done.status, ms: round(done.ms, 0), ...(pdfProblems.size ? { problem: [...pdfProblems][0]! } : {}) } : null,
   };
 }

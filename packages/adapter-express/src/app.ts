@@ -12,7 +12,7 @@ import { chatRouter } from './routes/chat.js';
 import { cronRouter } from './routes/cron.js';
 import { edgeRouter, opsRouter } from './routes/hostnames.js';
 import { operationsRouter } from './routes/operations.js';
-import { uploadRouter } from './routes/upload.js';
+import { uploadRouter, type UploadRouterOptions } from './routes/upload.js';
 import { onlyMethods, operationRoutes, routeGuard, type ApiRoute } from './routing.js';
 import { bodyDeadline, errorHandler } from './transport.js';
 import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
@@ -45,6 +45,8 @@ export interface PanyaAppOptions {
   mcp?: Omit<McpHttpOptions, 'logger'>;
   /** Host dispatch of the public help center (the help host itself is the engine's `helpHost`). */
   helpCenter?: HelpCenterOptions;
+  /** Upload admission (default: `MAX_UPLOAD_BYTES_IN_FLIGHT`, `MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT`, waiting `UPLOAD_ADMISSION_WAIT_MS`). */
+  uploads?: UploadRouterOptions;
 }
 
 /** `/c/{slug}/…` of an erased tenant: 410 Gone, never cached (spec "Tenant erasure" 4). */
@@ -82,7 +84,7 @@ function apiRouter(engine: Engine, options: PanyaAppOptions): Router {
   // What no route serves is 404 and a wrong method 405, before any key is asked for.
   api.use(routeGuard([...operationRoutes(), ...HAND_WRITTEN_ROUTES]));
   api.use(authenticate(engine));
-  api.use('/docs/upload', uploadRouter(engine));
+  api.use('/docs/upload', uploadRouter(engine, options.uploads));
   api.use(chatRouter(engine, options.sseHeartbeatMs ? { heartbeatMs: options.sseHeartbeatMs } : {}));
   api.use(operationsRouter(engine));
   api.use(notFoundRoute);

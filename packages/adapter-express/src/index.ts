@@ -5,3 +5,5 @@ export { MAX_UPLOAD_BYTES } from './routes/upload.js';
 export { closeConversionPool } from './upload/pool.js';
 export { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 export { renderMarkdown } from './help/markdown.js';
+export { runAsBackgroundThread } from './background-thread.js';
+export { uploadAdmission, type AdmissionLimit, type UploadAdmission } from './upload/admission.js';

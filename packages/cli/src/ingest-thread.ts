@@ -3,6 +3,7 @@
  * queue (chunking, tokenizing, embedding, index writes) so the request thread never does.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { runAsBackgroundThread } from '@panya/adapter-express';
 import { loadEnv, type EnvConfig } from './config.js';
 import { createLogger, openEngine } from './runtime.js';
 
@@ -15,6 +16,7 @@ export interface IngestThreadData {
   thread?: number;
 }
 
+runAsBackgroundThread();
 const data = workerData as IngestThreadData;
 const env = loadEnv(process.env);
 const logger = createLogger(data.logLevel);

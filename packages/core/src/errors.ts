@@ -41,7 +41,8 @@ export type PanyaError =
   | (Base & { code: 'request_timeout'; timeoutMs: number })
   /** Well-formed input that is too costly to process, e.g. a PDF past the page cap; `limit` names the constant. */
   | (Base & { code: 'limit_exceeded'; limit: string; max: number })
-  | (Base & { code: 'unavailable' })
+  /** Temporarily refused; with `limit` (the constant that held it back) and `retryAfterSeconds` when load, not an outage, is the cause. */
+  | (Base & { code: 'unavailable'; limit?: string; max?: number; retryAfterSeconds?: number })
   /** The route exists, not with this method; `allowed` is the `Allow` header's list. */
   | (Base & { code: 'method_not_allowed'; allowed: string[] })
   /**

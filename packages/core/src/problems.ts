@@ -166,6 +166,10 @@ export function toProblem(error: PanyaError, locale: Locale = 'en', challenge: C
     case 'method_not_allowed':
       headers.Allow = error.allowed.join(', ');
       break;
+    case 'unavailable':
+      if (error.limit) (problem.limit = error.limit), (problem.max = error.max);
+      if (error.retryAfterSeconds) (headers['Retry-After'] = String(error.retryAfterSeconds)), (problem.retryAfter = error.retryAfterSeconds);
+      break;
     case 'upstream_unavailable':
       problem.provider = error.provider;
       if (error.transient) {

@@ -11,10 +11,17 @@ export interface OpenOptions {
   path: string;
   /** How long a writer waits for another process's write lock, in ms. */
   busyTimeoutMs?: number;
+  /**
+   * Whether this connection's commits checkpoint the WAL into the database file (SQLite's
+   * default). A serving connection turns it off when other connections (ingest threads) write
+   * and checkpoint anyway: a checkpoint copies every page written since the last one and syncs,
+   * which on the serving thread stalls every request for as long.
+   */
+  autoCheckpoint?: boolean;
 }
 
 /** Opens SQLite the way Panya needs it: WAL (readers never block the writer), FKs on, sqlite-vec loaded. */
-export function openDatabase({ path, busyTimeoutMs = 5000 }: OpenOptions): Db {
+export function openDatabase({ path, busyTimeoutMs = 5000, autoCheckpoint = true }: OpenOptions): Db {
   // A new database file may sit in a folder that does not exist yet (`./data/panya.db` on a fresh clone).
   if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(resolve(path)), { recursive: true });
   const db = new Database(path);
@@ -22,6 +29,7 @@ export function openDatabase({ path, busyTimeoutMs = 5000 }: OpenOptions): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  if (!autoCheckpoint) db.pragma('wal_autocheckpoint = 0');
   sqliteVec.load(db);
   return db;
 }

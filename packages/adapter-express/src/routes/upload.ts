@@ -1,11 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import type { Engine, PanyaError } from '@panya/core';
-import { CONVERSION_BUDGET_MS, errors, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, panyaError, publicDocument } from '@panya/core';
+import { CONVERSION_BUDGET_MS, errors, MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, panyaError, UPLOAD_ADMISSION_WAIT_MS, uploadedDocument } from '@panya/core';
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import multer from 'multer';
 import { ctxOf } from '../context.js';
 import { sendProblem } from '../problem.js';
 import { SUPPORTED_UPLOAD_EXTENSIONS, type ConvertedUpload } from '../upload/convert.js';
+import { uploadAdmission, type UploadAdmission } from '../upload/admission.js';
 import { convertInWorker } from '../upload/pool.js';
 import { boundedMemoryStorage, UploadTooLargeError } from '../upload/storage.js';
 
@@ -23,16 +24,53 @@ const declaredSize: RequestHandler = (req, res, next) => {
   sendProblem(req, res, tooLarge(`An upload may total at most ${MAX_UPLOAD_REQUEST_BYTES / 1024 / 1024} MB.`, MAX_UPLOAD_REQUEST_BYTES, 'MAX_UPLOAD_REQUEST_BYTES'));
 };
 
+/** Seconds a refused upload is told to wait before trying again. */
+const ADMISSION_RETRY_AFTER_S = 5;
+
+/**
+ * An upload is read only once its declared size (the whole budget when undeclared) fits under the
+ * in-flight limits; meanwhile its body stays unread (the client is held back by TCP). Past the
+ * wait, 503 with Retry-After, naming the limit.
+ */
+function admit(admission: UploadAdmission, waitMs: number): RequestHandler {
+  return async (req, res, next) => {
+    const declared = Number(req.headers['content-length']);
+    const bytes = Number.isFinite(declared) && declared > 0 ? declared : MAX_UPLOAD_REQUEST_BYTES;
+    const gone = new AbortController();
+    const onClose = () => gone.abort();
+    res.once('close', onClose);
+    const outcome = await admission.acquire(ctxOf(res).scope.tenantId, bytes, waitMs, gone.signal);
+    res.off('close', onClose);
+    if ('release' in outcome) {
+      if (res.destroyed) return outcome.release();
+      res.once('close', outcome.release);
+      return next();
+    }
+    if (gone.signal.aborted) return;
+    const { refused, max } = outcome;
+    const whose = refused === 'MAX_UPLOAD_BYTES_IN_FLIGHT' ? 'this server' : 'one tenant';
+    res.setHeader('Connection', 'close'); // the body was never read
+    const message = `Too many uploads in progress: ${whose} reads at most ${Math.round((max / 1024 / 1024) * 10) / 10} MB of uploads at once. Try again in ${ADMISSION_RETRY_AFTER_S} s.`;
+    sendProblem(req, res, panyaError('unavailable', { message, limit: refused, max, retryAfterSeconds: ADMISSION_RETRY_AFTER_S }));
+  };
+}
+
 /**
  * `POST /docs/upload`: multipart files (field `file`, up to 20) become documents. Files are
  * converted in worker threads under one time budget (a client that leaves stops its conversion);
  * every file is converted before anything is written, so one bad file writes nothing.
  */
-export function uploadRouter(engine: Engine): Router {
+export interface UploadRouterOptions {
+  admission?: UploadAdmission;
+  admissionWaitMs?: number;
+}
+
+export function uploadRouter(engine: Engine, options: UploadRouterOptions = {}): Router {
   const router = Router({ mergeParams: true });
+  const admission = options.admission ?? uploadAdmission(MAX_UPLOAD_BYTES_IN_FLIGHT, MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT);
   const parse = multer({ storage: boundedMemoryStorage(MAX_UPLOAD_REQUEST_BYTES), limits: { fileSize: MAX_UPLOAD_FILE_BYTES, files: MAX_UPLOAD_FILES, fields: 10, parts: MAX_UPLOAD_FILES + 10 } }).array('file', MAX_UPLOAD_FILES);
 
-  router.post('/', declaredSize, parse, async (req, res) => {
+  router.post('/', declaredSize, admit(admission, options.admissionWaitMs ?? UPLOAD_ADMISSION_WAIT_MS), parse, async (req, res) => {
     const files = (req.files as Express.Multer.File[] | undefined) ?? [];
     if (files.length === 0) {
       return sendProblem(req, res, errors.invalid('Send at least one file in the multipart field "file".', [{ path: 'file', message: 'required' }]));
@@ -75,7 +113,7 @@ export function uploadRouter(engine: Engine): Router {
     const wait = req.query.wait === 'true' || req.query.wait === '1';
     const created = await engine.documents.upload(ctxOf(res), { files: converted, title: req.body?.title, publicSurfaces: req.body?.publicSurfaces }, { wait });
     if (created.isErr()) return sendProblem(req, res, created.error);
-    res.status(201).json({ data: created.value.map(publicDocument) });
+    res.status(201).json({ data: created.value.map(uploadedDocument) });
   });
 
   const onParseError: ErrorRequestHandler = (error, req, res, next) => {

@@ -1,10 +1,13 @@
 /** A conversion worker thread: converts one file; failures come back as data (errors do not survive the thread boundary). */
+import { runAsBackgroundThread } from '../background-thread.js';
 import { convertUpload, ConversionLimitError, UnsupportedMediaTypeError, type ConvertedUpload, type UploadedFile } from './convert.js';
 
 export type ConversionOutcome =
   | { ok: true; value: ConvertedUpload }
   | { ok: false; kind: 'unsupported' | 'unreadable'; message: string }
   | { ok: false; kind: 'limit'; message: string; limit: ConversionLimitError['limit']; max: number };
+
+runAsBackgroundThread();
 
 export default async function convert(file: UploadedFile): Promise<ConversionOutcome> {
   try {

@@ -33,8 +33,11 @@ export function conversionPool(kind: keyof typeof pools = 'documents'): Piscina 
   }));
 }
 
+/** Converts in a worker. The file's bytes move to the thread (no copy) when they fill their own buffer; the caller must not read them after. */
 export async function convertInWorker(file: UploadedFile, signal: AbortSignal): Promise<ConversionOutcome> {
-  return conversionPool(isDocumentFormat(file) ? 'documents' : 'text').run(file, { signal }) as Promise<ConversionOutcome>;
+  const { buffer, byteOffset, byteLength } = file.bytes;
+  const owned = buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength;
+  return conversionPool(isDocumentFormat(file) ? 'documents' : 'text').run(file, { signal, ...(owned ? { transferList: [buffer] } : {}) }) as Promise<ConversionOutcome>;
 }
 
 /** Stops the conversion threads (tests, shutdown). */

@@ -68,6 +68,14 @@ export function publicDocument({ tenantId: _tenant, ...doc }: DocumentRecord): D
   return doc;
 }
 
+/**
+ * An uploaded document as the upload answers it: everything but `contentMd`. The client has just
+ * sent the content; echoing up to 32 MB back would cost the serving thread more than the upload.
+ */
+export function uploadedDocument({ tenantId: _tenant, contentMd: _content, ...doc }: DocumentRecord): Omit<DocumentJson, 'contentMd'> {
+  return doc;
+}
+
 export function documentSummary(doc: DocumentRecord): DocumentSummary {
   return { id: doc.id, title: doc.title, url: doc.url, status: doc.status, updatedAt: doc.updatedAt };
 }
@@ -282,7 +290,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     return ok({ items: page.items, nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null });
   }
 
-  async function bulk(ctx: RequestContext, input: BulkDocumentsInput, options: WriteOptions = {}): Promise<Result<BulkItemResult[], PanyaError>> {
+  async function bulk(ctx: RequestContext, input: BulkDocumentsInput, options: WriteOptions = {}, created?: DocumentRecord[]): Promise<Result<BulkItemResult[], PanyaError>> {
     const allowed = requireScope(ctx, 'write');
     if (allowed.isErr()) return err(allowed.error);
     const parsed = parseInput(bulkDocumentsSchema, input);
@@ -300,6 +308,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       for (const [index, item] of create.entries()) {
         const doc = newDocument(ctx, item, now);
         await tx.documents.insert(doc);
+        created?.push(doc);
         changed.push(doc.id);
         results.push({ op: 'create', index, id: doc.id, status: 'created' });
       }
@@ -491,10 +500,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const title = typeof input.title === 'string' && input.files.length === 1 ? input.title : undefined;
       // Form text: `bulk` validates each surface and names any it does not know.
       const create = input.files.map((file) => ({ title: (title ?? file.title).slice(0, 300) || 'Untitled', contentMd: file.contentMd, publicSurfaces: surfaces as PublicSurface[] }));
-      // `wait`: answer once every file is indexed (or failed), like a single create.
-      const created = await bulk(ctx, { create }, options);
+      // `wait`: answer once every file is indexed (or failed), like a single create. Without it the
+      // records just written are the answer: nothing is read back.
+      const written: DocumentRecord[] = [];
+      const created = await bulk(ctx, { create }, options, written);
       if (created.isErr()) return err(created.error);
-      return ok(await store.documents.getMany(ctx.scope, created.value.map((r) => r.id)));
+      return ok(options.wait ? await store.documents.getMany(ctx.scope, written.map((d) => d.id)) : written);
     },
   };
 }
