@@ -58,9 +58,6 @@ function erasedTenantGone(engine: Engine): RequestHandler {
   };
 }
 
-/** The `info.version` of the OpenAPI document: this package's version. */
-const PANYA_API_VERSION = '0.1.0';
-
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const requestId: RequestHandler = (req, res, next) => {
@@ -111,7 +108,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   });
   app.get('/readyz', readinessRoute(engine));
   app.get('/metrics', metricsRoute(metrics));
-  app.get('/api/openapi.json', openApiRoute(PANYA_API_VERSION));
+  app.get('/api/openapi.json', openApiRoute());
 
   app.use(bodyDeadline(options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS, logger));
   // Help host and custom hostnames first: there, every path is a help-center page.

@@ -7,3 +7,4 @@ export { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 export { renderMarkdown } from './help/markdown.js';
 export { runAsBackgroundThread } from './background-thread.js';
 export { uploadAdmission, type AdmissionLimit, type UploadAdmission } from './upload/admission.js';
+export { apiDocument, DECLARED_ROUTES, PANYA_API_VERSION } from './openapi.js';

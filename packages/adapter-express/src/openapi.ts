@@ -1,4 +1,4 @@
-import { chatSchema, difyRetrievalSchema, loginSchema, openApiDocument, type DeclaredRoute } from '@panya/core';
+import { chatEventSchema, chatSchema, difyRetrievalResponseSchema, difyRetrievalSchema, loginSchema, openApiDocument, type DeclaredRoute } from '@panya/core';
 import type { RequestHandler } from 'express';
 
 /** Routes with HTTP plumbing of their own, outside the operation table: listed here for the document. */
@@ -18,6 +18,7 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
     security: ['apiKey', 'session'],
     requestBody: { contentType: 'application/json', schema: chatSchema },
     responseType: 'text/event-stream',
+    responseSchema: chatEventSchema.describe('One server-sent event: its `event` name and its parsed JSON `data`.'),
   },
   {
     method: 'POST',
@@ -34,14 +35,21 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
     security: ['apiKey'],
     requestBody: { contentType: 'application/json', schema: difyRetrievalSchema },
     responseType: 'application/json',
+    responseSchema: difyRetrievalResponseSchema,
   },
   { method: 'POST', path: '/api/auth/logout', summary: 'Ends the session.', security: ['session'], responseType: 'application/json' },
   { method: 'POST', path: '/api/cron/{job}', summary: 'Runs one scheduled job (also GET).', security: ['cronSecret'], responseType: 'application/json' },
 ];
 
+/** The `info.version` of the OpenAPI document: the API's version. */
+export const PANYA_API_VERSION = '0.1.0';
+
+/** The whole document: the operation table and the declared routes. */
+export const apiDocument = () => openApiDocument({ version: PANYA_API_VERSION, declared: DECLARED_ROUTES });
+
 /** `GET /api/openapi.json`: public, built once per app. */
-export function openApiRoute(version: string): RequestHandler {
-  const document = JSON.stringify(openApiDocument({ version, declared: DECLARED_ROUTES }));
+export function openApiRoute(): RequestHandler {
+  const document = JSON.stringify(apiDocument());
   return (_req, res) => {
     res.type('application/json').send(document);
   };

@@ -14,6 +14,8 @@ export interface DeclaredRoute {
   requestBody?: { contentType: string; schema: z.ZodType | Record<string, unknown> };
   /** The success response's media type. */
   responseType: string;
+  /** The success response's schema (for `text/event-stream`: one event, `{event, data}`). */
+  responseSchema?: z.ZodType;
 }
 
 type Json = Record<string, unknown>;
@@ -115,7 +117,7 @@ export function openApiDocument(options: { version: string; operations?: readonl
       security: securityOf(route.security),
       parameters: pathParams,
       ...(route.requestBody ? { requestBody: { required: true, content: { [route.requestBody.contentType]: { schema: route.requestBody.schema instanceof z.ZodType ? jsonSchema(route.requestBody.schema, 'input') : route.requestBody.schema } } } } : {}),
-      responses: { '200': { description: 'Success', content: { [route.responseType]: { schema: {} } } }, ...errorResponses },
+      responses: { '200': { description: 'Success', content: { [route.responseType]: { schema: route.responseSchema ? jsonSchema(route.responseSchema, 'output') : {} } } }, ...errorResponses },
     };
   }
   return {

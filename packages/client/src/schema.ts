@@ -1,0 +1,4761 @@
+/**
+ * The Panya API's paths and schemas as TypeScript types, generated from its OpenAPI document by
+ * openapi-typescript. Do not edit: run `pnpm --filter @panya/client generate`.
+ */
+/* eslint-disable */
+/** Any JSON value (metadata). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type paths = {
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["documents.list"];
+        put?: never;
+        post: operations["documents.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["documents.bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["documents.get"];
+        put?: never;
+        post?: never;
+        delete: operations["documents.delete"];
+        options?: never;
+        head?: never;
+        patch: operations["documents.update"];
+        trace?: never;
+    };
+    "/api/docs/{id}/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["documents.reindex"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/by-external-id/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["documents.getByExternalId"];
+        put: operations["documents.putByExternalId"];
+        post?: never;
+        delete: operations["documents.deleteByExternalId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["workspaces.list"];
+        put?: never;
+        post: operations["workspaces.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["workspaces.get"];
+        put?: never;
+        post?: never;
+        delete: operations["workspaces.delete"];
+        options?: never;
+        head?: never;
+        patch: operations["workspaces.update"];
+        trace?: never;
+    };
+    "/api/workspaces/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["workspaces.restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tenant/custom-hostnames": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["hostnames.list"];
+        put?: never;
+        post: operations["hostnames.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tenant/custom-hostnames/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["hostnames.check"];
+        delete: operations["hostnames.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["billing.checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/seat-addon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["billing.seat_addon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["billing.usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["flows.list"];
+        put?: never;
+        post: operations["flows.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["flows.get"];
+        put?: never;
+        post?: never;
+        delete: operations["flows.delete"];
+        options?: never;
+        head?: never;
+        patch: operations["flows.update"];
+        trace?: never;
+    };
+    "/api/flows/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["flows.start_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flow-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["flows.get_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flow-runs/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["flows.draft_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flow-runs/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["flows.complete_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["conversations.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["conversations.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["conversations.messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["conversations.poll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/csat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["conversations.csat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["conversations.tags.list"];
+        put?: never;
+        post: operations["conversations.tags.add"];
+        delete: operations["conversations.tags.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/{id}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["messages.feedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["tickets.list"];
+        put?: never;
+        post: operations["tickets.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tickets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["tickets.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tickets/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["tickets.close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tickets/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["tickets.reopen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tickets/{id}/comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["tickets.comment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/personas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["personas.list"];
+        put?: never;
+        post: operations["personas.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/personas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["personas.get"];
+        put?: never;
+        post?: never;
+        delete: operations["personas.delete"];
+        options?: never;
+        head?: never;
+        patch: operations["personas.update"];
+        trace?: never;
+    };
+    "/api/conversations/{id}/visitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["conversations.visitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/visitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["visitors.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/visitors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["visitors.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["inbox.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["tenant.erase"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tenant/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["tenant.settings.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["tenant.settings.update"];
+        trace?: never;
+    };
+    "/api/tenant/connectors/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["tenant.connectorSecret.rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["apiKeys.list"];
+        put?: never;
+        post: operations["apiKeys.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["apiKeys.revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload files (multipart field `file`) as documents; `?wait=true` answers once indexed. */
+        post: operations["postApiDocsUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Streaming multi-turn chat as server-sent events. */
+        post: operations["postApiChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in to the admin app; sets the session cookie. */
+        post: operations["postApiAuthLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dify/retrieval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dify's external knowledge API: register `{server}/api/dify` as the endpoint; `knowledge_id` is a workspace slug or id; errors are `{error_code, error_msg}`. */
+        post: operations["postApiDifyRetrieval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the session. */
+        post: operations["postApiAuthLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cron/{job}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runs one scheduled job (also GET). */
+        post: operations["postApiCronJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
+export type webhooks = Record<string, never>;
+export type components = {
+    schemas: {
+        /** @description RFC 9457 problem details; `code` is the machine-readable error. */
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail?: string;
+            instance?: string;
+            /** @enum {string} */
+            code: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "quota_exceeded" | "not_found" | "conflict" | "unprocessable" | "gone" | "payload_too_large" | "unsupported_media_type" | "request_timeout" | "limit_exceeded" | "hard_cap_reached" | "rate_limited" | "internal" | "unavailable" | "method_not_allowed" | "upstream_unavailable";
+            requestId?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        S0___schema0_0: JsonValue;
+        S1___schema0_0: JsonValue;
+        S2___schema0_0: JsonValue;
+        S3___schema0_0: JsonValue;
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+};
+export type $defs = Record<string, never>;
+export interface operations {
+    search: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    /** @default 8 */
+                    topK?: number;
+                    weights?: {
+                        lexical?: number;
+                        semantic?: number;
+                        trigram?: number;
+                    };
+                    explain?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Best first; empty when nothing matches. */
+                        results: ({
+                            chunkId: string;
+                            documentId: string;
+                            /** @description Title of the document the chunk comes from. */
+                            title: string;
+                            /** @description Headings above the chunk, outermost first. */
+                            headingPath: string[];
+                            text: string;
+                            /** @description Fused relevance score; higher is better. */
+                            score: number;
+                            rank: number;
+                            /** @description Rank in the lexical channel; null when it did not return the chunk. */
+                            lexicalRank: number | null;
+                            /** @description Rank in the vector channel; null when it did not return the chunk. */
+                            semanticRank: number | null;
+                            url: string | null;
+                            /** @description With `explain: true` only. */
+                            explain?: {
+                                /** @description Rank in the trigram fallback channel; null when it did not run or return the chunk. */
+                                trigramRank: number | null;
+                                /** @description Each channel's weight / (k + rank); they add up to the fused score before any reranking. */
+                                contributions: {
+                                    lexical: number;
+                                    semantic: number;
+                                    trigram: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        tookMs: number;
+                        /** @description With `explain: true` only. */
+                        explain?: {
+                            /** @description The RRF channel weights used; 0 switches a channel off. */
+                            weights: {
+                                lexical: number;
+                                semantic: number;
+                                trigram: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description The k of reciprocal rank fusion: score = sum of weight / (k + rank). */
+                            rrfK: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    answer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    /** @enum {string} */
+                    locale?: "th" | "en";
+                    personaId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The answer, with [n] markers pointing to `citations`. */
+                        answer: string;
+                        citations: ({
+                            n: number;
+                            documentId: string;
+                            chunkId: string;
+                            title: string;
+                            url: string | null;
+                            snippet: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @enum {string} */
+                        locale: "th" | "en";
+                        /** @description False: the knowledge base holds no answer; say so rather than guess. */
+                        grounded: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: ({
+                            id: string;
+                            workspaceId?: string;
+                            title?: string;
+                            /** @description The full document, in Markdown. */
+                            contentMd?: string;
+                            url?: string | null;
+                            publicSurfaces?: "help_center"[];
+                            /** @description The caller's own identifier, unique within the workspace. */
+                            externalId?: string | null;
+                            /** @description The caller's own fields; stored, not indexed. */
+                            metadata?: {
+                                [key: string]: unknown;
+                            };
+                            /**
+                             * @description Indexing state; only "indexed" documents are searchable.
+                             * @enum {string}
+                             */
+                            status?: "pending" | "indexing" | "indexed" | "failed";
+                            error?: string | null;
+                            createdAt?: string;
+                            /** @description ISO 8601 time of the last change. */
+                            updatedAt?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.create": {
+        parameters: {
+            query?: {
+                wait?: unknown;
+            };
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    contentMd: string;
+                    /** @default null */
+                    url?: string | null;
+                    publicSurfaces?: "help_center"[];
+                    /** @default null */
+                    externalId?: string | null;
+                    /** @default {} */
+                    metadata?: {
+                        [key: string]: components["schemas"]["S0___schema0_0"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        title: string;
+                        /** @description The full document, in Markdown. */
+                        contentMd: string;
+                        url: string | null;
+                        publicSurfaces: "help_center"[];
+                        /** @description The caller's own identifier, unique within the workspace. */
+                        externalId: string | null;
+                        /** @description The caller's own fields; stored, not indexed. */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description Indexing state; only "indexed" documents are searchable.
+                         * @enum {string}
+                         */
+                        status: "pending" | "indexing" | "indexed" | "failed";
+                        error: string | null;
+                        createdAt: string;
+                        /** @description ISO 8601 time of the last change. */
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.bulk": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    create?: {
+                        title: string;
+                        contentMd: string;
+                        /** @default null */
+                        url?: string | null;
+                        publicSurfaces?: "help_center"[];
+                        /** @default null */
+                        externalId?: string | null;
+                        /** @default {} */
+                        metadata?: {
+                            [key: string]: components["schemas"]["S1___schema0_0"];
+                        };
+                    }[];
+                    update?: {
+                        id: string;
+                        title?: string;
+                        contentMd?: string;
+                        url?: string | null;
+                        publicSurfaces?: "help_center"[];
+                        externalId?: string | null;
+                        metadata?: {
+                            [key: string]: components["schemas"]["S1___schema0_0"];
+                        };
+                    }[];
+                    delete?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: ({
+                            /** @enum {string} */
+                            op: "create" | "update" | "delete";
+                            index: number;
+                            id: string;
+                            /** @enum {string} */
+                            status: "created" | "updated" | "deleted";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        title: string;
+                        /** @description The full document, in Markdown. */
+                        contentMd: string;
+                        url: string | null;
+                        publicSurfaces: "help_center"[];
+                        /** @description The caller's own identifier, unique within the workspace. */
+                        externalId: string | null;
+                        /** @description The caller's own fields; stored, not indexed. */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description Indexing state; only "indexed" documents are searchable.
+                         * @enum {string}
+                         */
+                        status: "pending" | "indexing" | "indexed" | "failed";
+                        error: string | null;
+                        createdAt: string;
+                        /** @description ISO 8601 time of the last change. */
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.update": {
+        parameters: {
+            query?: {
+                wait?: unknown;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    contentMd?: string;
+                    url?: string | null;
+                    publicSurfaces?: "help_center"[];
+                    externalId?: string | null;
+                    metadata?: {
+                        [key: string]: components["schemas"]["S2___schema0_0"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        title: string;
+                        /** @description The full document, in Markdown. */
+                        contentMd: string;
+                        url: string | null;
+                        publicSurfaces: "help_center"[];
+                        /** @description The caller's own identifier, unique within the workspace. */
+                        externalId: string | null;
+                        /** @description The caller's own fields; stored, not indexed. */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description Indexing state; only "indexed" documents are searchable.
+                         * @enum {string}
+                         */
+                        status: "pending" | "indexing" | "indexed" | "failed";
+                        error: string | null;
+                        createdAt: string;
+                        /** @description ISO 8601 time of the last change. */
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.reindex": {
+        parameters: {
+            query?: {
+                wait?: unknown;
+            };
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        title: string;
+                        /** @description The full document, in Markdown. */
+                        contentMd: string;
+                        url: string | null;
+                        publicSurfaces: "help_center"[];
+                        /** @description The caller's own identifier, unique within the workspace. */
+                        externalId: string | null;
+                        /** @description The caller's own fields; stored, not indexed. */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description Indexing state; only "indexed" documents are searchable.
+                         * @enum {string}
+                         */
+                        status: "pending" | "indexing" | "indexed" | "failed";
+                        error: string | null;
+                        createdAt: string;
+                        /** @description ISO 8601 time of the last change. */
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.getByExternalId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        title: string;
+                        /** @description The full document, in Markdown. */
+                        contentMd: string;
+                        url: string | null;
+                        publicSurfaces: "help_center"[];
+                        /** @description The caller's own identifier, unique within the workspace. */
+                        externalId: string | null;
+                        /** @description The caller's own fields; stored, not indexed. */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description Indexing state; only "indexed" documents are searchable.
+                         * @enum {string}
+                         */
+                        status: "pending" | "indexing" | "indexed" | "failed";
+                        error: string | null;
+                        createdAt: string;
+                        /** @description ISO 8601 time of the last change. */
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.putByExternalId": {
+        parameters: {
+            query?: {
+                wait?: unknown;
+            };
+            header?: never;
+            path: {
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    contentMd: string;
+                    /** @default null */
+                    url?: string | null;
+                    publicSurfaces?: "help_center"[];
+                    /** @default {} */
+                    metadata?: {
+                        [key: string]: components["schemas"]["S3___schema0_0"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        title: string;
+                        /** @description The full document, in Markdown. */
+                        contentMd: string;
+                        url: string | null;
+                        publicSurfaces: "help_center"[];
+                        /** @description The caller's own identifier, unique within the workspace. */
+                        externalId: string | null;
+                        /** @description The caller's own fields; stored, not indexed. */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description Indexing state; only "indexed" documents are searchable.
+                         * @enum {string}
+                         */
+                        status: "pending" | "indexing" | "indexed" | "failed";
+                        error: string | null;
+                        createdAt: string;
+                        /** @description ISO 8601 time of the last change. */
+                        updatedAt: string;
+                        /** @enum {string} */
+                        sync: "created" | "updated" | "unchanged";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.deleteByExternalId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            id: string;
+                            slug: string;
+                            name: string;
+                            brandAccent: string | null;
+                            isDefault: boolean;
+                            deletedAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                            /** @description Until when a soft-deleted workspace can be restored; null while live. */
+                            recoverUntil: string | null;
+                            /** @description Whole days left to restore; null while live. */
+                            daysLeft: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Enterprise flag; stored, linking not implemented. */
+                        crossWorkspaceVisitorLinking: {
+                            enabled: boolean;
+                            implemented: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    slug: string;
+                    name: string;
+                    brandAccent?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        brandAccent: string | null;
+                        isDefault: boolean;
+                        deletedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description Until when a soft-deleted workspace can be restored; null while live. */
+                        recoverUntil: string | null;
+                        /** @description Whole days left to restore; null while live. */
+                        daysLeft: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        brandAccent: string | null;
+                        isDefault: boolean;
+                        deletedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description Until when a soft-deleted workspace can be restored; null while live. */
+                        recoverUntil: string | null;
+                        /** @description Whole days left to restore; null while live. */
+                        daysLeft: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        brandAccent: string | null;
+                        isDefault: boolean;
+                        deletedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description Until when a soft-deleted workspace can be restored; null while live. */
+                        recoverUntil: string | null;
+                        /** @description Whole days left to restore; null while live. */
+                        daysLeft: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    brandAccent?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        brandAccent: string | null;
+                        isDefault: boolean;
+                        deletedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description Until when a soft-deleted workspace can be restored; null while live. */
+                        recoverUntil: string | null;
+                        /** @description Whole days left to restore; null while live. */
+                        daysLeft: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.restore": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        brandAccent: string | null;
+                        isDefault: boolean;
+                        deletedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description Until when a soft-deleted workspace can be restored; null while live. */
+                        recoverUntil: string | null;
+                        /** @description Whole days left to restore; null while live. */
+                        daysLeft: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "hostnames.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            id: string;
+                            /** @description Lower-case ASCII (punycode) form. */
+                            hostname: string;
+                            /** @enum {string} */
+                            status: "pending" | "verifying_dns" | "active" | "failed" | "inactive";
+                            /** @description Pending, Verifying DNS, Active, Failed or Inactive. */
+                            statusLabel: string;
+                            /** @description Null while registration at the edge has never succeeded. */
+                            edgeHostnameId: string | null;
+                            verificationError: ("dns_not_propagated" | "txt_mismatch" | "already_registered" | "edge_refused") | null;
+                            /** @description The inline message for the verification error. */
+                            verificationMessage: {
+                                en: string;
+                                th: string;
+                            } | null;
+                            dns: {
+                                cname: {
+                                    name: string;
+                                    target: string;
+                                };
+                                txt: {
+                                    name: string;
+                                    value: string;
+                                };
+                                note: string;
+                            };
+                            /** @description Verifying DNS for more than 24 hours. */
+                            stale: boolean;
+                            lastCheckedAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "hostnames.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. help.example.com; Unicode names are converted to punycode. */
+                    hostname: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description Lower-case ASCII (punycode) form. */
+                        hostname: string;
+                        /** @enum {string} */
+                        status: "pending" | "verifying_dns" | "active" | "failed" | "inactive";
+                        /** @description Pending, Verifying DNS, Active, Failed or Inactive. */
+                        statusLabel: string;
+                        /** @description Null while registration at the edge has never succeeded. */
+                        edgeHostnameId: string | null;
+                        verificationError: ("dns_not_propagated" | "txt_mismatch" | "already_registered" | "edge_refused") | null;
+                        /** @description The inline message for the verification error. */
+                        verificationMessage: {
+                            en: string;
+                            th: string;
+                        } | null;
+                        dns: {
+                            cname: {
+                                name: string;
+                                target: string;
+                            };
+                            txt: {
+                                name: string;
+                                value: string;
+                            };
+                            note: string;
+                        };
+                        /** @description Verifying DNS for more than 24 hours. */
+                        stale: boolean;
+                        lastCheckedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "hostnames.check": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description Lower-case ASCII (punycode) form. */
+                        hostname: string;
+                        /** @enum {string} */
+                        status: "pending" | "verifying_dns" | "active" | "failed" | "inactive";
+                        /** @description Pending, Verifying DNS, Active, Failed or Inactive. */
+                        statusLabel: string;
+                        /** @description Null while registration at the edge has never succeeded. */
+                        edgeHostnameId: string | null;
+                        verificationError: ("dns_not_propagated" | "txt_mismatch" | "already_registered" | "edge_refused") | null;
+                        /** @description The inline message for the verification error. */
+                        verificationMessage: {
+                            en: string;
+                            th: string;
+                        } | null;
+                        dns: {
+                            cname: {
+                                name: string;
+                                target: string;
+                            };
+                            txt: {
+                                name: string;
+                                value: string;
+                            };
+                            note: string;
+                        };
+                        /** @description Verifying DNS for more than 24 hours. */
+                        stale: boolean;
+                        lastCheckedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "hostnames.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description Lower-case ASCII (punycode) form. */
+                        hostname: string;
+                        /** @enum {string} */
+                        status: "pending" | "verifying_dns" | "active" | "failed" | "inactive";
+                        /** @description Pending, Verifying DNS, Active, Failed or Inactive. */
+                        statusLabel: string;
+                        /** @description Null while registration at the edge has never succeeded. */
+                        edgeHostnameId: string | null;
+                        verificationError: ("dns_not_propagated" | "txt_mismatch" | "already_registered" | "edge_refused") | null;
+                        /** @description The inline message for the verification error. */
+                        verificationMessage: {
+                            en: string;
+                            th: string;
+                        } | null;
+                        dns: {
+                            cname: {
+                                name: string;
+                                target: string;
+                            };
+                            txt: {
+                                name: string;
+                                value: string;
+                            };
+                            note: string;
+                        };
+                        /** @description Verifying DNS for more than 24 hours. */
+                        stale: boolean;
+                        lastCheckedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "billing.checkout": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    plan: string;
+                    /**
+                     * @default month
+                     * @enum {string}
+                     */
+                    interval?: "month" | "year";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                        sessionId: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "billing.seat_addon": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    seats: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        seats: number;
+                        addonSeats: number;
+                        monthlySatang: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "billing.usage": {
+        parameters: {
+            query?: {
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: string;
+                        resolutions: number;
+                        apiQueries: number;
+                        projectedSatang: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flows.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            id: string;
+                            workspaceId: string;
+                            name: string;
+                            steps: ({
+                                title: string;
+                                instructions: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flows.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    steps: {
+                        title: string;
+                        /** @default null */
+                        instructions?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        steps: ({
+                            title: string;
+                            instructions: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flows.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        steps: ({
+                            title: string;
+                            instructions: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flows.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        deleted: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flows.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    steps?: {
+                        title: string;
+                        /** @default null */
+                        instructions?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        steps: ({
+                            title: string;
+                            instructions: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flows.start_run": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default null */
+                    conversationId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        flowId: string;
+                        workspaceId: string;
+                        conversationId: string | null;
+                        /** @enum {string} */
+                        status: "started" | "drafted" | "completed";
+                        draft: string | null;
+                        createdAt: string;
+                        draftedAt: string | null;
+                        completedAt: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flows.get_run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        flowId: string;
+                        workspaceId: string;
+                        conversationId: string | null;
+                        /** @enum {string} */
+                        status: "started" | "drafted" | "completed";
+                        draft: string | null;
+                        createdAt: string;
+                        draftedAt: string | null;
+                        completedAt: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flows.draft_run": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        flowId: string;
+                        workspaceId: string;
+                        conversationId: string | null;
+                        /** @enum {string} */
+                        status: "started" | "drafted" | "completed";
+                        draft: string | null;
+                        createdAt: string;
+                        draftedAt: string | null;
+                        completedAt: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flows.complete_run": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        flowId: string;
+                        workspaceId: string;
+                        conversationId: string | null;
+                        /** @enum {string} */
+                        status: "started" | "drafted" | "completed";
+                        draft: string | null;
+                        createdAt: string;
+                        draftedAt: string | null;
+                        completedAt: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations.list": {
+        parameters: {
+            query?: {
+                status?: "open" | "handed_off";
+                tag?: string;
+                since?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: ({
+                            id: string;
+                            workspaceId: string;
+                            /** @enum {string} */
+                            status: "open" | "handed_off";
+                            /** @enum {string} */
+                            locale: "th" | "en";
+                            hasGroundedAnswer: boolean;
+                            hasUngroundedAnswer: boolean;
+                            /** @description Any thumbs-down disqualifies the conversation from being a resolution. */
+                            hasThumbsDown: boolean;
+                            handedOff: boolean;
+                            visitorId: string | null;
+                            csat: ({
+                                score: number;
+                                comment: string | null;
+                                at: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            tags: string[];
+                            createdAt: string;
+                            lastMessageAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        /** @enum {string} */
+                        status: "open" | "handed_off";
+                        /** @enum {string} */
+                        locale: "th" | "en";
+                        hasGroundedAnswer: boolean;
+                        hasUngroundedAnswer: boolean;
+                        /** @description Any thumbs-down disqualifies the conversation from being a resolution. */
+                        hasThumbsDown: boolean;
+                        handedOff: boolean;
+                        visitorId: string | null;
+                        csat: ({
+                            score: number;
+                            comment: string | null;
+                            at: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        tags: string[];
+                        createdAt: string;
+                        lastMessageAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations.messages": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        data: ({
+                            id: string;
+                            conversationId: string;
+                            /** @enum {string} */
+                            role: "user" | "assistant";
+                            content: string;
+                            citations: ({
+                                n: number;
+                                documentId: string;
+                                chunkId: string;
+                                title: string;
+                                url: string | null;
+                                snippet: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            grounded: boolean | null;
+                            feedback: ({
+                                /** @enum {string} */
+                                rating: "up" | "down";
+                                comment: string | null;
+                                at: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            createdAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` (or to poll as `after`) to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations.poll": {
+        parameters: {
+            query?: {
+                after?: string;
+                timeout?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        data: ({
+                            id: string;
+                            conversationId: string;
+                            /** @enum {string} */
+                            role: "user" | "assistant";
+                            content: string;
+                            citations: ({
+                                n: number;
+                                documentId: string;
+                                chunkId: string;
+                                title: string;
+                                url: string | null;
+                                snippet: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            grounded: boolean | null;
+                            feedback: ({
+                                /** @enum {string} */
+                                rating: "up" | "down";
+                                comment: string | null;
+                                at: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            createdAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` (or to poll as `after`) to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations.csat": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    score: number;
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        /** @enum {string} */
+                        status: "open" | "handed_off";
+                        /** @enum {string} */
+                        locale: "th" | "en";
+                        hasGroundedAnswer: boolean;
+                        hasUngroundedAnswer: boolean;
+                        /** @description Any thumbs-down disqualifies the conversation from being a resolution. */
+                        hasThumbsDown: boolean;
+                        handedOff: boolean;
+                        visitorId: string | null;
+                        csat: ({
+                            score: number;
+                            comment: string | null;
+                            at: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        tags: string[];
+                        createdAt: string;
+                        lastMessageAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations.tags.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tags: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations.tags.add": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tags: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tags: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations.tags.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tags: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tags: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "messages.feedback": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    rating: "up" | "down";
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        conversationId: string;
+                        /** @enum {string} */
+                        role: "user" | "assistant";
+                        content: string;
+                        citations: ({
+                            n: number;
+                            documentId: string;
+                            chunkId: string;
+                            title: string;
+                            url: string | null;
+                            snippet: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        grounded: boolean | null;
+                        feedback: ({
+                            /** @enum {string} */
+                            rating: "up" | "down";
+                            comment: string | null;
+                            at: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        createdAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tickets.list": {
+        parameters: {
+            query?: {
+                status?: "open" | "closed";
+                priority?: "low" | "normal" | "high" | "urgent";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: ({
+                            id: string;
+                            workspaceId: string;
+                            subject: string;
+                            body: string;
+                            /** @enum {string} */
+                            priority: "low" | "normal" | "high" | "urgent";
+                            /** @enum {string} */
+                            status: "open" | "closed";
+                            conversationId: string | null;
+                            visitorId: string | null;
+                            /** @description When the SLA of its priority runs out (from creation, or the last reopen). */
+                            dueAt: string;
+                            /** @description When the SLA check found it open past `dueAt`; null while within SLA. */
+                            breachedAt: string | null;
+                            closedAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tickets.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    subject: string;
+                    body: string;
+                    /**
+                     * @default normal
+                     * @enum {string}
+                     */
+                    priority?: "low" | "normal" | "high" | "urgent";
+                    conversationId?: string;
+                    visitorId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        subject: string;
+                        body: string;
+                        /** @enum {string} */
+                        priority: "low" | "normal" | "high" | "urgent";
+                        /** @enum {string} */
+                        status: "open" | "closed";
+                        conversationId: string | null;
+                        visitorId: string | null;
+                        /** @description When the SLA of its priority runs out (from creation, or the last reopen). */
+                        dueAt: string;
+                        /** @description When the SLA check found it open past `dueAt`; null while within SLA. */
+                        breachedAt: string | null;
+                        closedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tickets.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        subject: string;
+                        body: string;
+                        /** @enum {string} */
+                        priority: "low" | "normal" | "high" | "urgent";
+                        /** @enum {string} */
+                        status: "open" | "closed";
+                        conversationId: string | null;
+                        visitorId: string | null;
+                        /** @description When the SLA of its priority runs out (from creation, or the last reopen). */
+                        dueAt: string;
+                        /** @description When the SLA check found it open past `dueAt`; null while within SLA. */
+                        breachedAt: string | null;
+                        closedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description Oldest first. */
+                        comments: ({
+                            id: string;
+                            ticketId: string;
+                            body: string;
+                            author: string;
+                            createdAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tickets.close": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        subject: string;
+                        body: string;
+                        /** @enum {string} */
+                        priority: "low" | "normal" | "high" | "urgent";
+                        /** @enum {string} */
+                        status: "open" | "closed";
+                        conversationId: string | null;
+                        visitorId: string | null;
+                        /** @description When the SLA of its priority runs out (from creation, or the last reopen). */
+                        dueAt: string;
+                        /** @description When the SLA check found it open past `dueAt`; null while within SLA. */
+                        breachedAt: string | null;
+                        closedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description Oldest first. */
+                        comments: ({
+                            id: string;
+                            ticketId: string;
+                            body: string;
+                            author: string;
+                            createdAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tickets.reopen": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        subject: string;
+                        body: string;
+                        /** @enum {string} */
+                        priority: "low" | "normal" | "high" | "urgent";
+                        /** @enum {string} */
+                        status: "open" | "closed";
+                        conversationId: string | null;
+                        visitorId: string | null;
+                        /** @description When the SLA of its priority runs out (from creation, or the last reopen). */
+                        dueAt: string;
+                        /** @description When the SLA check found it open past `dueAt`; null while within SLA. */
+                        breachedAt: string | null;
+                        closedAt: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description Oldest first. */
+                        comments: ({
+                            id: string;
+                            ticketId: string;
+                            body: string;
+                            author: string;
+                            createdAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tickets.comment": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        ticketId: string;
+                        body: string;
+                        author: string;
+                        createdAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "personas.list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: ({
+                            id: string;
+                            workspaceId: string;
+                            name: string;
+                            tone: string;
+                            instructions: string;
+                            /** @description Answers are written in this locale; null: the question’s own. */
+                            locale: ("th" | "en") | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "personas.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default  */
+                    tone?: string;
+                    /** @default  */
+                    instructions?: string;
+                    /** @default null */
+                    locale?: ("th" | "en") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        tone: string;
+                        instructions: string;
+                        /** @description Answers are written in this locale; null: the question’s own. */
+                        locale: ("th" | "en") | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "personas.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        tone: string;
+                        instructions: string;
+                        /** @description Answers are written in this locale; null: the question’s own. */
+                        locale: ("th" | "en") | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "personas.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "personas.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    tone?: string;
+                    instructions?: string;
+                    locale?: ("th" | "en") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        tone: string;
+                        instructions: string;
+                        /** @description Answers are written in this locale; null: the question’s own. */
+                        locale: ("th" | "en") | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations.visitor": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string | null;
+                        email: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "visitors.list": {
+        parameters: {
+            query?: {
+                email?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: ({
+                            id: string;
+                            workspaceId: string;
+                            name: string | null;
+                            email: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "visitors.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string | null;
+                        email: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description Latest first, at most 100. */
+                        conversationIds: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "inbox.list": {
+        parameters: {
+            query?: {
+                reason?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: ({
+                            /** @enum {string} */
+                            reason: "sla_breach" | "open_ticket" | "thumbs_down" | "ungrounded";
+                            /** @enum {string} */
+                            kind: "ticket" | "conversation";
+                            id: string;
+                            conversationId: string | null;
+                            ticketId: string | null;
+                            title: string;
+                            priority: ("low" | "normal" | "high" | "urgent") | null;
+                            at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tenant.erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The tenant's slug, typed again: erasure cannot be undone. */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        slug: string;
+                        tenantId: string;
+                        /** @description Active at erasure: they answer 410 Gone; their edge registrations stay until an operator removes them. */
+                        hostnames: string[];
+                        erasedAt: string;
+                        /** @description Rows removed, by table. */
+                        deleted: {
+                            [key: string]: number;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tenant.settings.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Origins whose pages may call the API (CORS); publishable keys work only from these. */
+                        allowedOrigins: string[];
+                        connectorWebhook: {
+                            secretSet: boolean;
+                            secretCreatedAt: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tenant.settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    allowedOrigins: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Origins whose pages may call the API (CORS); publishable keys work only from these. */
+                        allowedOrigins: string[];
+                        connectorWebhook: {
+                            secretSet: boolean;
+                            secretCreatedAt: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tenant.connectorSecret.rotate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Shown once: sign webhook deliveries with it. */
+                        secret: string;
+                        createdAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "apiKeys.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            id: string;
+                            /**
+                             * @description `secret` (svc_live_…, servers) or `publishable` (svc_pub_…, pages on allowed origins).
+                             * @enum {string}
+                             */
+                            kind: "secret" | "publishable";
+                            name: string;
+                            /** @description The first characters of the key, to tell keys apart; never enough to authenticate. */
+                            prefix: string;
+                            scopes: ("read" | "write" | "mcp" | "admin")[];
+                            /** @description Null: every workspace of the tenant. */
+                            workspaceId: string | null;
+                            workspaceSlug: string | null;
+                            createdAt: string;
+                            revokedAt: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "apiKeys.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default API key */
+                    name?: string;
+                    scopes: ("read" | "write" | "mcp" | "admin")[];
+                    workspaceSlug?: string;
+                    /**
+                     * @default secret
+                     * @enum {string}
+                     */
+                    kind?: "secret" | "publishable";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /**
+                         * @description `secret` (svc_live_…, servers) or `publishable` (svc_pub_…, pages on allowed origins).
+                         * @enum {string}
+                         */
+                        kind: "secret" | "publishable";
+                        name: string;
+                        /** @description The first characters of the key, to tell keys apart; never enough to authenticate. */
+                        prefix: string;
+                        scopes: ("read" | "write" | "mcp" | "admin")[];
+                        /** @description Null: every workspace of the tenant. */
+                        workspaceId: string | null;
+                        workspaceSlug: string | null;
+                        createdAt: string;
+                        revokedAt: string | null;
+                        /** @description The full key: shown once, never stored or shown again. */
+                        key: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "apiKeys.revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "api_key" | "user" | "system";
+                        /** @description The key id or user id. */
+                        id: string;
+                        /** @description A signed-in user's role; null for keys. */
+                        role: ("owner" | "admin" | "editor" | "viewer") | null;
+                        scopes: ("read" | "write" | "mcp" | "admin")[];
+                        /** @description False: bound to one workspace. */
+                        tenantWide: boolean;
+                        tenant: {
+                            slug: string;
+                            plan: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        workspace: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            brandAccent: string | null;
+                            isDefault: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiDocsUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    /** @enum {string} */
+                    locale?: "th" | "en";
+                    conversationId?: string;
+                    personaId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "meta";
+                        data: {
+                            conversationId: string;
+                            messageId: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "delta";
+                        data: {
+                            text: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "citation";
+                        data: {
+                            n: number;
+                            documentId: string;
+                            chunkId: string;
+                            title: string;
+                            url: string | null;
+                            snippet: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "done";
+                        data: {
+                            usage: {
+                                inputTokens: number;
+                                outputTokens: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            grounded: boolean;
+                            query: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "error";
+                        data: {
+                            code: string;
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAuthLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiDifyRetrieval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A workspace of the key's tenant: its slug or id. */
+                    knowledge_id: string;
+                    query: string;
+                    retrieval_setting: {
+                        top_k: number;
+                        /**
+                         * @description Records scoring below it are left out; 0 when Dify's threshold is off.
+                         * @default 0
+                         */
+                        score_threshold?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    metadata_condition?: ({
+                        /**
+                         * @default and
+                         * @enum {string}
+                         */
+                        logical_operator?: "and" | "or";
+                        conditions: ({
+                            name: string;
+                            /** @enum {string} */
+                            comparison_operator: "contains" | "not contains" | "start with" | "end with" | "is" | "is not" | "in" | "not in" | "empty" | "not empty" | "=" | "≠" | ">" | "<" | "≥" | "≤" | "before" | "after";
+                            value?: string | number | string[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        records: ({
+                            content: string;
+                            score: number;
+                            title: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAuthLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiCronJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+}
