@@ -22,6 +22,7 @@ import { openApiRoute } from './openapi.js';
 import { difyRetrievalRoute } from './routes/dify.js';
 import { CONNECTOR_WEBHOOK_PATHS, connectorWebhook } from './routes/connectors-webhook.js';
 import { API_PATHS, browserCors } from './cors.js';
+import { securityHeaders } from './security-headers.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -99,6 +100,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.disable('x-powered-by');
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   app.use(requestId);
+  app.use(securityHeaders);
   const metrics = createMetrics(engine);
   app.use(accessLog(logger, metrics));
 

@@ -129,7 +129,9 @@ describe('sessions and memberships', () => {
     await agent.get('/c/acme/api/docs').expect(200);
     await agent.post('/c/acme/api/docs').set('X-Requested-With', 'panya').send({ title: 't', contentMd: 'x' }).expect(403); // viewer: read only
     await agent.get('/api/docs').expect(401); // sessions act on tenant paths only
-    await agent.post('/api/auth/logout').expect(204);
+    await agent.post('/api/auth/logout').expect(403); // no X-Requested-With: the cookie stays
+    await agent.get('/c/acme/api/docs').expect(200);
+    await agent.post('/api/auth/logout').set('X-Requested-With', 'panya').expect(204);
     await agent.get('/c/acme/api/docs').expect(401);
   });
 

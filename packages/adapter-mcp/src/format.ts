@@ -1,8 +1,10 @@
-import type { AnswerResponse, DocumentSummary, List, SearchResponse } from '@panya/core';
+import { plainText, type AnswerResponse, type DocumentSummary, type List, type SearchResponse } from '@panya/core';
 
 /*
  * Readable renderings of the structured results: hosts that ignore `structuredContent` show the
- * text to the model, so it carries everything needed to cite (titles and ids).
+ * text to the model, so it carries everything needed to cite (titles and ids). Titles and
+ * passages are plain text (search and citations come so from core); a document's own
+ * markdown is its content and stays as stored.
  */
 
 /** "1 chunk", "3 chunks". */
@@ -28,13 +30,13 @@ export function listText(documents: DocumentSummary[], nextCursor: string | null
   const what = query ? ` with "${query}" in the title` : '';
   const more = nextCursor ? `\n\nMore documents may follow: call svc_list_docs again with cursor "${nextCursor}".` : '';
   if (documents.length === 0) return `No documents${what} on this page.${more}`;
-  const lines = documents.map((d) => `- ${d.title} (${d.id}) · updated ${d.updatedAt}${d.status === 'indexed' ? '' : ` · ${d.status}`}${d.url ? ` · ${d.url}` : ''}`);
+  const lines = documents.map((d) => `- ${plainText(d.title)} (${d.id}) · updated ${d.updatedAt}${d.status === 'indexed' ? '' : ` · ${d.status}`}${d.url ? ` · ${d.url}` : ''}`);
   return `${count(documents.length, 'document')}${what}, newest first:\n${lines.join('\n')}${more}`;
 }
 
 export function documentText(doc: { id: string; title: string; updatedAt: string; url: string | null; status: string; contentMd: string }): string {
   const meta = [`id ${doc.id}`, `updated ${doc.updatedAt}`, ...(doc.url ? [doc.url] : []), ...(doc.status === 'indexed' ? [] : [`status ${doc.status}`])];
-  return `Document "${doc.title}" (${meta.join(' · ')})\n\n---\n\n${doc.contentMd}`;
+  return `Document "${plainText(doc.title)}" (${meta.join(' · ')})\n\n---\n\n${doc.contentMd}`;
 }
 
 /** The text block of a successful tool call (presentation only; the structured result is the table's output). */

@@ -12,7 +12,10 @@ export interface McpHttpOptions {
    * server listens on localhost or a private address reachable from a browser.
    */
   allowedHosts?: string[];
-  /** DNS-rebinding protection: `Origin` values accepted when a browser sends one. Unset: no check. */
+  /**
+   * DNS-rebinding protection: `Origin` values accepted when a browser sends one. Unset: only the
+   * server's own origin (an `Origin` whose host is the request's `Host`). MCP hosts send no `Origin`.
+   */
   allowedOrigins?: string[];
 }
 
@@ -63,8 +66,15 @@ function rebindingRefusal(req: IncomingMessage, options: McpHttpOptions): string
     if (!options.allowedHosts.includes(hostname)) return `Invalid Host: ${hostname}`;
   }
   const origin = req.headers.origin;
-  if (options.allowedOrigins && origin && !options.allowedOrigins.includes(origin)) return `Invalid Origin header: ${origin}`;
-  return null;
+  if (origin === undefined) return null;
+  if (options.allowedOrigins) return options.allowedOrigins.includes(origin) ? null : `Invalid Origin header: ${origin}`;
+  let originHost: string | null = null;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    // "null" (sandboxed frames, file pages) or garbage: no origin to trust.
+  }
+  return originHost !== null && originHost === req.headers.host ? null : `Invalid Origin header: ${origin}`;
 }
 
 /**

@@ -172,7 +172,10 @@ describe('MCP endpoint: authentication and HTTP behaviour', () => {
       // The port does not matter, only the hostname.
       expect((await postWithHost(url, 'localhost:1234', acme.key)).status).toBe(200);
       const fromPage = await post(url, { Authorization: `Bearer ${acme.key}`, Origin: 'http://evil.example' });
-      expect(fromPage.status).toBe(200); // no allowedOrigins configured
+      expect(fromPage.status).toBe(403); // no allowedOrigins configured: only the server's own origin
+      expect((await post(url, { Authorization: `Bearer ${acme.key}`, Origin: 'null' })).status).toBe(403);
+      expect((await post(url, { Authorization: `Bearer ${acme.key}`, Origin: guarded.url })).status).toBe(200);
+      expect((await post(url, { Authorization: `Bearer ${acme.key}` })).status).toBe(200); // MCP hosts send no Origin
     } finally {
       await guarded.close();
     }

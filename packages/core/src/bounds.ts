@@ -53,3 +53,7 @@ export const HEADERS_TIMEOUT_MS = 20_000;
 export const REQUEST_BODY_TIMEOUT_MS = 30_000;
 /** After SIGTERM, open requests get this long before their connections are closed. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+/** Chat streams one API key (or signed-in user, or publishable key) may hold open at once on one node. */
+export const MAX_CHAT_STREAMS_PER_KEY = 10;
+/** Chat streams one tenant may hold open at once on one node (each holds a model stream upstream). */
+export const MAX_CHAT_STREAMS_PER_TENANT = 50;

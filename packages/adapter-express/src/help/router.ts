@@ -19,11 +19,19 @@ const MISSING_CACHE = 'public, max-age=60, s-maxage=300';
 /** Permanent per spec, yet bounded: a re-upgraded hostname must serve again within the hour. */
 const REDIRECT_CACHE = 'public, max-age=3600';
 
-const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-};
+/**
+ * No script, and only the page's own stylesheet: the `<style>` block (its colour is the
+ * workspace's) is allowed by its hash, never `'unsafe-inline'`, so injected markup cannot style or run.
+ */
+function securityHeaders(html: string): Record<string, string> {
+  const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1];
+  const styleSrc = style === undefined ? "'none'" : `'sha256-${createHash('sha256').update(style).digest('base64')}'`;
+  return {
+    'Content-Security-Policy': `default-src 'none'; style-src ${styleSrc}; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+  };
+}
 
 export interface HelpCenterOptions {
   /** The API's own hostname (`PANYA_BASE_URL`): never looked up as a custom hostname. */
@@ -33,7 +41,7 @@ export interface HelpCenterOptions {
 /** Sends a cacheable page: a strong ETag of the body, and 304 when the client already holds it. */
 function sendPage(req: Request, res: Response, status: number, html: string, cacheControl: string): void {
   const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
-  res.set({ ...SECURITY_HEADERS, 'Cache-Control': cacheControl, ETag: etag, Vary: 'Accept-Language' });
+  res.set({ ...securityHeaders(html), 'Cache-Control': cacheControl, ETag: etag, Vary: 'Accept-Language' });
   const held = req.get('if-none-match');
   if (status === 200 && held && held.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === '*')) {
     res.status(304).end();
@@ -43,7 +51,7 @@ function sendPage(req: Request, res: Response, status: number, html: string, cac
 }
 
 function sendUncached(res: Response, status: number, html: string): void {
-  res.set({ ...SECURITY_HEADERS, 'Cache-Control': 'no-store' }).status(status).type('html').send(html);
+  res.set({ ...securityHeaders(html), 'Cache-Control': 'no-store' }).status(status).type('html').send(html);
 }
 
 /** The help center's pages, for a request already known to be for the help host or a custom hostname. */

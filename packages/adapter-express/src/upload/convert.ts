@@ -156,6 +156,16 @@ function htmlToMarkdown(html: string, fallbackTitle: string): ConvertedUpload {
       return '';
     },
   });
+  // A link or image whose target is not http(s) (javascript:, data:, vbscript:, relative) keeps only its words.
+  const webTarget = (target: string | null) => target !== null && /^\s*https?:\/\//i.test(target);
+  td.addRule('unsafeLink', {
+    filter: (node) => node.nodeName === 'A' && !webTarget(node.getAttribute('href')),
+    replacement: (content) => content,
+  });
+  td.addRule('unsafeImage', {
+    filter: (node) => node.nodeName === 'IMG' && !webTarget(node.getAttribute('src')),
+    replacement: (_content, node) => (node as { getAttribute(name: string): string | null }).getAttribute('alt') ?? '',
+  });
   const contentMd = td.turndown(html).trim();
   return { title: title ?? firstH1(contentMd) ?? fallbackTitle, contentMd };
 }

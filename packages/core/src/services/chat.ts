@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { errors, isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
+import { errors, isPanyaError, isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import { condenseQuery } from '../generators/extractive.js';
 import type { Citation } from '../ports/conversations.js';
 import type { ChatTurn, Generator, GeneratorUsage } from '../ports/generator.js';
@@ -12,6 +12,7 @@ import type { LimitsService, RateLimitStatus } from './limits.js';
 import type { MessageSignal } from './conversations.js';
 import { answerLocale, findPersona, personaRequest } from './personas.js';
 import type { SearchService } from './search.js';
+import { createStreamSlots, type StreamSlots } from './stream-slots.js';
 
 /** Turns of history a follow-up is condensed with and the generator sees. */
 const HISTORY_TURNS = 10;
@@ -30,8 +31,9 @@ export interface ChatStream {
  * rate limit, unknown conversation) is decided before the stream starts, so HTTP can still
  * answer with a status code; failures after that arrive as an `error` event.
  */
-export function createChatService(deps: ServiceDeps & { generator: Generator; search: SearchService; limits: LimitsService; messages?: MessageSignal }) {
+export function createChatService(deps: ServiceDeps & { generator: Generator; search: SearchService; limits: LimitsService; messages?: MessageSignal; streamSlots?: StreamSlots }) {
   const { store, clock, ids, logger, generator } = deps;
+  const slots = deps.streamSlots ?? createStreamSlots();
 
   return {
     async chat(ctx: RequestContext, input: ChatInput, signal?: AbortSignal): Promise<Result<ChatStream, PanyaError>> {
@@ -47,80 +49,96 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
 
       const existing = conversationId ? await store.conversations.get(ctx.scope, conversationId) : null;
       if (conversationId && !existing) return err(errors.notFound('Conversation'));
-      const capped = await deps.limits.checkChatCap(ctx);
-      if (capped.isErr()) return err(capped.error);
-      const taken = await deps.limits.take(ctx, 'query');
-      if (taken.isErr()) return err(taken.error);
-
-      const now = clock.now().toISOString();
-      const conversation = existing ?? {
-        id: ids.next('conv'),
-        tenantId: ctx.scope.tenantId,
-        workspaceId: ctx.scope.workspaceId,
-        locale,
-        hasGroundedAnswer: false,
-        hasThumbsDown: false,
-        handedOff: false,
-        createdAt: now,
-        lastMessageAt: now,
-      };
-      if (!existing) await store.conversations.insert(conversation);
-      const history: ChatTurn[] = (await store.conversations.messages(ctx.scope, conversation.id, HISTORY_TURNS)).map((m) => ({ role: m.role, content: m.content }));
-      await store.conversations.appendMessage(ctx.scope, { id: ids.next('msg'), conversationId: conversation.id, tenantId: ctx.scope.tenantId, workspaceId: ctx.scope.workspaceId, role: 'user', content: query, citations: [], grounded: null, createdAt: now });
-      deps.messages?.notify(conversation.id);
-      const messageId = ids.next('msg');
-
-      async function* events(): AsyncGenerator<ChatEvent> {
-        yield { event: 'meta', data: { conversationId: conversation.id, messageId } };
-        try {
-          const standalone = history.length === 0 ? query : generator.condense ? await generator.condense(query, history, signal) : condenseQuery(query, history);
-          const context = await retrieveContext(deps.search, ctx.scope, standalone);
-          const numbering = new CitationNumbering(context);
-          let text = '';
-          let usage: GeneratorUsage = { inputTokens: 0, outputTokens: 0 };
-          const request = { query, locale, context: context.passages, history, ...personaRequest(persona), ...(standalone !== query ? { searchQuery: standalone } : {}), ...(signal ? { signal } : {}) };
-          for await (const event of generator.generate(request)) {
-            if (signal?.aborted) return;
-            if (event.type === 'delta') {
-              const piece = numbering.push(event.text);
-              text += piece;
-              if (piece) yield { event: 'delta', data: { text: piece } };
-            } else usage = event.usage;
-          }
-          if (signal?.aborted) return;
-          const rest = numbering.flush();
-          text += rest;
-          if (rest) yield { event: 'delta', data: { text: rest } };
-          const citations = numbering.citations();
-          for (const citation of citations) yield { event: 'citation', data: citation };
-          await store.conversations.appendMessage(ctx.scope, {
-            id: messageId,
-            conversationId: conversation.id,
-            tenantId: ctx.scope.tenantId,
-            workspaceId: ctx.scope.workspaceId,
-            role: 'assistant',
-            content: text.trim(),
-            citations,
-            grounded: citations.length > 0,
-            createdAt: clock.now().toISOString(),
-          });
-          deps.messages?.notify(conversation.id);
-          yield { event: 'done', data: { usage, grounded: citations.length > 0, query: standalone } };
-        } catch (error) {
-          if (signal?.aborted) return;
-          if (isUpstreamError(error)) {
-            // The provider's own words go to the log; the caller learns which provider and whether to retry.
-            logger.warn('chat generation failed at the model provider', { conversationId: conversation.id, provider: error.provider, transient: error.transient, error: error.message });
-            const problem = upstreamUnavailable(error);
-            yield { event: 'error', data: { code: problem.code, detail: problem.localized![locale], provider: error.provider, transient: error.transient } };
-            return;
-          }
-          logger.error('chat generation failed', { conversationId: conversation.id, error: error instanceof Error ? error.message : String(error) });
-          yield { event: 'error', data: { code: 'unavailable', detail: locale === 'th' ? 'ขออภัย ระบบตอบคำถามขัดข้องชั่วคราว กรุณาลองใหม่อีกครั้ง' : 'The answer could not be completed; please try again.' } };
-        }
+      // The stream's slot is held until its events end; every way out before that gives it back.
+      const slot = slots.acquire(ctx);
+      if (isPanyaError(slot)) return err(slot);
+      try {
+        const stream = await start(slot);
+        if (stream.isErr()) slot.release();
+        return stream;
+      } catch (error) {
+        slot.release();
+        throw error;
       }
 
-      return ok({ conversationId: conversation.id, rateLimit: taken.value, events: events() });
+      async function start(slot: { release(): void }): Promise<Result<ChatStream, PanyaError>> {
+        const capped = await deps.limits.checkChatCap(ctx);
+        if (capped.isErr()) return err(capped.error);
+        const taken = await deps.limits.take(ctx, 'query');
+        if (taken.isErr()) return err(taken.error);
+
+        const now = clock.now().toISOString();
+        const conversation = existing ?? {
+          id: ids.next('conv'),
+          tenantId: ctx.scope.tenantId,
+          workspaceId: ctx.scope.workspaceId,
+          locale,
+          hasGroundedAnswer: false,
+          hasThumbsDown: false,
+          handedOff: false,
+          createdAt: now,
+          lastMessageAt: now,
+        };
+        if (!existing) await store.conversations.insert(conversation);
+        const history: ChatTurn[] = (await store.conversations.messages(ctx.scope, conversation.id, HISTORY_TURNS)).map((m) => ({ role: m.role, content: m.content }));
+        await store.conversations.appendMessage(ctx.scope, { id: ids.next('msg'), conversationId: conversation.id, tenantId: ctx.scope.tenantId, workspaceId: ctx.scope.workspaceId, role: 'user', content: query, citations: [], grounded: null, createdAt: now });
+        deps.messages?.notify(conversation.id);
+        const messageId = ids.next('msg');
+
+        async function* events(): AsyncGenerator<ChatEvent> {
+          try {
+            yield { event: 'meta', data: { conversationId: conversation.id, messageId } };
+            const standalone = history.length === 0 ? query : generator.condense ? await generator.condense(query, history, signal) : condenseQuery(query, history);
+            const context = await retrieveContext(deps.search, ctx.scope, standalone);
+            const numbering = new CitationNumbering(context);
+            let text = '';
+            let usage: GeneratorUsage = { inputTokens: 0, outputTokens: 0 };
+            const request = { query, locale, context: context.passages, history, ...personaRequest(persona), ...(standalone !== query ? { searchQuery: standalone } : {}), ...(signal ? { signal } : {}) };
+            for await (const event of generator.generate(request)) {
+              if (signal?.aborted) return;
+              if (event.type === 'delta') {
+                const piece = numbering.push(event.text);
+                text += piece;
+                if (piece) yield { event: 'delta', data: { text: piece } };
+              } else usage = event.usage;
+            }
+            if (signal?.aborted) return;
+            const rest = numbering.flush();
+            text += rest;
+            if (rest) yield { event: 'delta', data: { text: rest } };
+            const citations = numbering.citations();
+            for (const citation of citations) yield { event: 'citation', data: citation };
+            await store.conversations.appendMessage(ctx.scope, {
+              id: messageId,
+              conversationId: conversation.id,
+              tenantId: ctx.scope.tenantId,
+              workspaceId: ctx.scope.workspaceId,
+              role: 'assistant',
+              content: text.trim(),
+              citations,
+              grounded: citations.length > 0,
+              createdAt: clock.now().toISOString(),
+            });
+            deps.messages?.notify(conversation.id);
+            yield { event: 'done', data: { usage, grounded: citations.length > 0, query: standalone } };
+          } catch (error) {
+            if (signal?.aborted) return;
+            if (isUpstreamError(error)) {
+              // The provider's own words go to the log; the caller learns which provider and whether to retry.
+              logger.warn('chat generation failed at the model provider', { conversationId: conversation.id, provider: error.provider, transient: error.transient, error: error.message });
+              const problem = upstreamUnavailable(error);
+              yield { event: 'error', data: { code: problem.code, detail: problem.localized![locale], provider: error.provider, transient: error.transient } };
+              return;
+            }
+            logger.error('chat generation failed', { conversationId: conversation.id, error: error instanceof Error ? error.message : String(error) });
+            yield { event: 'error', data: { code: 'unavailable', detail: locale === 'th' ? 'ขออภัย ระบบตอบคำถามขัดข้องชั่วคราว กรุณาลองใหม่อีกครั้ง' : 'The answer could not be completed; please try again.' } };
+          } finally {
+            slot.release();
+          }
+        }
+
+        return ok({ conversationId: conversation.id, rateLimit: taken.value, events: events() });
+      }
     },
   };
 }

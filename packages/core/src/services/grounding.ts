@@ -2,6 +2,7 @@ import { CONTEXT_PASSAGES } from '../bounds.js';
 import type { Citation } from '../ports/conversations.js';
 import type { GeneratorContext } from '../ports/generator.js';
 import type { DocumentRecord, Scope } from '../ports/store.js';
+import { plainText } from '../text/plain.js';
 import type { SearchService } from './search.js';
 
 const SNIPPET_CHARS = 240;
@@ -22,7 +23,7 @@ export async function retrieveContext(search: SearchService, scope: Scope, query
 
 /** Plain text of a chunk for a citation preview: markdown markers, table rules and fences removed. */
 function snippet(text: string): string {
-  const lines = text.split('\n').flatMap((raw) => {
+  const lines = plainText(text).split('\n').flatMap((raw) => {
     const line = raw.trim();
     if (/^\|?\s*:?-{3,}/.test(line) || line.startsWith('```')) return [];
     const plain = line.replace(/^(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)/, '').replace(/\*\*|__|`/g, '');
@@ -34,7 +35,7 @@ function snippet(text: string): string {
 }
 
 function citationOf(p: GeneratorContext, n: number, context: GroundingContext): Citation {
-  return { n, documentId: p.documentId, chunkId: p.chunkId, title: p.title, url: context.urls.get(p.documentId) ?? null, snippet: snippet(p.text) };
+  return { n, documentId: p.documentId, chunkId: p.chunkId, title: plainText(p.title), url: context.urls.get(p.documentId) ?? null, snippet: snippet(p.text) };
 }
 
 /** The passages an answer cites as `[n]`, in order of first citation; unknown numbers are ignored. */

@@ -8,6 +8,7 @@ import { searchSchema, type SearchInput, type SearchRequest } from '../schemas/s
 import { parseInput } from '../schemas/validate.js';
 import { reciprocalRankFusion, RRF_K, type FusedHit } from '../search/fusion.js';
 import { MAX_QUERY_FRAGMENTS } from '../bounds.js';
+import { plainText } from '../text/plain.js';
 import { boundTerms, searchTerms } from '../text/query.js';
 import { queryFragments, tokenize } from '../text/tokenizer.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
@@ -132,9 +133,10 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
       results.push({
         chunkId: chunk.id,
         documentId: chunk.documentId,
-        title: chunk.title,
-        headingPath: chunk.headingPath,
-        text: chunk.text,
+        // Plain text: a caller may place these in a page (stored markup and link targets removed).
+        title: plainText(chunk.title),
+        headingPath: chunk.headingPath.map(plainText),
+        text: plainText(chunk.text),
         score: hit.score,
         rank: 0,
         lexicalRank: hit.ranks.lexical ?? null,

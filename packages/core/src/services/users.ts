@@ -8,6 +8,7 @@ import type { ApiKeyScope, WorkspaceRecord } from '../ports/store.js';
 import { slugSchema } from '../schemas/tenancy.js';
 import { parseInput } from '../schemas/validate.js';
 import { randomBase62 } from '../system.js';
+import { createLoginThrottle } from './login-throttle.js';
 import { runInTransaction, type Principal, type RequestContext, type ServiceDeps } from './context.js';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
@@ -53,6 +54,7 @@ export function createUserService(deps: ServiceDeps) {
   const { store, clock, ids } = deps;
   // Verifying against a real-looking hash keeps "no such user" as slow as "wrong password".
   const decoy = hashPassword(randomBase62(24));
+  const throttle = createLoginThrottle(store);
 
   return {
     /** Creates a user (or reuses one by e-mail) with a tenant-wide or workspace-scoped membership. */
@@ -84,14 +86,26 @@ export function createUserService(deps: ServiceDeps) {
     },
 
     /** Checks credentials and opens a session; the token is returned once, for the cookie. */
-    async login(input: z.input<typeof loginSchema>): Promise<Result<{ token: string; userId: string; expiresAt: Date }, PanyaError>> {
+    async login(input: z.input<typeof loginSchema>, client: { address?: string } = {}): Promise<Result<{ token: string; userId: string; expiresAt: Date }, PanyaError>> {
       const parsed = parseInput(loginSchema, input);
       if (parsed.isErr()) return err(parsed.error);
+      const now = clock.now();
       const user = await store.users.getByEmail(parsed.value.email);
+      const attempt = await throttle.attempt(parsed.value.email, client.address, now);
+      if ('refused' in attempt) {
+        // Each tenant the account belongs to sees the lockout in its audit trail; the address is not kept.
+        if (user) {
+          for (const tenantId of new Set((await store.users.allMemberships(user.id)).map((m) => m.tenantId))) {
+            await store.audit.append({ id: ids.next('evt'), tenantId, workspaceId: null, type: 'auth.login_throttled', actor: 'system', subjectId: user.id, data: { scope: attempt.scope, retryAfterSeconds: attempt.refused.code === 'rate_limited' ? attempt.refused.retryAfterSeconds : null }, createdAt: now.toISOString() });
+          }
+        }
+        deps.logger.warn('login throttled', { scope: attempt.scope, userId: user?.id ?? null });
+        return err(attempt.refused);
+      }
       const valid = await verifyPassword(parsed.value.password, user?.passwordHash ?? (await decoy));
       if (!user || !valid) return err(errors.unauthorized('E-mail or password is incorrect.'));
+      await attempt.release();
       const token = randomBase62(32);
-      const now = clock.now();
       const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
       await store.users.insertSession({ id: sessionId(token), userId: user.id, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString(), revokedAt: null });
       return ok({ token, userId: user.id, expiresAt });
