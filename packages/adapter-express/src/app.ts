@@ -23,6 +23,7 @@ import { difyRetrievalRoute } from './routes/dify.js';
 import { CONNECTOR_WEBHOOK_PATHS, connectorWebhook } from './routes/connectors-webhook.js';
 import { API_PATHS, browserCors } from './cors.js';
 import { securityHeaders } from './security-headers.js';
+import { adminRouter, type AdminAppOptions } from './admin.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -48,6 +49,8 @@ export interface PanyaAppOptions {
   helpCenter?: HelpCenterOptions;
   /** Upload admission (default: `MAX_UPLOAD_BYTES_IN_FLIGHT`, `MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT`, waiting `UPLOAD_ADMISSION_WAIT_MS`). */
   uploads?: UploadRouterOptions;
+  /** The admin app at `/admin` (default: the built `@panya/admin`); `false` leaves it out. */
+  admin?: AdminAppOptions | false;
 }
 
 /** `/c/{slug}/…` of an erased tenant: 410 Gone, never cached (spec "Tenant erasure" 4). */
@@ -142,6 +145,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.all('/api/mcp', mcp);
   app.all('/c/:tenantSlug/_w/:workspaceSlug/api/mcp', mcp);
   app.all('/c/:tenantSlug/api/mcp', mcp);
+  if (options.admin !== false) app.use('/admin', adminRouter(options.admin ?? {}));
   const api = apiRouter(engine, options);
   app.use('/api', api);
   app.use('/c/:tenantSlug/_w/:workspaceSlug/api', api);

@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import type { AppContext } from '../context.js';
+import { lang, t, useLang } from '../i18n.js';
+import { ErrorBox, Section, useAction } from '../ui.js';
+
+interface Usage {
+  period: string;
+  plan: string;
+  resolutions: number;
+  apiQueries: number;
+  resolutionEquivalents?: number;
+  guidedFlows: number;
+  addonSeats: number;
+  included: { resolutions: number | null };
+  overage: { resolutions: number; apiQueries: number };
+  projectedSatang: number;
+  hardCap?: { limit: number | null; reached: boolean };
+}
+
+const PLANS = ['team', 'business', 'growth'] as const;
+const baht = (satang: number) => new Intl.NumberFormat(lang() === 'th' ? 'th-TH' : 'en-GB', { style: 'currency', currency: 'THB' }).format(satang / 100);
+
+/** Usage and billing: this month against the included amounts, overage, projected charge, checkout, seats. */
+export function BillingScreen({ ctx }: { ctx: AppContext }) {
+  useLang();
+  const [usage, setUsage] = useState<Usage | null>(null);
+  const [seats, setSeats] = useState(6);
+  const load = useAction();
+  const act = useAction();
+
+  useEffect(() => {
+    void load.run(async () => setUsage(await api<Usage>('GET', `${ctx.tenantBase}/billing/usage`)));
+  }, []);
+
+  async function checkout(plan: string, interval: 'month' | 'year') {
+    const session = await act.run(() => api<{ url: string }>('POST', `${ctx.tenantBase}/billing`, { plan, interval }));
+    if (session) location.assign(session.url);
+  }
+
+  async function setSeatCount(e: Event) {
+    e.preventDefault();
+    await act.run(() => api('POST', `${ctx.tenantBase}/billing/seat-addon`, { seats }));
+  }
+
+  const capReached = usage?.hardCap?.reached ?? false;
+  return (
+    <>
+      <h1>{t('bill.title')}</h1>
+      <ErrorBox error={load.error} />
+      {usage ? (
+        <Section title={`${t('bill.period')}: ${usage.period}`} id="bill-usage">
+          <p>
+            {t('bill.plan')}: <strong>{usage.plan}</strong>
+          </p>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('bill.metric')}</th>
+                <th scope="col">{t('bill.used')}</th>
+                <th scope="col">{t('bill.included')}</th>
+                <th scope="col">{t('bill.overage')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <td>{t('bill.resolutions')}</td>
+                <td>{usage.resolutions}</td>
+                <td>{usage.included.resolutions ?? '∞'}</td>
+                <td>{usage.overage.resolutions}</td>
+              </tr>
+              <tr>
+                <td>{t('bill.apiQueries')}</td>
+                <td>{usage.apiQueries}</td>
+                <td>—</td>
+                <td>{usage.overage.apiQueries}</td>
+              </tr>
+              <tr>
+                <td>{t('bill.flows')}</td>
+                <td>{usage.guidedFlows}</td>
+                <td>—</td>
+                <td>—</td>
+              </tr>
+            </tbody>
+          </table>
+          <p class="total">
+            {t('bill.projected')}: <strong>{baht(usage.projectedSatang)}</strong>
+          </p>
+          <p role="status" class={capReached ? 'inline-error' : 'muted'}>
+            {capReached ? t('bill.hardCap') : t('bill.underCap')}
+          </p>
+        </Section>
+      ) : (
+        <p>{t('loading')}</p>
+      )}
+      <Section title={t('bill.checkout')} id="bill-checkout">
+        <div class="row wrap">
+          {PLANS.map((plan) =>
+            (['month', 'year'] as const).map((interval) => (
+              <button type="button" class="secondary" key={`${plan}-${interval}`} disabled={act.busy} onClick={() => checkout(plan, interval)}>
+                {t('bill.checkoutTo', { plan, interval: interval === 'month' ? t('bill.monthly') : t('bill.annual') })}
+              </button>
+            )),
+          )}
+        </div>
+        <form class="row" onSubmit={setSeatCount}>
+          <label>
+            {t('bill.seats')}
+            <input type="number" min={6} max={10} value={seats} onInput={(e) => setSeats(Number((e.target as HTMLInputElement).value))} />
+          </label>
+          <button type="submit" disabled={act.busy}>
+            {t('bill.setSeats')}
+          </button>
+        </form>
+        <ErrorBox error={act.error} />
+      </Section>
+    </>
+  );
+}
