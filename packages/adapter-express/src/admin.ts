@@ -1,36 +1,24 @@
 import { join } from 'node:path';
 import { adminAssetsBuilt, adminAssetsDir } from '@panya/admin';
 import { errors, panyaError } from '@panya/core';
-import express, { Router, type Response } from 'express';
+import express, { Router } from 'express';
 import { sendProblem } from './problem.js';
-
-/**
- * The admin app's policy: everything from this origin, nothing inline, no framing. The app is
- * built for it (no inline script or style), so a stricter site-wide policy keeps it working.
- */
-export const ADMIN_CSP = "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'";
 
 export interface AdminAppOptions {
   /** The built app (index.html and assets/); default the `@panya/admin` package's `dist`. */
   assetsDir?: string;
 }
 
-function adminHeaders(res: Response): void {
-  res.setHeader('Content-Security-Policy', ADMIN_CSP);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-}
-
 /**
  * `/admin`: the static admin app, from the same origin as the API it calls with the session
- * cookie. Hashed assets are cached for a year; index.html is revalidated on every load.
+ * cookie. Hashed assets are cached for a year; index.html is revalidated on every load. Its
+ * strict Content-Security-Policy is set with the other security headers (`security-headers.ts`).
  */
 export function adminRouter(options: AdminAppOptions = {}): Router {
   const dir = options.assetsDir ?? adminAssetsDir;
   const built = options.assetsDir ? true : adminAssetsBuilt();
   const router = Router({ strict: true });
   router.use((req, res, next) => {
-    adminHeaders(res);
     if (!built) return sendProblem(req, res, panyaError('unavailable', { message: 'The admin app is not built: run "pnpm --filter @panya/admin build" (pnpm start and pnpm build do).' }));
     next();
   });

@@ -57,7 +57,7 @@ describe('README: pnpm start and every curl example', () => {
   let dir: string;
   let child: ReturnType<typeof spawn>;
   let env: Record<string, string>;
-  const ids: { doc: string[]; ws: string[]; conv: string[]; msg: string[] } = { doc: [], ws: [], conv: [], msg: [] };
+  const ids: { doc: string[]; ws: string[]; conv: string[]; msg: string[]; key: string[] } = { doc: [], ws: [], conv: [], msg: [], key: [] };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'panya-readme-'));
@@ -200,6 +200,29 @@ describe('README: pnpm start and every curl example', () => {
     }],
     [/\/reindex\?wait=true/, (r) => expect([r.status, r.json().status]).toEqual([200, 'indexed'])],
     [/\/api\/cron\/vectorize-reindex/, (r) => expect(r.status).toBe(200)],
+    [/"query":"refund","explain":true/, (r) => {
+      expect(r.status).toBe(200);
+      const { results, explain } = r.json();
+      expect(explain.rrfK).toBeGreaterThan(0);
+      const { lexical, semantic, trigram } = results[0].explain.contributions;
+      expect(lexical + semantic + trigram).toBeCloseTo(results[0].score, 10);
+    }],
+    [/^curl -s "\$URL\/api\/api-keys" -H "Authorization: Bearer \$KEY"$/, (r) => {
+      expect(r.status).toBe(200);
+      expect(r.json().data.length).toBeGreaterThan(0);
+      expect(r.body).not.toContain(env.KEY!);
+    }],
+    [/"name":"CI","scopes":\["read"\]/, (r) => {
+      expect(r.status).toBe(201);
+      expect(r.json()).toMatchObject({ name: 'CI', scopes: ['read'], workspaceSlug: 'default', key: expect.stringMatching(/^svc_live_/) });
+      ids.key.push(r.json().id);
+    }],
+    [/-X DELETE "\$URL\/api\/api-keys\/key_/, (r) => expect(r.status).toBe(204)],
+    [/\/api\/me"/, (r) => expect([r.status, r.json().kind, r.json().tenant.slug]).toEqual([200, 'api_key', 'demo'])],
+    [/\/admin\/"/, (r) => {
+      expect(r.status).toBe(200);
+      expect(r.body).toMatch(/<script type="module" src="assets\/main-\w+\.js"><\/script>/);
+    }],
     [/\/healthz"/, (r) => expect([r.status, r.json()]).toEqual([200, { status: 'ok' }])],
     [/\/readyz"/, (r) => expect([r.status, r.json()]).toEqual([200, { status: 'ready', checks: { database: 'ok', migrations: 'ok', ingestWorker: 'ok' } }])],
     [/\/api\/openapi\.json"/, (r) => expect([r.status, r.json().openapi, r.json().paths['/api/search']?.post?.operationId]).toEqual([200, '3.1.0', 'search'])],
@@ -230,7 +253,7 @@ describe('README: pnpm start and every curl example', () => {
         const made = await curl(`curl -s "$URL/api/docs" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"title":"Reindexed","contentMd":"Reindex me."}'`, dir, env);
         command = command.replace('doc_...', made.json().id);
       }
-      command = command.replaceAll('doc_...', ids.doc[0] ?? 'doc_').replaceAll('ws_...', ids.ws[0] ?? 'ws_').replaceAll('conv_...', ids.conv[0] ?? 'conv_').replaceAll('msg_...', ids.msg[0] ?? 'msg_');
+      command = command.replaceAll('doc_...', ids.doc[0] ?? 'doc_').replaceAll('ws_...', ids.ws[0] ?? 'ws_').replaceAll('conv_...', ids.conv[0] ?? 'conv_').replaceAll('msg_...', ids.msg[0] ?? 'msg_').replaceAll('key_...', ids.key[0] ?? 'key_');
       const reply = await curl(command, dir, env);
       try {
         await check![1](reply);
