@@ -19,7 +19,7 @@ export function adminRouter(options: AdminAppOptions = {}): Router {
   const built = options.assetsDir ? true : adminAssetsBuilt();
   const router = Router({ strict: true });
   router.use((req, res, next) => {
-    if (!built) return sendProblem(req, res, panyaError('unavailable', { message: 'The admin app is not built: run "pnpm --filter @panya/admin build" (pnpm start and pnpm build do).' }));
+    if (!built) return sendProblem(req, res, panyaError('unavailable', { message: 'The admin app is not built: run "pnpm --filter @panya/admin build" (pnpm install and pnpm build do).' }));
     next();
   });
   router.get('/', (req, res, next) => {
