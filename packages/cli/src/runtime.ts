@@ -54,7 +54,10 @@ export interface OpenEngineOptions {
   payments?: PaymentsFromEnv;
   /** Who this process's ingest leases name (`serve` only: a restart reclaims the previous run's). */
   ingestHolder?: IngestOptions['holder'];
-  /** A SQLite connection that serves requests while ingest threads write: they checkpoint the WAL, it does not. */
+  /**
+   * A SQLite connection that serves requests while ingest threads write: they checkpoint the WAL,
+   * it does not, and uploads are written by a thread of their own.
+   */
   serving?: boolean;
 }
 
@@ -91,7 +94,7 @@ async function openStore(db: string, notice: (message: string) => void, serving:
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(db);
   if (scheme) throw new ConfigError(`PANYA_DB (or --db): unsupported database URL "${scheme[1]}://…"; use a SQLite file path or a postgres:// URL.`);
   if (db !== ':memory:' && !existsSync(db)) notice(`Creating a new SQLite database at ${resolve(db)}`);
-  return openSqliteStore({ path: db, autoCheckpoint: !serving });
+  return openSqliteStore({ path: db, autoCheckpoint: !serving, offThreadDocumentWrites: serving });
 }
 
 async function openAIGenerator(env: EnvConfig) {

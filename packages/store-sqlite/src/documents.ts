@@ -1,6 +1,7 @@
 import { DOCUMENT_STATUSES, type ClaimOptions, type IndexingOutcome, type DocumentPatch, type DocumentRecord, type DocumentStatus, type DocumentStore, type ListOptions, type PublicSurface, type Scope } from '@panya/core';
 import { tables } from '@panya/core/rows';
 import type { Runner, Statements } from './database.js';
+import type { DocumentWriter } from './document-writer.js';
 import { page, Table } from './rows.js';
 
 type Row = Record<string, unknown>;
@@ -8,12 +9,21 @@ type Row = Record<string, unknown>;
 export class SqliteDocuments implements DocumentStore {
   private readonly rows: Table<DocumentRecord>;
 
-  constructor(private readonly sql: Statements, private readonly run: Runner) {
+  /** `writer`: where batches go instead of this connection (a worker thread's own), outside transactions. */
+  constructor(private readonly sql: Statements, private readonly run: Runner, private readonly writer?: DocumentWriter) {
     this.rows = new Table(sql, tables.DOCUMENTS);
   }
 
   insert(d: DocumentRecord) {
     return this.run(() => void this.rows.insert(d));
+  }
+
+  insertMany(docs: readonly DocumentRecord[]) {
+    if (this.writer) return this.writer.insertMany(docs);
+    const insertAll = this.sql.db.transaction(() => {
+      for (const d of docs) this.rows.insert(d);
+    });
+    return this.run(() => insertAll());
   }
 
   get(scope: Scope, id: string) {

@@ -1,5 +1,6 @@
 import type { Store, StoreHealth } from '@panya/core';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
+import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteBilling } from './billing.js';
@@ -54,13 +55,13 @@ const translated =
     }
   };
 
-function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean) {
+function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean, writer?: DocumentWriter) {
   const search = new SqliteSearchIndex(db, sql, run, undefined, shared);
   return {
     tenants: new SqliteTenants(sql, run, search),
     workspaces: new SqliteWorkspaces(sql, run, search),
     apiKeys: new SqliteApiKeys(sql, run),
-    documents: new SqliteDocuments(sql, run),
+    documents: new SqliteDocuments(sql, run, writer),
     audit: new SqliteAudit(sql, run),
     search,
     rateLimits: new SqliteRateLimits(db, sql, run),
@@ -113,11 +114,15 @@ export class SqliteStore implements Store {
   /** How long a call waits for another connection's write lock (asynchronously) before failing. */
   private readonly lockWaitMs: number;
 
-  constructor(readonly db: Db, options: { lockWaitMs?: number } = {}) {
+  /** Inserts batches of documents off this thread, when the store was opened with `offThreadDocumentWrites`. */
+  private readonly writer: DocumentWriter | undefined;
+
+  constructor(readonly db: Db, options: { lockWaitMs?: number; writer?: DocumentWriter } = {}) {
     this.lockWaitMs = options.lockWaitMs ?? 5000;
+    this.writer = options.writer;
     const sql = new Statements(db);
     // Between tries, a transaction of this connection may have opened: wait for it each time.
-    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), true);
+    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), true, this.writer);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;
@@ -191,11 +196,19 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.gate.idle();
+    await this.writer?.close();
     if (this.db.open) this.db.close();
   }
 }
 
-export interface SqliteStoreOptions extends OpenOptions {}
+export interface SqliteStoreOptions extends OpenOptions {
+  /**
+   * Batches of documents (`documents.insertMany`: uploads of up to 32 MB) are written by a worker
+   * thread on its own connection, so the serving thread never copies their content into SQLite.
+   * For a file database; `:memory:` writes in place.
+   */
+  offThreadDocumentWrites?: boolean;
+}
 
 /** Opens (creating if needed) and migrates a SQLite store. `path: ':memory:'` for tests. */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
@@ -203,5 +216,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   migrate(db);
   // Opening and migrating may wait synchronously (start-up); from here on, lock waits are asynchronous.
   db.pragma(`busy_timeout = ${SYNC_BUSY_TIMEOUT_MS}`);
-  return new SqliteStore(db, { lockWaitMs: options.busyTimeoutMs ?? 5000 });
+  const lockWaitMs = options.busyTimeoutMs ?? 5000;
+  const offThread = options.offThreadDocumentWrites && options.path !== ':memory:';
+  return new SqliteStore(db, { lockWaitMs, ...(offThread ? { writer: documentWriter({ path: options.path, busyTimeoutMs: lockWaitMs }) } : {}) });
 }

@@ -193,6 +193,12 @@ export type IndexingOutcome = { status: 'indexed' } | { status: 'failed'; error:
 
 export interface DocumentStore {
   insert(doc: DocumentRecord): Promise<void>;
+  /**
+   * Inserts all or none (one transaction), outside any other transaction. Optional: a store that
+   * can write large batches (uploads) off the calling thread implements it; otherwise core inserts
+   * one by one in a transaction.
+   */
+  insertMany?(docs: readonly DocumentRecord[]): Promise<void>;
   get(scope: Scope, id: string): Promise<DocumentRecord | null>;
   getByExternalId(scope: Scope, externalId: string): Promise<DocumentRecord | null>;
   /** Every document of the workspace that has an external id (a sync's view of what exists). */

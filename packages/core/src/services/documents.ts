@@ -290,7 +290,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     return ok({ items: page.items, nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null });
   }
 
-  async function bulk(ctx: RequestContext, input: BulkDocumentsInput, options: WriteOptions = {}, created?: DocumentRecord[]): Promise<Result<BulkItemResult[], PanyaError>> {
+  async function bulk(ctx: RequestContext, input: BulkDocumentsInput, options: WriteOptions = {}): Promise<Result<BulkItemResult[], PanyaError>> {
     const allowed = requireScope(ctx, 'write');
     if (allowed.isErr()) return err(allowed.error);
     const parsed = parseInput(bulkDocumentsSchema, input);
@@ -308,7 +308,6 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       for (const [index, item] of create.entries()) {
         const doc = newDocument(ctx, item, now);
         await tx.documents.insert(doc);
-        created?.push(doc);
         changed.push(doc.id);
         results.push({ op: 'create', index, id: doc.id, status: 'created' });
       }
@@ -498,14 +497,25 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         .map((s) => s.trim())
         .filter(Boolean);
       const title = typeof input.title === 'string' && input.files.length === 1 ? input.title : undefined;
-      // Form text: `bulk` validates each surface and names any it does not know.
+      const allowed = requireScope(ctx, 'write');
+      if (allowed.isErr()) return err(allowed.error);
+      // Form text: validated as a bulk create, which names any surface it does not know.
       const create = input.files.map((file) => ({ title: (title ?? file.title).slice(0, 300) || 'Untitled', contentMd: file.contentMd, publicSurfaces: surfaces as PublicSurface[] }));
+      const parsed = parseInput(bulkDocumentsSchema, { create });
+      if (parsed.isErr()) return err(parsed.error);
+      const now = clock.now().toISOString();
+      const docs = (parsed.value.create ?? []).map((item) => newDocument(ctx, item, now));
+      // One batch, all or nothing; a store may write it off this thread (uploads run to 32 MB).
+      if (store.documents.insertMany) await store.documents.insertMany(docs);
+      else await store.transaction(async (tx) => { for (const doc of docs) await tx.documents.insert(doc); });
+      afterWrite(ctx.scope);
+      const ids = docs.map((d) => d.id);
+      notify(ctx.scope, ids);
       // `wait`: answer once every file is indexed (or failed), like a single create. Without it the
       // records just written are the answer: nothing is read back.
-      const written: DocumentRecord[] = [];
-      const created = await bulk(ctx, { create }, options, written);
-      if (created.isErr()) return err(created.error);
-      return ok(options.wait ? await store.documents.getMany(ctx.scope, written.map((d) => d.id)) : written);
+      if (!options.wait) return ok(docs);
+      await settleMany(ctx.scope, ids);
+      return ok(await store.documents.getMany(ctx.scope, ids));
     },
   };
 }
