@@ -1,6 +1,9 @@
+import { deflateSync } from 'node:zlib';
+import { MAX_PDF_INFLATED_BYTES } from '@panya/core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { ConversionLimitError, convertUpload, UnsupportedMediaTypeError } from '../src/upload/convert.js';
+import { inflatedPdfBytes } from '../src/upload/pdf-inflate.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
@@ -104,6 +107,22 @@ describe('convertUpload', () => {
     expect(error).toBeInstanceOf(ConversionLimitError);
     expect(error).toMatchObject({ limit: 'MAX_PDF_PAGES', max: 2 });
     expect((await convertUpload({ filename: 'ok.pdf', bytes: pdf }, { maxPdfPages: 3 })).contentMd).toContain('three');
+  });
+
+  it('refuses a PDF whose compressed streams inflate past the cap before parsing it; images are not counted', async () => {
+    // 100 MB of spaces deflate to about 100 KB: a decompression bomb.
+    const bomb = deflateSync(Buffer.alloc(100 * 1024 * 1024, 0x20), { level: 9 });
+    const pdfWith = (dictionary: string) =>
+      Buffer.concat([Buffer.from(`%PDF-1.4\n4 0 obj\n<< ${dictionary} /Length ${bomb.length} >>\nstream\n`), bomb, Buffer.from('\nendstream\nendobj\n%%EOF\n')]);
+    const error = await convertUpload({ filename: 'bomb.pdf', bytes: pdfWith('/Filter /FlateDecode') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConversionLimitError);
+    expect(error).toMatchObject({ limit: 'MAX_PDF_INFLATED_BYTES', max: MAX_PDF_INFLATED_BYTES });
+    expect(inflatedPdfBytes(pdfWith('/Filter /FlateDecode'), 200 * 1024 * 1024)).toBe(100 * 1024 * 1024);
+    expect(inflatedPdfBytes(pdfWith('/Type /XObject /Subtype /Image /Filter /FlateDecode'), MAX_PDF_INFLATED_BYTES)).toBe(0);
+    // An ordinary PDF is far below the cap and converts.
+    const pdf = await makePdf([['one'], ['two']]);
+    expect(inflatedPdfBytes(pdf, MAX_PDF_INFLATED_BYTES)).toBeGreaterThan(0);
+    expect((await convertUpload({ filename: 'ok.pdf', bytes: pdf }, { maxPdfInflatedBytes: 1024 * 1024 })).contentMd).toContain('two');
   });
 
   it('drops NUL characters from converted text', async () => {

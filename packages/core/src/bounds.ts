@@ -40,6 +40,12 @@ export const MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT = 32 * 1024 * 1024;
 export const UPLOAD_ADMISSION_WAIT_MS = 10_000;
 /** Pages of one PDF (422 `limit_exceeded`, limit `MAX_PDF_PAGES`). */
 export const MAX_PDF_PAGES = 10_000;
+/**
+ * Bytes the compressed (Flate) streams of one PDF may inflate to, images left out (422, limit
+ * `MAX_PDF_INFLATED_BYTES`): counted before the PDF is parsed, so a decompression bomb costs a
+ * bounded inflate instead of a parse of what it expands to.
+ */
+export const MAX_PDF_INFLATED_BYTES = 64 * 1024 * 1024;
 /** Characters of text one converted file may produce (422): a document's own cap, and where a decompression bomb stops. */
 export const MAX_CONVERTED_CHARS = 2_000_000;
 /** Heap of a conversion worker (MB): inflated PDF streams beyond it end that conversion, not the server. */

@@ -1,5 +1,6 @@
-import { MAX_CONVERTED_CHARS, MAX_PDF_PAGES } from '@panya/core';
+import { MAX_CONVERTED_CHARS, MAX_PDF_INFLATED_BYTES, MAX_PDF_PAGES } from '@panya/core';
 import TurndownService from 'turndown';
+import { inflatedPdfBytes } from './pdf-inflate.js';
 
 export interface UploadedFile {
   filename: string;
@@ -54,7 +55,7 @@ export class ConversionLimitError extends Error {
   override readonly name = 'ConversionLimitError';
   constructor(
     message: string,
-    readonly limit: 'MAX_PDF_PAGES' | 'MAX_CONVERTED_CHARS' | 'CONVERSION_BUDGET_MS',
+    readonly limit: 'MAX_PDF_PAGES' | 'MAX_PDF_INFLATED_BYTES' | 'MAX_CONVERTED_CHARS' | 'CONVERSION_BUDGET_MS',
     readonly max: number,
   ) {
     super(message);
@@ -62,7 +63,7 @@ export class ConversionLimitError extends Error {
 }
 
 /** Turns an uploaded file into a title and Markdown content. The extension decides; the MIME type is the fallback. */
-export async function convertUpload(file: UploadedFile, limits: { maxPdfPages?: number } = {}): Promise<ConvertedUpload> {
+export async function convertUpload(file: UploadedFile, limits: { maxPdfPages?: number; maxPdfInflatedBytes?: number } = {}): Promise<ConvertedUpload> {
   const kind = detectKind(file.filename, file.mimeType);
   const fallbackTitle = baseName(file.filename);
   const converted = await (async (): Promise<ConvertedUpload> => {
@@ -76,7 +77,7 @@ export async function convertUpload(file: UploadedFile, limits: { maxPdfPages?: 
       case 'html':
         return htmlToMarkdown(decodeText(file.bytes), fallbackTitle);
       case 'pdf':
-        return pdfToText(file.bytes, file.filename, fallbackTitle, limits.maxPdfPages ?? MAX_PDF_PAGES);
+        return pdfToText(file.bytes, file.filename, fallbackTitle, limits.maxPdfPages ?? MAX_PDF_PAGES, limits.maxPdfInflatedBytes ?? MAX_PDF_INFLATED_BYTES);
     }
   })();
   checkLength(converted.contentMd.length, file.filename);
@@ -170,7 +171,10 @@ function htmlToMarkdown(html: string, fallbackTitle: string): ConvertedUpload {
   return { title: title ?? firstH1(contentMd) ?? fallbackTitle, contentMd };
 }
 
-async function pdfToText(bytes: Uint8Array, filename: string, fallbackTitle: string, maxPages: number): Promise<ConvertedUpload> {
+async function pdfToText(bytes: Uint8Array, filename: string, fallbackTitle: string, maxPages: number, maxInflated: number): Promise<ConvertedUpload> {
+  if (inflatedPdfBytes(bytes, maxInflated) > maxInflated) {
+    throw new ConversionLimitError(`"${fileName(filename)}" inflates to more than ${maxInflated / 1024 / 1024} MB of compressed content; at most that much is read.`, 'MAX_PDF_INFLATED_BYTES', maxInflated);
+  }
   // Loaded on first use: pdf.js is large and most uploads are not PDFs.
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // pdf.js may detach the buffer it is given, so it gets a copy.
