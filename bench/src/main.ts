@@ -167,7 +167,7 @@ SciFact (\`shared/eval/scifact\`: 5,183 abstracts, 300 test queries) loaded once
 - **panya search()** — validation, channels (lexical: core's in-memory BM25 + proximity; with the \`hash\` embedder the vector channel has weight 0), fusion, hydration; **retrieve()** — channels and fusion only.
 - **FTS5 matching floor** — the same terms Panya's lexical channel sends (captured per query) and the workspace scope token, \`MATCH\` only: every matching row read, nothing ranked. **FTS5 bm25() ORDER BY … LIMIT 100** — the ranked query the SQLite store ran before ranking moved to core.
 - **MiniSearch / Orama (defaults)** — the same documents (title + text), their default tokenizers, top 10.
-- **HTTP** — the real app (auth, metering) in its own process over a copy of the database, autocannon at 10 connections in this one, 2 runs interleaved with \`GET /healthz\`.
+- **HTTP** — \`panya serve --workers N\` (N = 1, then 2; from the sources, \`--embedder hash\`) over a fresh copy of the database, autocannon at 10 connections from the benchmark process (which shares the 2 cores with the server), a 3 s warm-up, then 2 runs interleaved with \`GET /healthz\`. Re-run alone: \`pnpm bench scifact\` (\`BENCH_SCIFACT_WORKERS=1,2\`, \`BENCH_RUNS\`, \`BENCH_HTTP_SECONDS\`).
 `,
     answers: `## answers — answer quality on a labelled set
 

@@ -10,7 +10,7 @@
  * Every request has a timeout, the load process a hard cap, and the server's whole process group
  * is killed at the end whatever happened.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { createEngine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { emit, log, NODE_FLAGS } from './lib/child.js';
 import { CACHE_ROOT } from './lib/panya.js';
+import { startServer } from './lib/serve.js';
 import { longQueries, ordinaryQueries, scifactDb } from './query-cost.js';
 import { quantile, round } from './lib/stats.js';
 
@@ -62,55 +63,6 @@ async function bigPdf(): Promise<Buffer> {
   const bytes = Buffer.from(await pdf.save());
   writeFileSync(path, bytes);
   return bytes;
-}
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  /** SIGTERM, then SIGKILL to the whole process group (primary, workers, helpers). */
-  kill(): Promise<{ exitedMs: number | null }>;
-}
-
-function startServer(db: string, workers: number): Promise<Server> {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--conditions=@panya/source', '--import', 'tsx', 'packages/cli/src/bin.ts', 'serve', '--workers', String(workers), '--port', '0', '--db', db, '--embedder', 'hash'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PANYA_LOG_LEVEL: 'warn', PANYA_SESSION_SECRET: 'bench-stall-session-secret-0123456789' },
-  });
-  const killGroup = () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  };
-  process.once('exit', killGroup);
-  const kill = async () => {
-    const started = Date.now();
-    const exited = new Promise<boolean>((ok) => (child.exitCode !== null ? ok(true) : child.once('exit', () => ok(true))));
-    child.kill('SIGTERM');
-    const inTime = await Promise.race([exited, new Promise<boolean>((ok) => setTimeout(() => ok(false), 20_000))]);
-    const exitedMs = inTime ? Date.now() - started : null;
-    killGroup();
-    process.off('exit', killGroup);
-    return { exitedMs };
-  };
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (killGroup(), reject(new Error(`server not listening within 90 s:\n${output}`))), 90_000);
-    const onData = (d: Buffer) => {
-      output = (output + d.toString()).slice(-4000);
-      const url = /listening on (\S+)/.exec(output)?.[1];
-      if (url) (clearTimeout(timer), resolve({ child, url, kill }));
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => {
-      onData(d);
-      process.stderr.write(d);
-    });
-    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`server exited with ${code}:\n${output}`))));
-  });
 }
 
 interface Timed {
@@ -175,7 +127,7 @@ async function configuration(workers: number, source: string) {
   await engine.close();
 
   const loadAverageAtStart = loadavg().map((x) => round(x, 2));
-  const server = await startServer(db, workers);
+  const server = await startServer(db, workers, SERVER_NODE_FLAGS);
   try {
     const ordinary = ordinaryQueries();
     log(`  workers ${workers}: search req/s (${RPS_SECONDS} s, 10 connections)…`);

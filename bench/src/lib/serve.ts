@@ -1,0 +1,58 @@
+/**
+ * `panya serve --workers N` started as `pnpm panya` starts it (sources through tsx, hash embedder),
+ * in its own process group so the primary, its workers and helpers all stop together.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface Server {
+  child: ChildProcess;
+  url: string;
+  /** SIGTERM, then SIGKILL to the whole process group (primary, workers, helpers). */
+  kill(): Promise<{ exitedMs: number | null }>;
+}
+
+export function startServer(db: string, workers: number, nodeFlags: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeFlags, '--conditions=@panya/source', '--import', 'tsx', 'packages/cli/src/bin.ts', 'serve', '--workers', String(workers), '--port', '0', '--db', db, '--embedder', 'hash'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PANYA_LOG_LEVEL: 'warn', PANYA_SESSION_SECRET: 'bench-serve-session-secret-0123456789' },
+  });
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+  process.once('exit', killGroup);
+  const kill = async () => {
+    const started = Date.now();
+    const exited = new Promise<boolean>((ok) => (child.exitCode !== null ? ok(true) : child.once('exit', () => ok(true))));
+    child.kill('SIGTERM');
+    const inTime = await Promise.race([exited, new Promise<boolean>((ok) => setTimeout(() => ok(false), 20_000))]);
+    const exitedMs = inTime ? Date.now() - started : null;
+    killGroup();
+    process.off('exit', killGroup);
+    return { exitedMs };
+  };
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (killGroup(), reject(new Error(`server not listening within 90 s:\n${output}`))), 90_000);
+    const onData = (d: Buffer) => {
+      output = (output + d.toString()).slice(-4000);
+      const url = /listening on (\S+)/.exec(output)?.[1];
+      if (url) (clearTimeout(timer), resolve({ child, url, kill }));
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d: Buffer) => {
+      onData(d);
+      process.stderr.write(d);
+    });
+    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`server exited with ${code}:\n${output}`))));
+  });
+}
+
