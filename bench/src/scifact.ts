@@ -5,7 +5,6 @@
  * on the same documents. Then HTTP: `POST /api/search` on copies of the same database through
  * `panya serve --workers 1` and `--workers 2`.
  */
-import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { openSqliteStore } from '@panya/store-sqlite';
 import autocannon from 'autocannon';
 import MiniSearch from 'minisearch';
 import { emit, log } from './lib/child.js';
+import { createFtsFloor, ftsToken } from './lib/fts-floor.js';
 import { CACHE_ROOT, copyDb, sourceHash } from './lib/panya.js';
 import { startServer } from './lib/serve.js';
 import { mb, median, memorySnapshot, round, summarize } from './lib/stats.js';
@@ -89,7 +89,8 @@ store.search.lexical = lexical;
 const mem1 = memorySnapshot();
 
 // FTS5 matching floor: the workspace's scope token and the same terms, MATCH only (every row read, no ranking).
-const token = (kind: string, id: string) => kind + createHash('sha256').update(id).digest('hex').slice(0, 24);
+createFtsFloor(store.db);
+const token = ftsToken;
 const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
 const scopeMatch = `scope:(${quote(token('w', `${ctx.scope.tenantId}/${ctx.scope.workspaceId}`))} OR ${quote(token('l', ctx.scope.tenantId))})`;
 const match = store.db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?');

@@ -7,12 +7,12 @@
  * Panya path broken into its parts, Recall@10 of Panya's vector channel against the exact scan,
  * and memory (Orama's heap vs SQLite's file and the process RSS it costs).
  */
-import { createHash } from 'node:crypto';
 import { statSync, existsSync } from 'node:fs';
 import { create, insertMultiple, search as oramaSearch, type AnyOrama } from '@orama/orama';
 import { createEngine, type Engine, type LexicalQuery, type RequestContext } from '@panya/core';
 import { openSqliteStore, type SqliteStore } from '@panya/store-sqlite';
 import { emit, log } from './lib/child.js';
+import { createFtsFloor, ftsToken } from './lib/fts-floor.js';
 import { SearchCorpus, type CorpusQuery } from './lib/corpus.js';
 import { LookupEmbedder, panyaDb, workspaceContexts } from './lib/panya.js';
 import { mb, memorySnapshot, ratio, round, summarize, type LatencySummary } from './lib/stats.js';
@@ -170,12 +170,12 @@ function instrument(store: SqliteStore): Trace {
 }
 
 // ---------- the raw floor: the same statements, issued directly with better-sqlite3 ----------
-const ftsToken = (kind: string, id: string) => kind + createHash('sha256').update(id).digest('hex').slice(0, 24);
 const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
 
 let currentRun = 0;
 async function systemsFor(c: Case) {
   const db = c.store.db;
+  createFtsFloor(db);
   const { tenantId, workspaceId } = c.ctx.scope;
   const scopeMatch = `scope:(${quote(ftsToken('w', `${tenantId}/${workspaceId}`))} OR ${quote(ftsToken('l', tenantId))})`;
   // bm25() column weights: the store's own (a private field, read so the floor ranks exactly as Panya does).

@@ -193,12 +193,19 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
           ...(env.PANYA_SESSION_SECRET ? { sessionSecret: env.PANYA_SESSION_SECRET } : {}),
         },
       });
+      // Each process builds its in-memory search indexes now, in slices beside the requests, rather than on first searches.
+      const warming = new AbortController();
+      void engine.search.warm({ signal: warming.signal }).then(
+        (workspaces) => logger.info('search indexes built', { workspaces }),
+        (error: unknown) => warming.signal.aborted || logger.warn('search index warm-up stopped', { error: error instanceof Error ? error.message : String(error) }),
+      );
       // In a cluster, the first worker runs the schedule (job leases would keep the others idle anyway).
       const scheduler = opts.cron && (slot ?? 1) === 1 ? startScheduler(engine, { holder: nodeId, logger }) : null;
       if (slot !== null) reportListening(running.url);
       else io.out(`Panya listening on ${running.url}`);
       if (demo) printDemo(demo, running.url);
       onStopSignal(async () => {
+        warming.abort();
         scheduler?.stop();
         await running.close();
       });

@@ -107,6 +107,38 @@ describe('LexicalRanker', () => {
     expect(calls).toMatchObject({ load: 2, changes: 0 });
   });
 
+  it('rebuilds when changes are pruned between reading the version and reading the changes', async () => {
+    const { source, write, version, calls } = fakeSource();
+    write({ id: 'a', title: '', body: 'alpha' });
+    const ranker = new LexicalRanker(source);
+    await ranker.search(scope, q('alpha'), 5);
+    write({ id: 'b', title: '', body: 'alpha' });
+    write({ id: 'c', title: '', body: 'alpha' });
+    // The retention job prunes right after this search read the version: the change list it then
+    // reads has lost b's change (as a store's would), and the floor has passed the cached index.
+    const changes = source.changes.bind(source);
+    source.changes = async (s, since) => {
+      version.floor = version.seq - 1;
+      const listed = await changes(s, version.floor);
+      return listed;
+    };
+    expect((await ranker.search(scope, q('alpha'), 5)).map((h) => h.chunkId).sort()).toEqual(['a', 'b', 'c']);
+    expect(calls.load).toBe(2);
+  });
+
+  it('warms a workspace ahead of its first search', async () => {
+    const { source, write, calls } = fakeSource();
+    write({ id: 'a', title: '', body: 'alpha' });
+    const ranker = new LexicalRanker(source);
+    await ranker.warm(scope);
+    expect(calls.load).toBe(1);
+    expect((await ranker.search(scope, q('alpha'), 5)).map((h) => h.chunkId)).toEqual(['a']);
+    expect(calls.load).toBe(1);
+    const uncached = fakeSource();
+    await new LexicalRanker(uncached.source, { cache: false }).warm(scope);
+    expect(uncached.calls.load).toBe(0);
+  });
+
   it('never caches when asked not to (a transaction’s view)', async () => {
     const { source, write, calls } = fakeSource();
     write({ id: 'a', title: '', body: 'alpha' });

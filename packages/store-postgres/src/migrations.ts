@@ -524,6 +524,16 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       CREATE INDEX idempotency_keys_expiry ON ${n.t('idempotency_keys')}(expires_at);
     `,
   },
+  {
+    version: 17,
+    name: 'lexical search reads core index terms only: tsvector dropped',
+    // Ranking moved to core's in-memory index (built from lexical_title/lexical_body); nothing reads
+    // the tsvector or its length any more. Dropping the columns drops their indexes: the scope index returns without INCLUDE.
+    sql: (n) => `
+      ALTER TABLE ${n.t('chunks')} DROP COLUMN lexical, DROP COLUMN lexical_length;
+      CREATE INDEX IF NOT EXISTS chunks_scope ON ${n.t('chunks')}(tenant_id, workspace_id);
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -14,38 +14,8 @@ export interface VectorIndexOptions {
 
 /** pgvector's HNSW indexes `vector` columns of up to 2,000 dimensions; larger ones are scanned exactly. */
 const HNSW_MAX_DIMENSIONS = 2000;
-/** tsvector limits: a lexeme is < 2 KB, positions run from 1 to 16,383. */
-const MAX_LEXEME_BYTES = 2046;
-const MAX_POSITION = 16383;
 const MAX_FRAGMENTS = 32;
 const BM25 = { k1: 1.2, b: 0.75 };
-
-/** A tsvector/tsquery literal of one lexeme: quoted, so user text can never be read as syntax. */
-const lexeme = (term: string) => `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
-const usableTerm = (term: string) => term.length > 0 && Buffer.byteLength(term) <= MAX_LEXEME_BYTES;
-
-/**
- * Core's space-joined terms as a tsvector: title terms weighted A, body terms D, each with its
- * position, so term frequencies survive for BM25. Returns the vector and its length in terms.
- */
-export function toTsvector(lexicalTitle: string, lexicalBody: string): { vector: string; length: number } {
-  const positions = new Map<string, string[]>();
-  let at = 0;
-  let length = 0;
-  for (const [text, weight] of [[lexicalTitle, 'A'], [lexicalBody, '']] as const) {
-    // A gap between title and body: a phrase never spans the two (as with FTS5 columns).
-    if (at > 0) at++;
-    for (const term of text.split(' ')) {
-      if (!usableTerm(term)) continue;
-      at++;
-      length++;
-      let list = positions.get(term);
-      if (!list) positions.set(term, (list = []));
-      if (list.length < 256) list.push(`${Math.min(at, MAX_POSITION)}${weight}`);
-    }
-  }
-  return { vector: [...positions].map(([term, list]) => `${lexeme(term)}:${list.join(',')}`).join(' '), length };
-}
 
 const vectorLiteral = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
 /** Escapes LIKE wildcards so a fragment only ever matches itself. */
@@ -294,13 +264,12 @@ export class PgSearchIndex implements SearchIndex {
       const batch = chunks.slice(start, start + BATCH);
       const values: unknown[] = [tenantId, workspaceId, documentId];
       const tuples = batch.map((c) => {
-        const { vector, length } = toTsvector(c.lexicalTitle, c.lexicalBody);
-        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, vector, length, c.lexicalTitle, c.lexicalBody);
-        const p = values.length - 9;
-        return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $${p + 6}::tsvector, $${p + 7}, $${p + 8}, $${p + 9})`;
+        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, c.lexicalTitle, c.lexicalBody);
+        const p = values.length - 7;
+        return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $${p + 6}, $${p + 7})`;
       });
       const { rows } = await tx.query<{ id: string; seq: string }>(
-        `INSERT INTO ${this.chunks} (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical, lexical_length, lexical_title, lexical_body)
+        `INSERT INTO ${this.chunks} (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical_title, lexical_body)
          VALUES ${tuples.join(', ')} RETURNING id, seq`,
         values,
       );
@@ -397,6 +366,21 @@ export class PgSearchIndex implements SearchIndex {
     return rows.map(toChunk);
   }
 
+  warm(scope: Scope) {
+    return this.ranker.warm(scope);
+  }
+
+  /** Raising a floor waits for the tenant's writers (they hold its row), so every change at or below it is committed. */
+  pruneChanges(keep: number) {
+    return this.db.atomic(async (tx) => {
+      await tx.query(`UPDATE ${this.n.t('search_versions')} SET floor = seq - $1 WHERE seq - $1 > floor`, [keep]);
+      const { rowCount } = await tx.query(
+        `DELETE FROM ${this.n.t('search_changes')} c USING ${this.n.t('search_versions')} v WHERE v.tenant_id = c.tenant_id AND c.seq <= v.floor`,
+      );
+      return rowCount ?? 0;
+    });
+  }
+
   async countChunks(scope: Scope) {
     const { rows } = await this.db.query(`SELECT count(*)::int AS n FROM ${this.chunks} WHERE tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL)`, [
       scope.tenantId,
@@ -412,11 +396,10 @@ export class PgSearchIndex implements SearchIndex {
 
   adoptLegacyChunk(chunkId: string, workspaceId: string, index: Pick<ChunkInput, 'lexicalTitle' | 'lexicalBody' | 'vector'>) {
     return this.db.atomic(async (tx) => {
-      const { vector, length } = toTsvector(index.lexicalTitle, index.lexicalBody);
       const { rows } = await tx.query<{ seq: string; tenant_id: string }>(
-        `UPDATE ${this.chunks} SET workspace_id = $2, lexical = $3::tsvector, lexical_length = $4, lexical_title = $5, lexical_body = $6
+        `UPDATE ${this.chunks} SET workspace_id = $2, lexical_title = $3, lexical_body = $4
          WHERE id = $1 AND workspace_id IS NULL RETURNING seq, tenant_id`,
-        [chunkId, workspaceId, vector, length, index.lexicalTitle, index.lexicalBody],
+        [chunkId, workspaceId, index.lexicalTitle, index.lexicalBody],
       );
       const row = rows[0];
       if (!row) return false;

@@ -517,6 +517,13 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
     `,
   },
+  {
+    version: 18,
+    name: 'lexical search reads core index terms only: FTS5 table dropped',
+    // Ranking moved to core's in-memory index (built from chunks.lexical_title/lexical_body);
+    // nothing reads chunks_fts any more. The trigram table stays: the trigram channel reads it.
+    sql: `DROP TABLE IF EXISTS chunks_fts;`,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchIndex } from '@panya/core';
 import { DEFAULT_LEXICAL_WEIGHTS, EmbedderMismatchError, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
@@ -7,10 +6,6 @@ export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
 
 type Row = Record<string, unknown>;
 
-const hashToken = (kind: string, id: string) => kind + createHash('sha256').update(id).digest('hex').slice(0, 24);
-/** One FTS token per workspace (and one per tenant for legacy chunks); lowercase hex survives case folding. */
-const workspaceToken = (scope: Scope) => hashToken('w', `${scope.tenantId}/${scope.workspaceId}`);
-const legacyToken = (tenantId: string) => hashToken('l', tenantId);
 const workspacePartition = (scope: Scope) => `w:${scope.workspaceId}`;
 const legacyPartition = (tenantId: string) => `l:${tenantId}`;
 
@@ -114,7 +109,7 @@ export class SqliteSearchIndex implements SearchIndex {
   reset(info: IndexInfo) {
     return this.run(() =>
       this.db.transaction(() => {
-        this.db.exec("DELETE FROM chunks; DELETE FROM chunks_fts; DELETE FROM chunks_trigram; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info;");
+        this.db.exec("DELETE FROM chunks; DELETE FROM chunks_trigram; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info;");
         // Every cached lexical index is older than the new floor: the next search rebuilds it.
         this.db.exec('DELETE FROM search_changes; UPDATE search_versions SET seq = seq + 1, floor = seq + 1;');
         this.createVectorTable(info);
@@ -215,14 +210,12 @@ export class SqliteSearchIndex implements SearchIndex {
       }
       this.db.transaction(() => {
         this.deleteChunks(scope.tenantId, documentId);
-        const token = workspaceToken(scope);
         const part = workspacePartition(scope);
         for (const c of chunks) {
           const { rowid } = this.sql
             .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical_title, lexical_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
             .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, c.lexicalTitle, c.lexicalBody) as { rowid: number };
           const id = BigInt(rowid);
-          this.sql.get('INSERT INTO chunks_fts (rowid, scope, title, body) VALUES (?, ?, ?, ?)').run(id, token, c.lexicalTitle, c.lexicalBody);
           this.sql.get('INSERT INTO chunks_trigram (rowid, text) VALUES (?, ?)').run(id, `${c.title}\n${c.text}`.toLowerCase());
           this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, part, c.vector);
         }
@@ -252,7 +245,6 @@ export class SqliteSearchIndex implements SearchIndex {
     const hasVectors = this.readInfo() !== null;
     for (const { rowid } of rows) {
       const id = BigInt(rowid);
-      this.sql.get('DELETE FROM chunks_fts WHERE rowid = ?').run(id);
       this.sql.get('DELETE FROM chunks_trigram WHERE rowid = ?').run(id);
       if (hasVectors) this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
     }
@@ -309,6 +301,19 @@ export class SqliteSearchIndex implements SearchIndex {
     });
   }
 
+  warm(scope: Scope) {
+    return this.ranker.warm(scope);
+  }
+
+  pruneChanges(keep: number) {
+    return this.run(() =>
+      this.db.transaction(() => {
+        this.db.prepare('UPDATE search_versions SET floor = seq - ? WHERE seq - ? > floor').run(keep, keep);
+        return this.db.prepare('DELETE FROM search_changes WHERE seq <= (SELECT v.floor FROM search_versions v WHERE v.tenant_id = search_changes.tenant_id)').run().changes;
+      }).immediate(),
+    );
+  }
+
   countChunks(scope: Scope) {
     return this.run(
       () => (this.sql.get('SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL)').get(scope.tenantId, scope.workspaceId) as Row).n as number,
@@ -331,8 +336,6 @@ export class SqliteSearchIndex implements SearchIndex {
         if (!row) return false;
         const id = BigInt(row.rowid as number);
         const scope = { tenantId: row.tenant_id as string, workspaceId };
-        this.sql.get('DELETE FROM chunks_fts WHERE rowid = ?').run(id);
-        this.sql.get('INSERT INTO chunks_fts (rowid, scope, title, body) VALUES (?, ?, ?, ?)').run(id, workspaceToken(scope), index.lexicalTitle, index.lexicalBody);
         this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
         this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, workspacePartition(scope), index.vector);
         this.sql.get('UPDATE chunks SET workspace_id = ?, lexical_title = ?, lexical_body = ? WHERE rowid = ?').run(workspaceId, index.lexicalTitle, index.lexicalBody, id);
@@ -347,7 +350,6 @@ export class SqliteSearchIndex implements SearchIndex {
         const row = this.sql.get('SELECT rowid FROM chunks WHERE id = ? AND workspace_id IS NULL').get(chunkId) as Row | undefined;
         if (!row) return;
         const id = BigInt(row.rowid as number);
-        this.sql.get('DELETE FROM chunks_fts WHERE rowid = ?').run(id);
         this.sql.get('DELETE FROM chunks_trigram WHERE rowid = ?').run(id);
         this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
         this.sql.get('DELETE FROM chunks WHERE rowid = ?').run(id);
@@ -366,7 +368,6 @@ export class SqliteSearchIndex implements SearchIndex {
           .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical_title, lexical_body) VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
           .get(chunk.id, tenantId, documentId, chunk.ordinal, chunk.title, JSON.stringify(chunk.headingPath), chunk.text, chunk.lexicalTitle, chunk.lexicalBody) as { rowid: number };
         const id = BigInt(rowid);
-        this.sql.get('INSERT INTO chunks_fts (rowid, scope, title, body) VALUES (?, ?, ?, ?)').run(id, legacyToken(tenantId), chunk.lexicalTitle, chunk.lexicalBody);
         this.sql.get('INSERT INTO chunks_trigram (rowid, text) VALUES (?, ?)').run(id, `${chunk.title}\n${chunk.text}`.toLowerCase());
         this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, legacyPartition(tenantId), chunk.vector);
       })(),

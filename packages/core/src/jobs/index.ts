@@ -4,6 +4,7 @@ import type { JobContext } from './types.js';
 import { markSlaBreaches } from '../services/tickets.js';
 import { runUsageReporter } from '../billing/usage-reporter.js';
 import { detectResolutions } from '../services/resolutions.js';
+import { SEARCH_CHANGES_KEPT } from '../search/lexical-ranker.js';
 import { createIds } from '../system.js';
 import { vectorizeReindex } from './vectorize-reindex.js';
 import { workspaceCleanup } from './workspace-cleanup.js';
@@ -44,9 +45,10 @@ export const JOBS = {
     run: async (ctx, now) => {
       const purged = await ctx.store.rateLimits.purgeExpired(now.toISOString());
       const idempotencyKeys = await ctx.store.idempotency.purgeExpired(now.toISOString());
+      const searchChanges = await ctx.store.search.pruneChanges(SEARCH_CHANGES_KEPT);
       // Spec (Tenant erasure 3): the edge cache of every URL of each erased tenant.
       const erased = ctx.erasure ? await ctx.erasure.purgeErased() : { tenantsPurged: 0, cachePurges: 0, purgeFailures: 0 };
-      return ok({ job: 'retention', erasedTenantsPurged: erased.tenantsPurged, cachePurges: erased.cachePurges, purgeFailures: erased.purgeFailures, expiredRateCounters: purged, expiredIdempotencyKeys: idempotencyKeys });
+      return ok({ job: 'retention', erasedTenantsPurged: erased.tenantsPurged, cachePurges: erased.cachePurges, purgeFailures: erased.purgeFailures, expiredRateCounters: purged, expiredIdempotencyKeys: idempotencyKeys, searchChangesPruned: searchChanges });
     },
   },
   'workspace-cleanup': {

@@ -87,6 +87,14 @@ export interface SearchIndex {
   removeLegacyChunk(chunkId: string): Promise<void>;
   countChunks(scope: Scope): Promise<number>;
   /**
+   * Keeps each tenant's last `keep` changes: older ones are deleted and the tenant's floor rises
+   * to the newest deleted one (one transaction), so an index further behind rebuilds. Returns how
+   * many change rows were deleted.
+   */
+  pruneChanges(keep: number): Promise<number>;
+  /** Builds the workspace's in-memory lexical index now rather than on its first search. */
+  warm(scope: Scope): Promise<void>;
+  /**
    * A full re-embedding (`panya reindex --all`) is built beside the live vectors and swapped in at
    * once: search answers from the old vectors until then, and a run that stops midway leaves them
    * untouched. `beginRebuild` keeps vectors an interrupted run staged for the same embedder.

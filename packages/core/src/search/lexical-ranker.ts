@@ -26,7 +26,13 @@ interface Entry {
   refreshing: Promise<void> | null;
 }
 
-const DEFAULT_MAX_WORKSPACES = 256;
+/**
+ * Changes kept per tenant by the retention job. An index further behind than this rebuilds on its
+ * next search, which costs about what replaying that many changes would.
+ */
+export const SEARCH_CHANGES_KEPT = 10_000;
+
+export const DEFAULT_MAX_WORKSPACES = 256;
 /** Chunks indexed between two yields to the event loop (a few milliseconds of work). */
 const BUILD_SLICE = 500;
 
@@ -62,6 +68,11 @@ export class LexicalRanker {
     return index.search(query, limit);
   }
 
+  /** Builds (or refreshes) a workspace's index ahead of its first search. */
+  async warm(scope: Scope): Promise<void> {
+    if (this.cache) await this.current(scope);
+  }
+
   /** Drops every cached index (the next search of each workspace reloads it). */
   clear(): void {
     this.entries.clear();
@@ -94,8 +105,12 @@ export class LexicalRanker {
             next.index = await this.build(await this.source.load(scope));
           } else {
             const { upserts, removed } = await this.source.changes(scope, next.seq);
-            for (const id of removed) next.index.remove(id);
-            await upsertInSlices(next.index, upserts);
+            // Changes pruned while they were read (the floor passed this index) may be missing: rebuild.
+            if ((await this.source.version(scope.tenantId)).floor > next.seq) next.index = await this.build(await this.source.load(scope));
+            else {
+              for (const id of removed) next.index.remove(id);
+              await upsertInSlices(next.index, upserts);
+            }
           }
           next.seq = version.seq;
         } finally {

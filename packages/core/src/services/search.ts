@@ -7,6 +7,7 @@ import type { SearchResponse, SearchResult } from '../schemas/responses.js';
 import { searchSchema, type SearchInput, type SearchRequest } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
 import { reciprocalRankFusion, RRF_K, type FusedHit } from '../search/fusion.js';
+import { DEFAULT_MAX_WORKSPACES } from '../search/lexical-ranker.js';
 import { MAX_QUERY_FRAGMENTS } from '../bounds.js';
 import { plainText } from '../text/plain.js';
 import { boundTerms, searchTerms } from '../text/query.js';
@@ -97,6 +98,26 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
 
   return {
     retrieve,
+
+    /**
+     * Builds the lexical indexes of live workspaces holding chunks (at most `limit`: what the
+     * ranker keeps), so their first searches after a start do not pay for it. Stops when `signal`
+     * aborts. Returns how many were built.
+     */
+    async warm(options: { limit?: number; signal?: AbortSignal } = {}): Promise<number> {
+      const limit = options.limit ?? DEFAULT_MAX_WORKSPACES;
+      let warmed = 0;
+      for (const tenant of await store.tenants.list()) {
+        for (const workspace of await store.workspaces.list(tenant.id)) {
+          if (warmed >= limit || options.signal?.aborted) return warmed;
+          const scope = { tenantId: tenant.id, workspaceId: workspace.id };
+          if ((await store.search.countChunks(scope)) === 0) continue;
+          await store.search.warm(scope);
+          warmed++;
+        }
+      }
+      return warmed;
+    },
 
     /** Validates, checks the `read` scope, then runs the search. */
     async search(ctx: RequestContext, input: SearchInput): Promise<Result<SearchResponse, PanyaError>> {

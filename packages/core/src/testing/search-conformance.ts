@@ -281,6 +281,26 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       }
     });
 
+    it('prunes each tenant to its last changes; an index behind the raised floor rebuilds and misses nothing', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'warranty covers batteries')]);
+      await store.search.replaceDocumentChunks(s.scopeB, 'doc_b', [chunk('doc_b', 'warranty of tenant B')]);
+      expect(await rankingOf(store, s.scopeA, 'warranty')).toHaveLength(1); // cached here
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_2', [chunk('doc_2', 'extended warranty for screens')]);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_3', [chunk('doc_3', 'warranty claims')]);
+      await store.search.removeDocumentChunks(s.scopeA, 'doc_1');
+      // A keeps its last change only, B its last one: the rest of both lists goes.
+      expect(await store.search.pruneChanges(1)).toBeGreaterThanOrEqual(3);
+      expect(await store.search.pruneChanges(1)).toBe(0);
+      expect((await rankingOf(store, s.scopeA, 'warranty')).map((h) => h.doc).sort()).toEqual(['doc_2', 'doc_3']);
+      expect((await rankingOf(store, s.scopeB, 'warranty')).map((h) => h.doc)).toEqual(['doc_b']);
+      // Writes after the prune are still applied as changes.
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_4', [chunk('doc_4', 'warranty for cables')]);
+      expect((await rankingOf(store, s.scopeA, 'warranty')).map((h) => h.doc).sort()).toEqual(['doc_2', 'doc_3', 'doc_4']);
+    });
+
     it('never keeps rows of a rolled-back transaction', async () => {
       const store = getStore();
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });

@@ -1,0 +1,34 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createEngine, type Scope } from '@panya/core';
+import { openSqliteStore } from '@panya/store-sqlite';
+
+describe('search.warm', () => {
+  it('builds the index of each live workspace holding chunks, up to the limit, and stops when aborted', async () => {
+    const engine = createEngine({ store: openSqliteStore({ path: ':memory:' }) });
+    try {
+      const { tenant } = (await engine.tenancy.createTenant({ slug: 'acme', plan: 'enterprise' }))._unsafeUnwrap();
+      const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+      (await engine.documents.bulk(ctx, { create: [{ title: 'Refunds', contentMd: 'Refunds take five days.' }] }))._unsafeUnwrap();
+      const workspaces = await engine.store.workspaces.list(tenant.id);
+      await engine.ingest.drain();
+      const other = (await engine.tenancy.createTenant({ slug: 'other', plan: 'enterprise' }))._unsafeUnwrap();
+      const otherCtx = (await engine.access.system('other'))._unsafeUnwrap();
+      (await engine.documents.bulk(otherCtx, { create: [{ title: 'Shipping', contentMd: 'Parcels ship daily.' }] }))._unsafeUnwrap();
+      await engine.ingest.drain();
+      await engine.tenancy.createTenant({ slug: 'idle', plan: 'free' }); // no documents: nothing to build
+
+      const warm = vi.spyOn(engine.store.search, 'warm');
+      expect(await engine.search.warm()).toBe(2);
+      expect(warm.mock.calls.map(([scope]) => (scope as Scope).tenantId).sort()).toEqual([tenant.id, other.tenant.id].sort());
+      expect(warm.mock.calls.map(([scope]) => (scope as Scope).workspaceId)).toContain(workspaces[0]!.id);
+      warm.mockClear();
+      expect(await engine.search.warm({ limit: 1 })).toBe(1);
+      expect(await engine.search.warm({ signal: AbortSignal.abort() })).toBe(0);
+      expect(warm).toHaveBeenCalledTimes(1);
+      // Warmed indexes answer.
+      expect((await engine.search.retrieve(ctx.scope, 'refunds', 5)).length).toBe(1);
+    } finally {
+      await engine.close();
+    }
+  });
+});
