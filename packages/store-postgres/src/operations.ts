@@ -12,7 +12,9 @@ import type {
   UserRecord,
   UserStore,
 } from '@panya/core';
-import { iso, isoOrNull, json, type Conn, type Names, type Row } from './database.js';
+import { tables } from '@panya/core/rows';
+import { json, type Conn, type Names } from './database.js';
+import { Table } from './rows.js';
 
 export class PgRateLimits implements RateLimitStore {
   constructor(private readonly db: Conn, private readonly n: Names) {}
@@ -67,32 +69,21 @@ export class PgRateLimits implements RateLimitStore {
   }
 }
 
-const toQueryEvent = (r: Row): ApiQueryEvent => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  keyId: (r.key_id as string | null) ?? null,
-  kind: r.kind as QueryEventKind,
-  tool: (r.tool as string | null) ?? null,
-  billingPeriod: r.billing_period as string,
-  createdAt: iso(r.created_at),
-});
-
 export class PgUsage implements UsageStore {
-  constructor(private readonly db: Conn, private readonly n: Names) {}
+  private readonly queries: Table<ApiQueryEvent>;
+  private readonly usage: Table<UsageRecord>;
+
+  constructor(private readonly db: Conn, private readonly n: Names) {
+    this.queries = new Table(db, n, tables.API_QUERY_EVENTS);
+    this.usage = new Table(db, n, tables.USAGE_RECORDS);
+  }
 
   async recordQuery(e: ApiQueryEvent) {
-    await this.db.query(
-      `INSERT INTO ${this.n.t('api_query_events')} (id, tenant_id, workspace_id, key_id, kind, tool, billing_period, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [e.id, e.tenantId, e.workspaceId, e.keyId, e.kind, e.tool, e.billingPeriod, e.createdAt],
-    );
+    await this.queries.insert(e);
   }
 
   async recordUsage(u: UsageRecord) {
-    await this.db.query(
-      `INSERT INTO ${this.n.t('usage_records')} (id, tenant_id, workspace_id, meter, quantity, billing_period, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [u.id, u.tenantId, u.workspaceId, u.meter, u.quantity, u.billingPeriod, JSON.stringify(u.data), u.createdAt],
-    );
+    await this.usage.insert(u);
   }
 
   async countQueries(tenantId: string, billingPeriod: string) {
@@ -113,77 +104,60 @@ export class PgUsage implements UsageStore {
     return Object.fromEntries(rows.map((r) => [r.meter as string, Number(r.total)]));
   }
 
-  async listQueries(tenantId: string, options: { billingPeriod?: string; limit?: number } = {}) {
-    const { rows } = await this.db.query(
-      `SELECT * FROM ${this.n.t('api_query_events')} WHERE tenant_id = $1 AND ($2::text IS NULL OR billing_period = $2) ORDER BY id DESC LIMIT $3`,
-      [tenantId, options.billingPeriod ?? null, options.limit ?? 100],
-    );
-    return rows.map(toQueryEvent);
+  listQueries(tenantId: string, options: { billingPeriod?: string; limit?: number } = {}) {
+    return this.queries.all(`SELECT * FROM ${this.queries.name} WHERE tenant_id = $1 AND ($2::text IS NULL OR billing_period = $2) ORDER BY id DESC LIMIT $3`, [
+      tenantId,
+      options.billingPeriod ?? null,
+      options.limit ?? 100,
+    ]);
   }
 }
 
-const toUser = (r: Row): UserRecord => ({ id: r.id as string, email: r.email as string, passwordHash: r.password_hash as string, createdAt: iso(r.created_at) });
-const toMembership = (r: Row): MembershipRecord => ({
-  id: r.id as string,
-  userId: r.user_id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: (r.workspace_id as string | null) ?? null,
-  role: r.role as MembershipRecord['role'],
-  createdAt: iso(r.created_at),
-});
-
 export class PgUsers implements UserStore {
-  constructor(private readonly db: Conn, private readonly n: Names) {}
+  private readonly users: Table<UserRecord>;
+  private readonly memberships_: Table<MembershipRecord>;
+  private readonly sessions: Table<SessionRecord>;
+
+  constructor(private readonly db: Conn, n: Names) {
+    this.users = new Table(db, n, tables.USERS);
+    this.memberships_ = new Table(db, n, tables.MEMBERSHIPS);
+    this.sessions = new Table(db, n, tables.SESSIONS);
+  }
 
   async insert(u: UserRecord) {
-    await this.db.query(`INSERT INTO ${this.n.t('users')} (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)`, [u.id, u.email, u.passwordHash, u.createdAt]);
+    await this.users.insert(u);
   }
 
-  async getByEmail(email: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('users')} WHERE email = $1`, [email]);
-    return rows[0] ? toUser(rows[0]) : null;
+  getByEmail(email: string) {
+    return this.users.one(`SELECT * FROM ${this.users.name} WHERE email = $1`, [email]);
   }
 
-  async get(id: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('users')} WHERE id = $1`, [id]);
-    return rows[0] ? toUser(rows[0]) : null;
+  get(id: string) {
+    return this.users.one(`SELECT * FROM ${this.users.name} WHERE id = $1`, [id]);
   }
 
   async addMembership(m: MembershipRecord) {
-    await this.db.query(
-      `INSERT INTO ${this.n.t('memberships')} (id, user_id, tenant_id, workspace_id, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [m.id, m.userId, m.tenantId, m.workspaceId, m.role, m.createdAt],
-    );
+    await this.memberships_.insert(m);
   }
 
-  async memberships(userId: string, tenantId: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('memberships')} WHERE user_id = $1 AND tenant_id = $2 ORDER BY id`, [userId, tenantId]);
-    return rows.map(toMembership);
+  memberships(userId: string, tenantId: string) {
+    return this.memberships_.all(`SELECT * FROM ${this.memberships_.name} WHERE user_id = $1 AND tenant_id = $2 ORDER BY id`, [userId, tenantId]);
   }
 
-  async allMemberships(userId: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('memberships')} WHERE user_id = $1 ORDER BY id`, [userId]);
-    return rows.map(toMembership);
+  allMemberships(userId: string) {
+    return this.memberships_.all(`SELECT * FROM ${this.memberships_.name} WHERE user_id = $1 ORDER BY id`, [userId]);
   }
 
   async insertSession(s: SessionRecord) {
-    await this.db.query(`INSERT INTO ${this.n.t('sessions')} (id, user_id, created_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5)`, [
-      s.id,
-      s.userId,
-      s.createdAt,
-      s.expiresAt,
-      s.revokedAt,
-    ]);
+    await this.sessions.insert(s);
   }
 
-  async getSession(id: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('sessions')} WHERE id = $1`, [id]);
-    const r = rows[0];
-    return r ? { id: r.id as string, userId: r.user_id as string, createdAt: iso(r.created_at), expiresAt: iso(r.expires_at), revokedAt: isoOrNull(r.revoked_at) } : null;
+  getSession(id: string) {
+    return this.sessions.one(`SELECT * FROM ${this.sessions.name} WHERE id = $1`, [id]);
   }
 
   async revokeSession(id: string, at: string) {
-    await this.db.query(`UPDATE ${this.n.t('sessions')} SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, [at, id]);
+    await this.db.query(`UPDATE ${this.sessions.name} SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, [at, id]);
   }
 }
 

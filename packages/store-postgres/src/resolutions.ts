@@ -1,28 +1,22 @@
-import type { DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
-import { iso, isoOrNull, type Conn, type Names, type Row } from './database.js';
-import { toConversation } from './conversations.js';
-
-const toResolution = (r: Row): ResolutionRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  conversationId: r.conversation_id as string,
-  billingPeriod: r.billing_period as string,
-  createdAt: iso(r.created_at),
-  reportedPeriod: (r.reported_period as string | null) ?? null,
-  refundedAt: isoOrNull(r.refunded_at),
-  correctedPeriod: (r.corrected_period as string | null) ?? null,
-});
-
+import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
+import { tables } from '@panya/core/rows';
+import type { Conn, Names } from './database.js';
+import { Table } from './rows.js';
 
 /** The conversation flag each disqualification sets. */
 const FLAG: Record<DisqualifyReason, string> = { thumbs_down: 'has_thumbs_down', ticket: 'handed_off' };
 
 export class PgResolutions implements ResolutionStore {
-  constructor(private readonly db: Conn, private readonly n: Names) {}
+  private readonly conversations: Table<ConversationRecord>;
+  private readonly rows: Table<ResolutionRecord>;
 
-  async candidates({ from, idleBefore }: { from: string; idleBefore: string }, limit: number, tenantId?: string) {
-    const { rows } = await this.db.query(
+  constructor(private readonly db: Conn, private readonly n: Names) {
+    this.conversations = new Table(db, n, tables.CONVERSATIONS);
+    this.rows = new Table(db, n, tables.RESOLUTIONS);
+  }
+
+  candidates({ from, idleBefore }: { from: string; idleBefore: string }, limit: number, tenantId?: string) {
+    return this.conversations.all(
       `SELECT c.* FROM ${this.n.t('conversations')} c
        WHERE c.has_grounded_answer AND NOT c.has_thumbs_down AND NOT c.handed_off AND c.last_message_at >= $4 AND c.last_message_at <= $1
          AND ($2::text IS NULL OR c.tenant_id = $2)
@@ -30,7 +24,6 @@ export class PgResolutions implements ResolutionStore {
        ORDER BY c.last_message_at, c.id LIMIT $3`,
       [idleBefore, tenantId ?? null, limit, from],
     );
-    return rows.map(toConversation);
   }
 
   async record(r: ResolutionRecord) {
@@ -51,12 +44,8 @@ export class PgResolutions implements ResolutionStore {
     return rows[0]!.n as number;
   }
 
-  async list(tenantId: string, period?: string) {
-    const { rows } = await this.db.query(
-      `SELECT * FROM ${this.n.t('resolutions')} WHERE tenant_id = $1 AND ($2::text IS NULL OR billing_period = $2) ORDER BY billing_period, conversation_id`,
-      [tenantId, period ?? null],
-    );
-    return rows.map(toResolution);
+  list(tenantId: string, period?: string) {
+    return this.rows.all(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND ($2::text IS NULL OR billing_period = $2) ORDER BY billing_period, conversation_id`, [tenantId, period ?? null]);
   }
 
   disqualify(scope: Scope, conversationId: string, reason: DisqualifyReason, at: string) {

@@ -59,6 +59,13 @@ export class Table<T> {
     return (await this.db.query(sql, values)).rowCount ?? 0;
   }
 
+  /** Inserts every record in one statement; returns how many rows were written. */
+  async insertMany(records: readonly Partial<T>[], conflict?: Conflict<T>): Promise<number> {
+    if (records.length === 0) return 0;
+    const { sql, values } = this.codec.insertMany(records, conflict);
+    return (await this.db.query(sql, values)).rowCount ?? 0;
+  }
+
   /** `UPDATE … SET <the patch's columns> WHERE <where> RETURNING *`; `where` numbers its parameters from $1. */
   update(patch: { [K in keyof T]?: T[K] | undefined }, where: string, params: readonly unknown[]): Promise<T | null> {
     return this.updateSet(patch, [], where, params);

@@ -15,208 +15,138 @@ import type {
   VisitorRecord,
   VisitorStore,
 } from '@panya/core';
-import { iso, isoOrNull, type Conn, type Names, type Row } from './database.js';
+import { tables } from '@panya/core/rows';
+import { iso, type Conn, type Names, type Row } from './database.js';
+import { page, Table } from './rows.js';
 
 type PageOptions = { after?: string; limit: number };
 
-const toTicket = (r: Row): TicketRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  subject: r.subject as string,
-  body: r.body as string,
-  priority: r.priority as TicketPriority,
-  status: r.status as TicketStatus,
-  conversationId: (r.conversation_id as string | null) ?? null,
-  visitorId: (r.visitor_id as string | null) ?? null,
-  dueAt: iso(r.due_at),
-  breachedAt: isoOrNull(r.breached_at),
-  closedAt: isoOrNull(r.closed_at),
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-});
-
-const toComment = (r: Row): TicketComment => ({
-  id: r.id as string,
-  ticketId: r.ticket_id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  body: r.body as string,
-  author: r.author as string,
-  createdAt: iso(r.created_at),
-});
-
-const toPersona = (r: Row): PersonaRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  name: r.name as string,
-  tone: r.tone as string,
-  instructions: r.instructions as string,
-  locale: (r.locale as PersonaRecord['locale']) ?? null,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-});
-
-const toVisitor = (r: Row): VisitorRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  name: (r.name as string | null) ?? null,
-  email: (r.email as string | null) ?? null,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-});
-
-function page<T extends { id: string }>(rows: Row[], limit: number, map: (r: Row) => T) {
-  const items = rows.slice(0, limit).map(map);
-  return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
-}
-
-/** `a = $n, …` for the keys of a patch that are present (snake_case columns), numbered from `$first`. */
-function sets(patch: Record<string, unknown>, columns: Record<string, string>, first: number): { sql: string; values: unknown[] } {
-  const keys = Object.keys(columns).filter((key) => patch[key] !== undefined);
-  return { sql: keys.map((key, i) => `${columns[key]} = $${first + i}`).join(', '), values: keys.map((key) => patch[key]) };
-}
-
-const TICKET_COLUMNS = { status: 'status', closedAt: 'closed_at', dueAt: 'due_at', breachedAt: 'breached_at', updatedAt: 'updated_at' };
-const PERSONA_COLUMNS = { name: 'name', tone: 'tone', instructions: 'instructions', locale: 'locale', updatedAt: 'updated_at' };
-const VISITOR_COLUMNS = { name: 'name', email: 'email', updatedAt: 'updated_at' };
-
 export class PgTickets implements TicketStore {
-  constructor(private readonly db: Conn, private readonly n: Names) {}
+  private readonly tickets: Table<TicketRecord>;
+  private readonly commentRows: Table<TicketComment>;
 
-  async insert(t: TicketRecord) {
-    await this.db.query(
-      `INSERT INTO ${this.n.t('tickets')} (id, tenant_id, workspace_id, subject, body, priority, status, conversation_id, visitor_id, due_at, breached_at, closed_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [t.id, t.tenantId, t.workspaceId, t.subject, t.body, t.priority, t.status, t.conversationId, t.visitorId, t.dueAt, t.breachedAt, t.closedAt, t.createdAt, t.updatedAt],
-    );
+  constructor(private readonly db: Conn, private readonly n: Names) {
+    this.tickets = new Table(db, n, tables.TICKETS);
+    this.commentRows = new Table(db, n, tables.TICKET_COMMENTS);
   }
 
-  async get(scope: Scope, id: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('tickets')} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
-    return rows[0] ? toTicket(rows[0]) : null;
+  async insert(t: TicketRecord) {
+    await this.tickets.insert(t);
+  }
+
+  get(scope: Scope, id: string) {
+    return this.tickets.one(`SELECT * FROM ${this.tickets.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
   }
 
   async list(scope: Scope, filter: { status?: TicketStatus; priority?: TicketPriority }, { after, limit }: PageOptions) {
-    const { rows } = await this.db.query(
-      `SELECT * FROM ${this.n.t('tickets')} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3)
+    const rows = await this.tickets.all(
+      `SELECT * FROM ${this.tickets.name} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3)
          AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR priority = $5)
        ORDER BY id DESC LIMIT $6`,
       [scope.tenantId, scope.workspaceId, after ?? null, filter.status ?? null, filter.priority ?? null, limit + 1],
     );
-    return page(rows, limit, toTicket);
+    return page(rows, limit);
   }
 
-  async transition(scope: Scope, id: string, from: TicketStatus, patch: TicketPatch) {
-    const set = sets(patch, TICKET_COLUMNS, 5);
-    const { rows } = await this.db.query(
-      `UPDATE ${this.n.t('tickets')} SET ${set.sql} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3 AND status = $4 RETURNING *`,
-      [scope.tenantId, scope.workspaceId, id, from, ...set.values],
-    );
-    return rows[0] ? toTicket(rows[0]) : null;
+  transition(scope: Scope, id: string, from: TicketStatus, patch: TicketPatch) {
+    return this.tickets.update(patch, 'tenant_id = $1 AND workspace_id = $2 AND id = $3 AND status = $4', [scope.tenantId, scope.workspaceId, id, from]);
   }
 
   async addComment(scope: Scope, c: TicketComment) {
     const { rowCount } = await this.db.query(
-      `INSERT INTO ${this.n.t('ticket_comments')} (id, ticket_id, tenant_id, workspace_id, body, author, created_at)
-       SELECT $1, id, tenant_id, workspace_id, $5, $6, $7 FROM ${this.n.t('tickets')} WHERE tenant_id = $2 AND workspace_id = $3 AND id = $4`,
+      `INSERT INTO ${this.commentRows.name} (id, ticket_id, tenant_id, workspace_id, body, author, created_at)
+       SELECT $1, id, tenant_id, workspace_id, $5, $6, $7 FROM ${this.tickets.name} WHERE tenant_id = $2 AND workspace_id = $3 AND id = $4`,
       [c.id, scope.tenantId, scope.workspaceId, c.ticketId, c.body, c.author, c.createdAt],
     );
     if (rowCount === 0) throw new Error(`Ticket ${c.ticketId} not found in this workspace.`);
   }
 
-  async comments(scope: Scope, ticketId: string, limit: number) {
-    const { rows } = await this.db.query(
-      `SELECT * FROM (SELECT * FROM ${this.n.t('ticket_comments')} WHERE tenant_id = $1 AND workspace_id = $2 AND ticket_id = $3 ORDER BY id DESC LIMIT $4) c ORDER BY id`,
+  comments(scope: Scope, ticketId: string, limit: number) {
+    return this.commentRows.all(
+      `SELECT * FROM (SELECT * FROM ${this.commentRows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND ticket_id = $3 ORDER BY id DESC LIMIT $4) c ORDER BY id`,
       [scope.tenantId, scope.workspaceId, ticketId, limit],
     );
-    return rows.map(toComment);
   }
 
   async markBreaches(now: string, limit: number) {
     // Rows another run holds are skipped, and the re-checked condition keeps a ticket marked once.
     // The CTE runs once (a plain `IN (… LIMIT)` subquery may be re-run and exceed the limit).
-    const t = this.n.t('tickets');
-    const { rows } = await this.db.query(
+    const t = this.tickets.name;
+    const rows = await this.tickets.all(
       `WITH due AS (SELECT id FROM ${t} WHERE status = 'open' AND breached_at IS NULL AND due_at <= $1 ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        UPDATE ${t} t SET breached_at = $1, updated_at = $1 FROM due
        WHERE t.id = due.id AND t.status = 'open' AND t.breached_at IS NULL
        RETURNING t.*`,
       [now, limit],
     );
-    return rows.map(toTicket).sort((a, b) => a.dueAt.localeCompare(b.dueAt) || a.id.localeCompare(b.id));
+    return rows.sort((a, b) => a.dueAt.localeCompare(b.dueAt) || a.id.localeCompare(b.id));
   }
 }
 
 export class PgPersonas implements PersonaStore {
-  constructor(private readonly db: Conn, private readonly n: Names) {}
+  private readonly rows: Table<PersonaRecord>;
 
-  async insert(p: PersonaRecord) {
-    await this.db.query(
-      `INSERT INTO ${this.n.t('personas')} (id, tenant_id, workspace_id, name, tone, instructions, locale, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [p.id, p.tenantId, p.workspaceId, p.name, p.tone, p.instructions, p.locale, p.createdAt, p.updatedAt],
-    );
+  constructor(private readonly db: Conn, n: Names) {
+    this.rows = new Table(db, n, tables.PERSONAS);
   }
 
-  async get(scope: Scope, id: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('personas')} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
-    return rows[0] ? toPersona(rows[0]) : null;
+  async insert(p: PersonaRecord) {
+    await this.rows.insert(p);
+  }
+
+  get(scope: Scope, id: string) {
+    return this.rows.one(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
   }
 
   async list(scope: Scope, { after, limit }: PageOptions) {
-    const { rows } = await this.db.query(
-      `SELECT * FROM ${this.n.t('personas')} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3) ORDER BY id DESC LIMIT $4`,
-      [scope.tenantId, scope.workspaceId, after ?? null, limit + 1],
-    );
-    return page(rows, limit, toPersona);
+    const rows = await this.rows.all(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3) ORDER BY id DESC LIMIT $4`, [
+      scope.tenantId,
+      scope.workspaceId,
+      after ?? null,
+      limit + 1,
+    ]);
+    return page(rows, limit);
   }
 
-  async update(scope: Scope, id: string, patch: PersonaPatch) {
-    const set = sets(patch, PERSONA_COLUMNS, 4);
-    const { rows } = await this.db.query(`UPDATE ${this.n.t('personas')} SET ${set.sql} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3 RETURNING *`, [scope.tenantId, scope.workspaceId, id, ...set.values]);
-    return rows[0] ? toPersona(rows[0]) : null;
+  update(scope: Scope, id: string, patch: PersonaPatch) {
+    return this.rows.update(patch, 'tenant_id = $1 AND workspace_id = $2 AND id = $3', [scope.tenantId, scope.workspaceId, id]);
   }
 
   async delete(scope: Scope, id: string) {
-    const { rowCount } = await this.db.query(`DELETE FROM ${this.n.t('personas')} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+    const { rowCount } = await this.db.query(`DELETE FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
     return (rowCount ?? 0) > 0;
   }
 }
 
 export class PgVisitors implements VisitorStore {
-  constructor(private readonly db: Conn, private readonly n: Names) {}
+  private readonly rows: Table<VisitorRecord>;
+
+  constructor(private readonly db: Conn, private readonly n: Names) {
+    this.rows = new Table(db, n, tables.VISITORS);
+  }
 
   async insert(v: VisitorRecord) {
-    await this.db.query(
-      `INSERT INTO ${this.n.t('visitors')} (id, tenant_id, workspace_id, name, email, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [v.id, v.tenantId, v.workspaceId, v.name, v.email, v.createdAt, v.updatedAt],
-    );
+    await this.rows.insert(v);
   }
 
-  async get(scope: Scope, id: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('visitors')} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
-    return rows[0] ? toVisitor(rows[0]) : null;
+  get(scope: Scope, id: string) {
+    return this.rows.one(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
   }
 
-  async findByEmail(scope: Scope, email: string) {
-    const { rows } = await this.db.query(`SELECT * FROM ${this.n.t('visitors')} WHERE tenant_id = $1 AND workspace_id = $2 AND email = $3`, [scope.tenantId, scope.workspaceId, email]);
-    return rows[0] ? toVisitor(rows[0]) : null;
+  findByEmail(scope: Scope, email: string) {
+    return this.rows.one(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND email = $3`, [scope.tenantId, scope.workspaceId, email]);
   }
 
   async list(scope: Scope, { after, limit, email }: PageOptions & { email?: string }) {
-    const { rows } = await this.db.query(
-      `SELECT * FROM ${this.n.t('visitors')} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3) AND ($4::text IS NULL OR email = $4) ORDER BY id DESC LIMIT $5`,
+    const rows = await this.rows.all(
+      `SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3) AND ($4::text IS NULL OR email = $4) ORDER BY id DESC LIMIT $5`,
       [scope.tenantId, scope.workspaceId, after ?? null, email ?? null, limit + 1],
     );
-    return page(rows, limit, toVisitor);
+    return page(rows, limit);
   }
 
-  async update(scope: Scope, id: string, patch: { name?: string | null; email?: string | null; updatedAt: string }) {
-    const set = sets(patch, VISITOR_COLUMNS, 4);
-    const { rows } = await this.db.query(`UPDATE ${this.n.t('visitors')} SET ${set.sql} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3 RETURNING *`, [scope.tenantId, scope.workspaceId, id, ...set.values]);
-    return rows[0] ? toVisitor(rows[0]) : null;
+  update(scope: Scope, id: string, patch: { name?: string | null; email?: string | null; updatedAt: string }) {
+    return this.rows.update(patch, 'tenant_id = $1 AND workspace_id = $2 AND id = $3', [scope.tenantId, scope.workspaceId, id]);
   }
 
   merge(scope: Scope, from: string, into: string) {

@@ -1,5 +1,7 @@
 import type { ConnectorStore, IdempotencyRecord, IdempotencyStore, OriginStore, StoredResponse } from '@panya/core';
+import { tables } from '@panya/core/rows';
 import { iso, type Conn, type Names } from './database.js';
+import { Table } from './rows.js';
 
 export class PgOrigins implements OriginStore {
   constructor(private readonly db: Conn, private readonly n: Names) {}
@@ -47,7 +49,11 @@ export class PgConnectors implements ConnectorStore {
 }
 
 export class PgIdempotency implements IdempotencyStore {
-  constructor(private readonly db: Conn, private readonly n: Names) {}
+  private readonly rows: Table<IdempotencyRecord>;
+
+  constructor(private readonly db: Conn, private readonly n: Names) {
+    this.rows = new Table(db, n, tables.IDEMPOTENCY_KEYS);
+  }
 
   async claim(record: Omit<IdempotencyRecord, 'response'>, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecord }> {
     const t = this.n.t('idempotency_keys');
@@ -55,19 +61,9 @@ export class PgIdempotency implements IdempotencyStore {
     // A holder that gives the key back between our insert and our read: try again.
     for (;;) {
       await this.db.query(`DELETE FROM ${t} WHERE tenant_id = $1 AND key = $2 AND (expires_at <= $3 OR (response IS NULL AND created_at <= $4))`, [tenantId, key, record.createdAt, staleBefore]);
-      const inserted = await this.db.query(
-        `INSERT INTO ${t} (tenant_id, key, fingerprint, response, created_at, expires_at) VALUES ($1, $2, $3, NULL, $4, $5) ON CONFLICT DO NOTHING`,
-        [tenantId, key, record.fingerprint, record.createdAt, record.expiresAt],
-      );
-      if ((inserted.rowCount ?? 0) > 0) return { claimed: true };
-      const { rows } = await this.db.query(`SELECT fingerprint, response, created_at, expires_at FROM ${t} WHERE tenant_id = $1 AND key = $2`, [tenantId, key]);
-      const row = rows[0];
-      if (row) {
-        return {
-          claimed: false,
-          existing: { tenantId, key, fingerprint: row.fingerprint as string, response: (row.response as StoredResponse | null) ?? null, createdAt: iso(row.created_at), expiresAt: iso(row.expires_at) },
-        };
-      }
+      if ((await this.rows.insert({ ...record, response: null }, 'ignore')) > 0) return { claimed: true };
+      const existing = await this.rows.one(`SELECT * FROM ${t} WHERE tenant_id = $1 AND key = $2`, [tenantId, key]);
+      if (existing) return { claimed: false, existing };
     }
   }
 

@@ -1,72 +1,37 @@
 import type { BillingStore, MeterOutboxRecord, TenantBillingRecord } from '@panya/core';
+import { tables } from '@panya/core/rows';
 import type { Runner, Statements } from './database.js';
-
-type Row = Record<string, unknown>;
-
-const toBilling = (r: Row): TenantBillingRecord => ({
-  tenantId: r.tenant_id as string,
-  subscriptionId: (r.subscription_id as string | null) ?? null,
-  subscriptionStatus: (r.subscription_status as TenantBillingRecord['subscriptionStatus']) ?? null,
-  interval: (r.billing_interval as TenantBillingRecord['interval']) ?? null,
-  lockedRates: r.locked_rates ? JSON.parse(r.locked_rates as string) : null,
-  lockedUntil: (r.locked_until as string | null) ?? null,
-  addonSeats: Number(r.addon_seats),
-  updatedAt: r.updated_at as string,
-});
-
-const toOutbox = (r: Row): MeterOutboxRecord => ({
-  identifier: r.identifier as string,
-  tenantId: r.tenant_id as string,
-  period: r.period as string,
-  meter: r.meter as MeterOutboxRecord['meter'],
-  eventName: r.event_name as string,
-  customerId: r.customer_id as string,
-  value: Number(r.value),
-  createdAt: r.created_at as string,
-  sentAt: (r.sent_at as string | null) ?? null,
-});
+import { Table } from './rows.js';
 
 export class SqliteBilling implements BillingStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly billing: Table<TenantBillingRecord>;
+  private readonly outbox: Table<MeterOutboxRecord>;
+
+  constructor(private readonly sql: Statements, private readonly run: Runner) {
+    this.billing = new Table(sql, tables.TENANT_BILLING);
+    this.outbox = new Table(sql, tables.METER_OUTBOX);
+  }
 
   getTenantBilling(tenantId: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM tenant_billing WHERE tenant_id = ?').get(tenantId) as Row | undefined;
-      return row ? toBilling(row) : null;
-    });
+    return this.run(() => this.billing.one('SELECT * FROM tenant_billing WHERE tenant_id = ?', tenantId));
   }
 
   putTenantBilling(b: TenantBillingRecord) {
-    return this.run(() => {
-      this.sql
-        .get(
-          `INSERT INTO tenant_billing (tenant_id, subscription_id, subscription_status, billing_interval, locked_rates, locked_until, addon_seats, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (tenant_id) DO UPDATE SET subscription_id = excluded.subscription_id, subscription_status = excluded.subscription_status,
-             billing_interval = excluded.billing_interval, locked_rates = excluded.locked_rates, locked_until = excluded.locked_until,
-             addon_seats = excluded.addon_seats, updated_at = excluded.updated_at`,
-        )
-        .run(b.tenantId, b.subscriptionId, b.subscriptionStatus, b.interval, b.lockedRates ? JSON.stringify(b.lockedRates) : null, b.lockedUntil, b.addonSeats, b.updatedAt);
-    });
+    return this.run(() => void this.billing.insert(b, { on: ['tenantId'], update: true }));
   }
 
   enqueueMeterEvents(rows: readonly MeterOutboxRecord[]) {
     return this.run(() => {
-      const insert = this.sql.get(
-        `INSERT INTO meter_event_outbox (identifier, tenant_id, period, meter, event_name, customer_id, value, created_at, sent_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (identifier) DO NOTHING`,
-      );
-      for (const r of rows) insert.run(r.identifier, r.tenantId, r.period, r.meter, r.eventName, r.customerId, r.value, r.createdAt, r.sentAt);
+      for (const r of rows) this.outbox.insert(r, 'ignore');
     });
   }
 
   pendingMeterEvents(options: { tenantId?: string; limit: number }) {
-    return this.run(() => {
-      const rows = options.tenantId
-        ? this.sql.get('SELECT * FROM meter_event_outbox WHERE sent_at IS NULL AND tenant_id = ? ORDER BY created_at, identifier LIMIT ?').all(options.tenantId, options.limit)
-        : this.sql.get('SELECT * FROM meter_event_outbox WHERE sent_at IS NULL ORDER BY created_at, identifier LIMIT ?').all(options.limit);
-      return (rows as Row[]).map(toOutbox);
-    });
+    return this.run(() =>
+      options.tenantId
+        ? this.outbox.all('SELECT * FROM meter_event_outbox WHERE sent_at IS NULL AND tenant_id = ? ORDER BY created_at, identifier LIMIT ?', options.tenantId, options.limit)
+        : this.outbox.all('SELECT * FROM meter_event_outbox WHERE sent_at IS NULL ORDER BY created_at, identifier LIMIT ?', options.limit),
+    );
   }
 
   markMeterEventSent(identifier: string, at: string) {
@@ -76,12 +41,11 @@ export class SqliteBilling implements BillingStore {
   }
 
   listMeterEvents(tenantId: string, period?: string) {
-    return this.run(() => {
-      const rows = period
-        ? this.sql.get('SELECT * FROM meter_event_outbox WHERE tenant_id = ? AND period = ? ORDER BY identifier').all(tenantId, period)
-        : this.sql.get('SELECT * FROM meter_event_outbox WHERE tenant_id = ? ORDER BY identifier').all(tenantId);
-      return (rows as Row[]).map(toOutbox);
-    });
+    return this.run(() =>
+      period
+        ? this.outbox.all('SELECT * FROM meter_event_outbox WHERE tenant_id = ? AND period = ? ORDER BY identifier', tenantId, period)
+        : this.outbox.all('SELECT * FROM meter_event_outbox WHERE tenant_id = ? ORDER BY identifier', tenantId),
+    );
   }
 
   recordWebhookEvent(id: string, at: string) {

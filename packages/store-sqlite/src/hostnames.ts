@@ -1,79 +1,34 @@
 import type { CustomHostnameRecord, HostnameStatus, HostnameStore, TenantTombstone, TombstoneStore } from '@panya/core';
-import { translateError, type Runner, type Statements } from './database.js';
-
-type Row = Record<string, unknown>;
-
-const toHostname = (r: Row): CustomHostnameRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  hostname: r.hostname as string,
-  status: r.status as HostnameStatus,
-  edgeHostnameId: (r.edge_hostname_id as string | null) ?? null,
-  txtName: r.txt_name as string,
-  txtValue: r.txt_value as string,
-  verificationError: (r.verification_error as CustomHostnameRecord['verificationError']) ?? null,
-  verificationDetail: (r.verification_detail as string | null) ?? null,
-  statusChangedAt: r.status_changed_at as string,
-  lastCheckedAt: (r.last_checked_at as string | null) ?? null,
-  createdAt: r.created_at as string,
-  updatedAt: r.updated_at as string,
-});
-
-const toTombstone = (r: Row): TenantTombstone => ({
-  slug: r.slug as string,
-  tenantId: r.tenant_id as string,
-  hostnames: JSON.parse(r.hostnames as string),
-  erasedAt: r.erased_at as string,
-  purgedAt: (r.purged_at as string | null) ?? null,
-});
+import { tables } from '@panya/core/rows';
+import type { Runner, Statements } from './database.js';
+import { Table } from './rows.js';
 
 export class SqliteHostnames implements HostnameStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly rows: Table<CustomHostnameRecord>;
+
+  constructor(private readonly sql: Statements, private readonly run: Runner) {
+    this.rows = new Table(sql, tables.CUSTOM_HOSTNAMES);
+  }
 
   insert(h: CustomHostnameRecord) {
-    return this.run(() => {
-      try {
-        this.sql
-          .get(
-            `INSERT INTO custom_hostnames (id, tenant_id, hostname, status, edge_hostname_id, txt_name, txt_value, verification_error,
-               verification_detail, status_changed_at, last_checked_at, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(h.id, h.tenantId, h.hostname, h.status, h.edgeHostnameId, h.txtName, h.txtValue, h.verificationError, h.verificationDetail, h.statusChangedAt, h.lastCheckedAt, h.createdAt, h.updatedAt);
-      } catch (error) {
-        translateError(error);
-      }
-    });
+    return this.run(() => void this.rows.insert(h));
   }
 
   get(tenantId: string, id: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM custom_hostnames WHERE tenant_id = ? AND id = ?').get(tenantId, id) as Row | undefined;
-      return row ? toHostname(row) : null;
-    });
+    return this.run(() => this.rows.one('SELECT * FROM custom_hostnames WHERE tenant_id = ? AND id = ?', tenantId, id));
   }
 
   findByHostname(hostname: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM custom_hostnames WHERE hostname = ?').get(hostname) as Row | undefined;
-      return row ? toHostname(row) : null;
-    });
+    return this.run(() => this.rows.one('SELECT * FROM custom_hostnames WHERE hostname = ?', hostname));
   }
 
   list(tenantId: string) {
-    return this.run(() => (this.sql.get('SELECT * FROM custom_hostnames WHERE tenant_id = ? ORDER BY id').all(tenantId) as Row[]).map(toHostname));
+    return this.run(() => this.rows.all('SELECT * FROM custom_hostnames WHERE tenant_id = ? ORDER BY id', tenantId));
   }
 
   update(h: CustomHostnameRecord) {
-    return this.run(() => {
-      this.sql
-        .get(
-          `UPDATE custom_hostnames SET status = ?, edge_hostname_id = ?, txt_name = ?, txt_value = ?, verification_error = ?,
-             verification_detail = ?, status_changed_at = ?, last_checked_at = ?, updated_at = ?
-           WHERE tenant_id = ? AND id = ?`,
-        )
-        .run(h.status, h.edgeHostnameId, h.txtName, h.txtValue, h.verificationError, h.verificationDetail, h.statusChangedAt, h.lastCheckedAt, h.updatedAt, h.tenantId, h.id);
-    });
+    const { id, tenantId, hostname: _hostname, createdAt: _createdAt, ...patch } = h;
+    return this.run(() => void this.rows.update(patch, 'tenant_id = ? AND id = ?', tenantId, id));
   }
 
   delete(tenantId: string, id: string) {
@@ -90,51 +45,37 @@ export class SqliteHostnames implements HostnameStore {
   }
 
   listByStatus(statuses: readonly HostnameStatus[], limit: number) {
-    return this.run(() =>
-      (this.sql
-        .get('SELECT * FROM custom_hostnames WHERE status IN (SELECT value FROM json_each(?)) ORDER BY status_changed_at, id LIMIT ?')
-        .all(JSON.stringify(statuses), limit) as Row[]).map(toHostname),
-    );
+    return this.run(() => this.rows.all('SELECT * FROM custom_hostnames WHERE status IN (SELECT value FROM json_each(?)) ORDER BY status_changed_at, id LIMIT ?', JSON.stringify(statuses), limit));
   }
 }
 
 export class SqliteTombstones implements TombstoneStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly rows: Table<TenantTombstone>;
+
+  constructor(private readonly sql: Statements, private readonly run: Runner) {
+    this.rows = new Table(sql, tables.TENANT_TOMBSTONES);
+  }
 
   put(t: TenantTombstone) {
-    return this.run(() => {
-      this.sql
-        .get(
-          `INSERT INTO tenant_tombstones (slug, tenant_id, hostnames, erased_at, purged_at) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (slug) DO UPDATE SET tenant_id = excluded.tenant_id, hostnames = excluded.hostnames,
-             erased_at = excluded.erased_at, purged_at = excluded.purged_at`,
-        )
-        .run(t.slug, t.tenantId, JSON.stringify(t.hostnames), t.erasedAt, t.purgedAt);
-    });
+    return this.run(() => void this.rows.insert(t, { on: ['slug'], update: true }));
   }
 
   getBySlug(slug: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM tenant_tombstones WHERE slug = ?').get(slug) as Row | undefined;
-      return row ? toTombstone(row) : null;
-    });
+    return this.run(() => this.rows.one('SELECT * FROM tenant_tombstones WHERE slug = ?', slug));
   }
 
   findByHostname(hostname: string) {
-    return this.run(() => {
-      const row = this.sql
-        .get('SELECT t.* FROM tenant_tombstones t WHERE EXISTS (SELECT 1 FROM json_each(t.hostnames) WHERE value = ?) ORDER BY erased_at DESC LIMIT 1')
-        .get(hostname) as Row | undefined;
-      return row ? toTombstone(row) : null;
-    });
+    return this.run(() =>
+      this.rows.one('SELECT t.* FROM tenant_tombstones t WHERE EXISTS (SELECT 1 FROM json_each(t.hostnames) WHERE value = ?) ORDER BY erased_at DESC LIMIT 1', hostname),
+    );
   }
 
   listUnpurged(limit: number) {
-    return this.run(() => (this.sql.get('SELECT * FROM tenant_tombstones WHERE purged_at IS NULL ORDER BY erased_at LIMIT ?').all(limit) as Row[]).map(toTombstone));
+    return this.run(() => this.rows.all('SELECT * FROM tenant_tombstones WHERE purged_at IS NULL ORDER BY erased_at LIMIT ?', limit));
   }
 
   list() {
-    return this.run(() => (this.sql.get('SELECT * FROM tenant_tombstones ORDER BY erased_at').all() as Row[]).map(toTombstone));
+    return this.run(() => this.rows.all('SELECT * FROM tenant_tombstones ORDER BY erased_at'));
   }
 
   markPurged(slug: string, at: string) {

@@ -12,7 +12,9 @@ import type {
   UserRecord,
   UserStore,
 } from '@panya/core';
-import { translateError, type Db, type Runner, type Statements } from './database.js';
+import { tables } from '@panya/core/rows';
+import type { Db, Runner, Statements } from './database.js';
+import { Table } from './rows.js';
 
 type Row = Record<string, unknown>;
 
@@ -43,34 +45,21 @@ export class SqliteRateLimits implements RateLimitStore {
   }
 }
 
-const toQueryEvent = (r: Row): ApiQueryEvent => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  keyId: (r.key_id as string | null) ?? null,
-  kind: r.kind as QueryEventKind,
-  tool: (r.tool as string | null) ?? null,
-  billingPeriod: r.billing_period as string,
-  createdAt: r.created_at as string,
-});
-
 export class SqliteUsage implements UsageStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly queries: Table<ApiQueryEvent>;
+  private readonly usage: Table<UsageRecord>;
+
+  constructor(private readonly sql: Statements, private readonly run: Runner) {
+    this.queries = new Table(sql, tables.API_QUERY_EVENTS);
+    this.usage = new Table(sql, tables.USAGE_RECORDS);
+  }
 
   recordQuery(e: ApiQueryEvent) {
-    return this.run(() => {
-      this.sql
-        .get('INSERT INTO api_query_events (id, tenant_id, workspace_id, key_id, kind, tool, billing_period, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(e.id, e.tenantId, e.workspaceId, e.keyId, e.kind, e.tool, e.billingPeriod, e.createdAt);
-    });
+    return this.run(() => void this.queries.insert(e));
   }
 
   recordUsage(u: UsageRecord) {
-    return this.run(() => {
-      this.sql
-        .get('INSERT INTO usage_records (id, tenant_id, workspace_id, meter, quantity, billing_period, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(u.id, u.tenantId, u.workspaceId, u.meter, u.quantity, u.billingPeriod, JSON.stringify(u.data), u.createdAt);
-    });
+    return this.run(() => void this.usage.insert(u));
   }
 
   countQueries(tenantId: string, billingPeriod: string) {
@@ -91,81 +80,56 @@ export class SqliteUsage implements UsageStore {
 
   listQueries(tenantId: string, options: { billingPeriod?: string; limit?: number } = {}) {
     return this.run(() =>
-      (
-        this.sql
-          .get('SELECT * FROM api_query_events WHERE tenant_id = @tenantId AND (@period IS NULL OR billing_period = @period) ORDER BY id DESC LIMIT @limit')
-          .all({ tenantId, period: options.billingPeriod ?? null, limit: options.limit ?? 100 }) as Row[]
-      ).map(toQueryEvent),
+      this.queries.all('SELECT * FROM api_query_events WHERE tenant_id = @tenantId AND (@period IS NULL OR billing_period = @period) ORDER BY id DESC LIMIT @limit', {
+        tenantId,
+        period: options.billingPeriod ?? null,
+        limit: options.limit ?? 100,
+      }),
     );
   }
 }
 
-const toUser = (r: Row): UserRecord => ({ id: r.id as string, email: r.email as string, passwordHash: r.password_hash as string, createdAt: r.created_at as string });
-const toMembership = (r: Row): MembershipRecord => ({
-  id: r.id as string,
-  userId: r.user_id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: (r.workspace_id as string | null) ?? null,
-  role: r.role as MembershipRecord['role'],
-  createdAt: r.created_at as string,
-});
-
 export class SqliteUsers implements UserStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly users: Table<UserRecord>;
+  private readonly memberships_: Table<MembershipRecord>;
+  private readonly sessions: Table<SessionRecord>;
+
+  constructor(private readonly sql: Statements, private readonly run: Runner) {
+    this.users = new Table(sql, tables.USERS);
+    this.memberships_ = new Table(sql, tables.MEMBERSHIPS);
+    this.sessions = new Table(sql, tables.SESSIONS);
+  }
 
   insert(u: UserRecord) {
-    return this.run(() => {
-      try {
-        this.sql.get('INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)').run(u.id, u.email, u.passwordHash, u.createdAt);
-      } catch (error) {
-        translateError(error);
-      }
-    });
+    return this.run(() => void this.users.insert(u));
   }
 
   getByEmail(email: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM users WHERE email = ?').get(email) as Row | undefined;
-      return row ? toUser(row) : null;
-    });
+    return this.run(() => this.users.one('SELECT * FROM users WHERE email = ?', email));
   }
 
   get(id: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM users WHERE id = ?').get(id) as Row | undefined;
-      return row ? toUser(row) : null;
-    });
+    return this.run(() => this.users.one('SELECT * FROM users WHERE id = ?', id));
   }
 
   addMembership(m: MembershipRecord) {
-    return this.run(() => {
-      try {
-        this.sql.get('INSERT INTO memberships (id, user_id, tenant_id, workspace_id, role, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(m.id, m.userId, m.tenantId, m.workspaceId, m.role, m.createdAt);
-      } catch (error) {
-        translateError(error);
-      }
-    });
+    return this.run(() => void this.memberships_.insert(m));
   }
 
   memberships(userId: string, tenantId: string) {
-    return this.run(() => (this.sql.get('SELECT * FROM memberships WHERE user_id = ? AND tenant_id = ? ORDER BY id').all(userId, tenantId) as Row[]).map(toMembership));
+    return this.run(() => this.memberships_.all('SELECT * FROM memberships WHERE user_id = ? AND tenant_id = ? ORDER BY id', userId, tenantId));
   }
 
   allMemberships(userId: string) {
-    return this.run(() => (this.sql.get('SELECT * FROM memberships WHERE user_id = ? ORDER BY id').all(userId) as Row[]).map(toMembership));
+    return this.run(() => this.memberships_.all('SELECT * FROM memberships WHERE user_id = ? ORDER BY id', userId));
   }
 
   insertSession(s: SessionRecord) {
-    return this.run(() => {
-      this.sql.get('INSERT INTO sessions (id, user_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?)').run(s.id, s.userId, s.createdAt, s.expiresAt, s.revokedAt);
-    });
+    return this.run(() => void this.sessions.insert(s));
   }
 
   getSession(id: string) {
-    return this.run(() => {
-      const r = this.sql.get('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
-      return r ? { id: r.id as string, userId: r.user_id as string, createdAt: r.created_at as string, expiresAt: r.expires_at as string, revokedAt: (r.revoked_at as string | null) ?? null } : null;
-    });
+    return this.run(() => this.sessions.one('SELECT * FROM sessions WHERE id = ?', id));
   }
 
   revokeSession(id: string, at: string) {

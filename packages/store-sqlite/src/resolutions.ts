@@ -1,41 +1,32 @@
-import type { DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
+import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
+import { tables } from '@panya/core/rows';
 import type { Db, Runner, Statements } from './database.js';
-import { toConversation } from './conversations.js';
+import { Table } from './rows.js';
 
 type Row = Record<string, unknown>;
-
-const toResolution = (r: Row): ResolutionRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  conversationId: r.conversation_id as string,
-  billingPeriod: r.billing_period as string,
-  createdAt: r.created_at as string,
-  reportedPeriod: (r.reported_period as string | null) ?? null,
-  refundedAt: (r.refunded_at as string | null) ?? null,
-  correctedPeriod: (r.corrected_period as string | null) ?? null,
-});
-
 
 /** The conversation flag each disqualification sets. */
 const FLAG: Record<DisqualifyReason, string> = { thumbs_down: 'has_thumbs_down', ticket: 'handed_off' };
 
 export class SqliteResolutions implements ResolutionStore {
-  constructor(private readonly db: Db, private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly conversations: Table<ConversationRecord>;
+  private readonly rows: Table<ResolutionRecord>;
+
+  constructor(private readonly db: Db, private readonly sql: Statements, private readonly run: Runner) {
+    this.conversations = new Table(sql, tables.CONVERSATIONS);
+    this.rows = new Table(sql, tables.RESOLUTIONS);
+  }
 
   candidates({ from, idleBefore }: { from: string; idleBefore: string }, limit: number, tenantId?: string) {
     return this.run(() =>
-      (
-        this.sql
-          .get(
+      this.conversations.all(
             `SELECT c.* FROM conversations c
              WHERE c.has_grounded_answer = 1 AND c.has_thumbs_down = 0 AND c.handed_off = 0 AND c.last_message_at >= @from AND c.last_message_at <= @idleBefore
                AND (@tenantId IS NULL OR c.tenant_id = @tenantId)
                AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.conversation_id = c.id)
              ORDER BY c.last_message_at, c.id LIMIT @limit`,
-          )
-          .all({ from, idleBefore, limit, tenantId: tenantId ?? null }) as Row[]
-      ).map(toConversation),
+        { from, idleBefore, limit, tenantId: tenantId ?? null },
+      ),
     );
   }
 
@@ -62,11 +53,7 @@ export class SqliteResolutions implements ResolutionStore {
 
   list(tenantId: string, period?: string) {
     return this.run(() =>
-      (
-        this.sql
-          .get('SELECT * FROM resolutions WHERE tenant_id = @tenantId AND (@period IS NULL OR billing_period = @period) ORDER BY billing_period, conversation_id')
-          .all({ tenantId, period: period ?? null }) as Row[]
-      ).map(toResolution),
+      this.rows.all('SELECT * FROM resolutions WHERE tenant_id = @tenantId AND (@period IS NULL OR billing_period = @period) ORDER BY billing_period, conversation_id', { tenantId, period: period ?? null }),
     );
   }
 

@@ -51,6 +51,13 @@ export class Table<T> {
     return this.sql.get(sql).run(...values).changes;
   }
 
+  /** Inserts every record in one statement; returns how many rows were written. */
+  insertMany(records: readonly Partial<T>[], conflict?: Conflict<T>): number {
+    if (records.length === 0) return 0;
+    const { sql, values } = this.codec.insertMany(records, conflict);
+    return this.sql.db.prepare(sql).run(...values).changes;
+  }
+
   /** `UPDATE … SET <the patch's columns> WHERE <where> RETURNING *`; `where` takes positional parameters. */
   update(patch: { [K in keyof T]?: T[K] | undefined }, where: string, ...params: unknown[]): T | null {
     return this.updateSet(patch, [], where, ...params);

@@ -15,193 +15,106 @@ import type {
   VisitorRecord,
   VisitorStore,
 } from '@panya/core';
-import { translateError, type Db, type Runner, type Statements } from './database.js';
+import { tables } from '@panya/core/rows';
+import type { Db, Runner, Statements } from './database.js';
+import { page, Table } from './rows.js';
 
 type Row = Record<string, unknown>;
 type PageOptions = { after?: string; limit: number };
 
-const toTicket = (r: Row): TicketRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  subject: r.subject as string,
-  body: r.body as string,
-  priority: r.priority as TicketPriority,
-  status: r.status as TicketStatus,
-  conversationId: (r.conversation_id as string | null) ?? null,
-  visitorId: (r.visitor_id as string | null) ?? null,
-  dueAt: r.due_at as string,
-  breachedAt: (r.breached_at as string | null) ?? null,
-  closedAt: (r.closed_at as string | null) ?? null,
-  createdAt: r.created_at as string,
-  updatedAt: r.updated_at as string,
-});
-
-const toComment = (r: Row): TicketComment => ({
-  id: r.id as string,
-  ticketId: r.ticket_id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  body: r.body as string,
-  author: r.author as string,
-  createdAt: r.created_at as string,
-});
-
-const toPersona = (r: Row): PersonaRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  name: r.name as string,
-  tone: r.tone as string,
-  instructions: r.instructions as string,
-  locale: (r.locale as PersonaRecord['locale']) ?? null,
-  createdAt: r.created_at as string,
-  updatedAt: r.updated_at as string,
-});
-
-const toVisitor = (r: Row): VisitorRecord => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  workspaceId: r.workspace_id as string,
-  name: (r.name as string | null) ?? null,
-  email: (r.email as string | null) ?? null,
-  createdAt: r.created_at as string,
-  updatedAt: r.updated_at as string,
-});
-
-function page<T>(rows: Row[], limit: number, map: (r: Row) => T & { id: string }) {
-  const items = rows.slice(0, limit).map(map);
-  return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
-}
-
-/** `SET a = @a, …` for the keys of a patch that are present, with snake_case columns. */
-function sets(patch: Record<string, unknown>, columns: Record<string, string>): string {
-  return Object.keys(columns)
-    .filter((key) => patch[key] !== undefined)
-    .map((key) => `${columns[key]} = @${key}`)
-    .join(', ');
-}
-
-const TICKET_COLUMNS = { status: 'status', closedAt: 'closed_at', dueAt: 'due_at', breachedAt: 'breached_at', updatedAt: 'updated_at' };
-const PERSONA_COLUMNS = { name: 'name', tone: 'tone', instructions: 'instructions', locale: 'locale', updatedAt: 'updated_at' };
-const VISITOR_COLUMNS = { name: 'name', email: 'email', updatedAt: 'updated_at' };
-
 export class SqliteTickets implements TicketStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly tickets: Table<TicketRecord>;
+  private readonly commentRows: Table<TicketComment>;
+
+  constructor(private readonly sql: Statements, private readonly run: Runner) {
+    this.tickets = new Table(sql, tables.TICKETS);
+    this.commentRows = new Table(sql, tables.TICKET_COMMENTS);
+  }
 
   insert(t: TicketRecord) {
-    return this.run(() => {
-      this.sql
-        .get(
-          `INSERT INTO tickets (id, tenant_id, workspace_id, subject, body, priority, status, conversation_id, visitor_id, due_at, breached_at, closed_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(t.id, t.tenantId, t.workspaceId, t.subject, t.body, t.priority, t.status, t.conversationId, t.visitorId, t.dueAt, t.breachedAt, t.closedAt, t.createdAt, t.updatedAt);
-    });
+    return this.run(() => void this.tickets.insert(t));
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM tickets WHERE tenant_id = ? AND workspace_id = ? AND id = ?').get(scope.tenantId, scope.workspaceId, id) as Row | undefined;
-      return row ? toTicket(row) : null;
-    });
+    return this.run(() => this.tickets.one('SELECT * FROM tickets WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
   }
 
   list(scope: Scope, filter: { status?: TicketStatus; priority?: TicketPriority }, { after, limit }: PageOptions) {
     return this.run(() => {
-      const rows = this.sql
-        .get(
-          `SELECT * FROM tickets WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after)
-             AND (@status IS NULL OR status = @status) AND (@priority IS NULL OR priority = @priority)
-           ORDER BY id DESC LIMIT @limit`,
-        )
-        .all({ ...scope, after: after ?? null, status: filter.status ?? null, priority: filter.priority ?? null, limit: limit + 1 }) as Row[];
-      return page(rows, limit, toTicket);
+      const rows = this.tickets.all(
+        `SELECT * FROM tickets WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after)
+           AND (@status IS NULL OR status = @status) AND (@priority IS NULL OR priority = @priority)
+         ORDER BY id DESC LIMIT @limit`,
+        { ...scope, after: after ?? null, status: filter.status ?? null, priority: filter.priority ?? null, limit: limit + 1 },
+      );
+      return page(rows, limit);
     });
   }
 
   transition(scope: Scope, id: string, from: TicketStatus, patch: TicketPatch) {
-    return this.run(() => {
-      const row = this.sql
-        .get(`UPDATE tickets SET ${sets(patch, TICKET_COLUMNS)} WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND id = @id AND status = @from RETURNING *`)
-        .get({ ...patch, ...scope, id, from }) as Row | undefined;
-      return row ? toTicket(row) : null;
-    });
+    return this.run(() => this.tickets.update(patch, 'tenant_id = ? AND workspace_id = ? AND id = ? AND status = ?', scope.tenantId, scope.workspaceId, id, from));
   }
 
   addComment(scope: Scope, c: TicketComment) {
     return this.run(() => {
       const ticket = this.sql.get('SELECT 1 FROM tickets WHERE tenant_id = ? AND workspace_id = ? AND id = ?').get(scope.tenantId, scope.workspaceId, c.ticketId);
       if (!ticket) throw new Error(`Ticket ${c.ticketId} not found in this workspace.`);
-      this.sql
-        .get('INSERT INTO ticket_comments (id, ticket_id, tenant_id, workspace_id, body, author, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(c.id, c.ticketId, scope.tenantId, scope.workspaceId, c.body, c.author, c.createdAt);
+      this.commentRows.insert({ ...c, tenantId: scope.tenantId, workspaceId: scope.workspaceId });
     });
   }
 
   comments(scope: Scope, ticketId: string, limit: number) {
     return this.run(() =>
-      (
-        this.sql
-          .get('SELECT * FROM (SELECT * FROM ticket_comments WHERE tenant_id = ? AND workspace_id = ? AND ticket_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id')
-          .all(scope.tenantId, scope.workspaceId, ticketId, limit) as Row[]
-      ).map(toComment),
+      this.commentRows.all('SELECT * FROM (SELECT * FROM ticket_comments WHERE tenant_id = ? AND workspace_id = ? AND ticket_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id', scope.tenantId, scope.workspaceId, ticketId, limit),
     );
   }
 
   markBreaches(now: string, limit: number) {
     // One statement: a ticket another run marked first no longer matches `breached_at IS NULL`.
     return this.run(() =>
-      (
-        this.sql
-          .get(
-            `UPDATE tickets SET breached_at = @now, updated_at = @now
-             WHERE id IN (SELECT id FROM tickets WHERE status = 'open' AND breached_at IS NULL AND due_at <= @now ORDER BY due_at LIMIT @limit)
-               AND status = 'open' AND breached_at IS NULL
-             RETURNING *`,
-          )
-          .all({ now, limit }) as Row[]
-      )
-        .map(toTicket)
+      this.tickets
+        .all(
+          `UPDATE tickets SET breached_at = @now, updated_at = @now
+           WHERE id IN (SELECT id FROM tickets WHERE status = 'open' AND breached_at IS NULL AND due_at <= @now ORDER BY due_at LIMIT @limit)
+             AND status = 'open' AND breached_at IS NULL
+           RETURNING *`,
+          { now, limit },
+        )
         .sort((a, b) => a.dueAt.localeCompare(b.dueAt) || a.id.localeCompare(b.id)),
     );
   }
 }
 
 export class SqlitePersonas implements PersonaStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly rows: Table<PersonaRecord>;
+
+  constructor(private readonly sql: Statements, private readonly run: Runner) {
+    this.rows = new Table(sql, tables.PERSONAS);
+  }
 
   insert(p: PersonaRecord) {
-    return this.run(() => {
-      this.sql
-        .get('INSERT INTO personas (id, tenant_id, workspace_id, name, tone, instructions, locale, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(p.id, p.tenantId, p.workspaceId, p.name, p.tone, p.instructions, p.locale, p.createdAt, p.updatedAt);
-    });
+    return this.run(() => void this.rows.insert(p));
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM personas WHERE tenant_id = ? AND workspace_id = ? AND id = ?').get(scope.tenantId, scope.workspaceId, id) as Row | undefined;
-      return row ? toPersona(row) : null;
-    });
+    return this.run(() => this.rows.one('SELECT * FROM personas WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
   }
 
   list(scope: Scope, { after, limit }: PageOptions) {
-    return this.run(() => {
-      const rows = this.sql
-        .get('SELECT * FROM personas WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after) ORDER BY id DESC LIMIT @limit')
-        .all({ ...scope, after: after ?? null, limit: limit + 1 }) as Row[];
-      return page(rows, limit, toPersona);
-    });
+    return this.run(() =>
+      page(
+        this.rows.all('SELECT * FROM personas WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after) ORDER BY id DESC LIMIT @limit', {
+          ...scope,
+          after: after ?? null,
+          limit: limit + 1,
+        }),
+        limit,
+      ),
+    );
   }
 
   update(scope: Scope, id: string, patch: PersonaPatch) {
-    return this.run(() => {
-      const row = this.sql
-        .get(`UPDATE personas SET ${sets(patch, PERSONA_COLUMNS)} WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND id = @id RETURNING *`)
-        .get({ ...patch, ...scope, id }) as Row | undefined;
-      return row ? toPersona(row) : null;
-    });
+    return this.run(() => this.rows.update(patch, 'tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
   }
 
   delete(scope: Scope, id: string) {
@@ -210,54 +123,38 @@ export class SqlitePersonas implements PersonaStore {
 }
 
 export class SqliteVisitors implements VisitorStore {
-  constructor(private readonly db: Db, private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly rows: Table<VisitorRecord>;
+
+  constructor(private readonly db: Db, private readonly sql: Statements, private readonly run: Runner) {
+    this.rows = new Table(sql, tables.VISITORS);
+  }
 
   insert(v: VisitorRecord) {
-    return this.run(() => {
-      try {
-        this.sql
-          .get('INSERT INTO visitors (id, tenant_id, workspace_id, name, email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .run(v.id, v.tenantId, v.workspaceId, v.name, v.email, v.createdAt, v.updatedAt);
-      } catch (error) {
-        translateError(error);
-      }
-    });
+    return this.run(() => void this.rows.insert(v));
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM visitors WHERE tenant_id = ? AND workspace_id = ? AND id = ?').get(scope.tenantId, scope.workspaceId, id) as Row | undefined;
-      return row ? toVisitor(row) : null;
-    });
+    return this.run(() => this.rows.one('SELECT * FROM visitors WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
   }
 
   findByEmail(scope: Scope, email: string) {
-    return this.run(() => {
-      const row = this.sql.get('SELECT * FROM visitors WHERE tenant_id = ? AND workspace_id = ? AND email = ?').get(scope.tenantId, scope.workspaceId, email) as Row | undefined;
-      return row ? toVisitor(row) : null;
-    });
+    return this.run(() => this.rows.one('SELECT * FROM visitors WHERE tenant_id = ? AND workspace_id = ? AND email = ?', scope.tenantId, scope.workspaceId, email));
   }
 
   list(scope: Scope, { after, limit, email }: PageOptions & { email?: string }) {
-    return this.run(() => {
-      const rows = this.sql
-        .get('SELECT * FROM visitors WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after) AND (@email IS NULL OR email = @email) ORDER BY id DESC LIMIT @limit')
-        .all({ ...scope, after: after ?? null, email: email ?? null, limit: limit + 1 }) as Row[];
-      return page(rows, limit, toVisitor);
-    });
+    return this.run(() =>
+      page(
+        this.rows.all(
+          'SELECT * FROM visitors WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after) AND (@email IS NULL OR email = @email) ORDER BY id DESC LIMIT @limit',
+          { ...scope, after: after ?? null, email: email ?? null, limit: limit + 1 },
+        ),
+        limit,
+      ),
+    );
   }
 
   update(scope: Scope, id: string, patch: { name?: string | null; email?: string | null; updatedAt: string }) {
-    return this.run(() => {
-      try {
-        const row = this.sql
-          .get(`UPDATE visitors SET ${sets(patch, VISITOR_COLUMNS)} WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND id = @id RETURNING *`)
-          .get({ ...patch, ...scope, id }) as Row | undefined;
-        return row ? toVisitor(row) : null;
-      } catch (error) {
-        return translateError(error);
-      }
-    });
+    return this.run(() => this.rows.update(patch, 'tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
   }
 
   merge(scope: Scope, from: string, into: string) {

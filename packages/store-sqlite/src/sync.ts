@@ -1,5 +1,7 @@
 import type { ConnectorStore, IdempotencyRecord, IdempotencyStore, OriginStore, StoredResponse } from '@panya/core';
+import { tables } from '@panya/core/rows';
 import type { Runner, Statements } from './database.js';
+import { Table } from './rows.js';
 
 export class SqliteOrigins implements OriginStore {
   constructor(private readonly sql: Statements, private readonly run: Runner) {}
@@ -51,17 +53,12 @@ export class SqliteConnectors implements ConnectorStore {
   }
 }
 
-interface IdempotencyRow {
-  tenant_id: string;
-  key: string;
-  fingerprint: string;
-  response: string | null;
-  created_at: string;
-  expires_at: string;
-}
-
 export class SqliteIdempotency implements IdempotencyStore {
-  constructor(private readonly sql: Statements, private readonly run: Runner) {}
+  private readonly rows: Table<IdempotencyRecord>;
+
+  constructor(private readonly sql: Statements, private readonly run: Runner) {
+    this.rows = new Table(sql, tables.IDEMPOTENCY_KEYS);
+  }
 
   claim(record: Omit<IdempotencyRecord, 'response'>, staleBefore: string) {
     return this.run(() => {
@@ -69,15 +66,8 @@ export class SqliteIdempotency implements IdempotencyStore {
       // One write transaction: of two nodes claiming one key, exactly one inserts.
       const claim = this.sql.db.transaction((): { claimed: true } | { claimed: false; existing: IdempotencyRecord } => {
         this.sql.get('DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ? AND (expires_at <= ? OR (response IS NULL AND created_at <= ?))').run(tenantId, key, record.createdAt, staleBefore);
-        const inserted = this.sql
-          .get('INSERT INTO idempotency_keys (tenant_id, key, fingerprint, response, created_at, expires_at) VALUES (?, ?, ?, NULL, ?, ?) ON CONFLICT DO NOTHING')
-          .run(tenantId, key, record.fingerprint, record.createdAt, record.expiresAt).changes;
-        if (inserted > 0) return { claimed: true };
-        const row = this.sql.get('SELECT * FROM idempotency_keys WHERE tenant_id = ? AND key = ?').get(tenantId, key) as IdempotencyRow;
-        return {
-          claimed: false,
-          existing: { tenantId, key, fingerprint: row.fingerprint, response: row.response ? (JSON.parse(row.response) as StoredResponse) : null, createdAt: row.created_at, expiresAt: row.expires_at },
-        };
+        if (this.rows.insert({ ...record, response: null }, 'ignore') > 0) return { claimed: true };
+        return { claimed: false, existing: this.rows.one('SELECT * FROM idempotency_keys WHERE tenant_id = ? AND key = ?', tenantId, key)! };
       });
       return this.sql.db.inTransaction ? claim() : claim.immediate();
     });

@@ -61,6 +61,8 @@ export interface RowCodec<T> {
    * its column to the schema's default), with its values in order.
    */
   insert(record: Partial<T>, conflict?: Conflict<T>): { sql: string; values: unknown[] };
+  /** One statement inserting every record, with the columns the first one has. */
+  insertMany(records: readonly Partial<T>[], conflict?: Conflict<T>): { sql: string; values: unknown[] };
   /**
    * `column = param` for each field of `patch` that is not undefined, parameters numbered from
    * `firstParam`; fields the spec does not list are ignored (they are the caller's to handle).
@@ -130,20 +132,24 @@ export function rowCodec<T>(spec: TableSpec<T>, dialect: Dialect, table: string 
       return record as T;
     },
     insert(record, conflict) {
-      const present = columns.filter((c) => get(record, c.field) !== undefined);
-      const key = present.map((c) => c.column).join(',') + (conflict === undefined ? '' : conflict === 'ignore' ? '|ignore' : `|${conflict.on.join(',')}`);
+      return this.insertMany([record], conflict);
+    },
+    insertMany(records, conflict) {
+      const present = columns.filter((c) => get(records[0], c.field) !== undefined);
+      const key = `${records.length}|${present.map((c) => c.column).join(',')}` + (conflict === undefined ? '' : conflict === 'ignore' ? '|ignore' : `|${conflict.on.join(',')}`);
       let sql = insertSql.get(key);
       if (!sql) {
-        sql = `INSERT INTO ${table} (${present.map((c) => c.column).join(', ')}) VALUES (${present.map((_, i) => dialect.param(i + 1)).join(', ')})`;
+        const tuples = records.map((_, r) => `(${present.map((_, i) => dialect.param(r * present.length + i + 1)).join(', ')})`);
+        sql = `INSERT INTO ${table} (${present.map((c) => c.column).join(', ')}) VALUES ${tuples.join(', ')}`;
         if (conflict === 'ignore') sql += ' ON CONFLICT DO NOTHING';
         else if (conflict) {
           const keys = new Set(conflict.on.map((f) => fieldOf(f).column));
           const updates = present.filter((c) => !keys.has(c.column)).map((c) => `${c.column} = excluded.${c.column}`);
           sql += ` ON CONFLICT (${[...keys].join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
         }
-        insertSql.set(key, sql);
+        if (records.length === 1) insertSql.set(key, sql);
       }
-      return { sql, values: present.map((c) => write(c, get(record, c.field))) };
+      return { sql, values: records.flatMap((record) => present.map((c) => write(c, get(record, c.field)))) };
     },
     patch(patch, firstParam = 1) {
       const sets: string[] = [];

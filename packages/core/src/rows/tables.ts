@@ -9,7 +9,7 @@ import type { ConversationRecord, MessageRecord } from '../ports/conversations.j
 import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
 import type { ApiQueryEvent, MembershipRecord, SessionRecord, UsageRecord, UserRecord } from '../ports/operations.js';
 import type { ResolutionRecord } from '../ports/resolutions.js';
-import type { ApiKeyRecord, AuditEvent, DocumentRecord, TenantRecord, WorkspaceRecord } from '../ports/store.js';
+import type { ApiKeyRecord, AuditEvent, DocumentRecord, IdempotencyRecord, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import type { PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../ports/support.js';
 import { tableSpec, type ColumnKind, type ColumnSpec, type FieldPath } from './codec.js';
 
@@ -260,4 +260,13 @@ export const TENANT_TOMBSTONES = table<TenantTombstone>('tenant_tombstones', [
   ['hostnames', 'hostnames', 'json'],
   ['erasedAt', 'erased_at', 'time'],
   ['purgedAt', 'purged_at', 'time'],
+]);
+
+export const IDEMPOTENCY_KEYS = table<IdempotencyRecord>('idempotency_keys', [
+  ['tenantId', 'tenant_id', 'text'],
+  ['key', 'key', 'text'],
+  ['fingerprint', 'fingerprint', 'text'],
+  ['response', 'response', 'json'],
+  ['createdAt', 'created_at', 'time'],
+  ['expiresAt', 'expires_at', 'time'],
 ]);
