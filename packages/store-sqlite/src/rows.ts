@@ -1,3 +1,4 @@
+export { page } from '@panya/core/rows';
 import { rowCodec, type Conflict, type Dialect, type Row, type RowCodec, type TableSpec } from '@panya/core/rows';
 import type { Statements } from './database.js';
 
@@ -18,14 +19,6 @@ function codecFor<T>(spec: TableSpec<T>): RowCodec<T> {
     codecs.set(spec as TableSpec<never>, codec as RowCodec<never>);
   }
   return codec;
-}
-
-export type Page<T> = { items: T[]; nextCursor: string | null };
-
-/** One page from `limit + 1` rows newest first: the extra row only says there is more. */
-export function page<T extends { id: string }>(rows: T[], limit: number): Page<T> {
-  const items = rows.slice(0, limit);
-  return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
 }
 
 /** A table read and written through its spec; the aggregates keep only their special SQL. */

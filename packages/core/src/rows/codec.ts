@@ -170,3 +170,9 @@ export function rowCodec<T>(spec: TableSpec<T>, dialect: Dialect, table: string 
     },
   };
 }
+
+/** One page from `limit + 1` rows newest first: the extra row only says there is more. */
+export function page<T extends { id: string }>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
+}
