@@ -18,7 +18,8 @@ import { bodyDeadline, errorHandler } from './transport.js';
 import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 import { sendProblem } from './problem.js';
 import { accessLog, createMetrics, metricsRoute, readinessRoute } from './observability.js';
-import { openApiRoute } from './openapi.js';
+import { openApiRoute, PANYA_API_MAJOR } from './openapi.js';
+import { referenceRoutes } from './reference.js';
 import { difyRetrievalRoute } from './routes/dify.js';
 import { CONNECTOR_WEBHOOK_PATHS, connectorWebhook } from './routes/connectors-webhook.js';
 import { API_PATHS, browserCors } from './cors.js';
@@ -71,7 +72,7 @@ const requestId: RequestHandler = (req, res, next) => {
 };
 
 /** The tenant API routes outside core's operation table; the route guard must know every route. */
-const HAND_WRITTEN_ROUTES: ApiRoute[] = [
+export const HAND_WRITTEN_ROUTES: ApiRoute[] = [
   { method: 'POST', path: '/docs/upload' },
   { method: 'POST', path: '/chat', acceptsPublishable: true },
 ];
@@ -104,6 +105,11 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   app.use(requestId);
   app.use(securityHeaders);
+  // Versioning (docs/decisions.md): the spec's paths are version 1; every answer names it.
+  app.use((_req, res, next) => {
+    res.setHeader('Panya-Api-Version', PANYA_API_MAJOR);
+    next();
+  });
   const metrics = createMetrics(engine);
   app.use(accessLog(logger, metrics));
 
@@ -118,6 +124,10 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.use(bodyDeadline(options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS, logger));
   // Help host and custom hostnames first: there, every path is a help-center page.
   app.use(helpCenterDispatch(engine, options.helpCenter));
+  // The API reference (on the API host only: on help hosts every path is a help-center page).
+  const reference = referenceRoutes();
+  app.get('/docs', reference.page);
+  app.get('/docs/scalar.js', reference.bundle);
   app.use('/c/:tenantSlug', erasedTenantGone(engine));
   // Browser access: preflights answered and CORS headers set for the tenant's allowed origins.
   app.use(API_PATHS, browserCors(engine));

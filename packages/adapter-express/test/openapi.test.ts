@@ -3,6 +3,7 @@ import { HTTP_OPERATIONS, defineOperation, openApiDocument, type Operation } fro
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { DECLARED_ROUTES } from '../src/openapi.js';
+import { HAND_WRITTEN_ROUTES } from '../src/app.js';
 import { setup } from './helpers.js';
 
 const openApiPath = (path: string) => `/api${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
@@ -16,7 +17,9 @@ describe('GET /api/openapi.json', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'cronSecret', 'session']);
+    expect(doc.info.version).toMatch(/^1\./);
+    expect(res.headers['panya-api-version']).toBe('1');
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'cronSecret', 'publishableKey', 'session']);
 
     for (const op of HTTP_OPERATIONS) {
       const entry = doc.paths[openApiPath(op.http!.path)]?.[op.http!.method.toLowerCase()];
@@ -30,6 +33,54 @@ describe('GET /api/openapi.json', () => {
       expect(entry.parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name).sort()).toEqual(pathParams);
     }
     for (const route of DECLARED_ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()]).toBeDefined();
+    // Routes publishable keys may call are marked, and only those.
+    const publishable = Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(([path, methods]) => Object.entries(methods).filter(([, e]) => e['x-panya-publishable']).map(([m]) => `${m.toUpperCase()} ${path}`));
+    expect(publishable.sort()).toEqual(['POST /api/answer', 'POST /api/chat', 'POST /api/search']);
+    expect(doc.paths['/api/search'].post.security).toContainEqual({ publishableKey: [] });
+  });
+
+  it('lists every route the app serves, each with a response schema', async () => {
+    const { app } = await setup();
+    const doc = (await request(app).get('/api/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
+    const documented = (method: string, path: string) => doc.paths[path]?.[method.toLowerCase()];
+    // The hand-written tenant API routes (mounted under every API root).
+    for (const route of HAND_WRITTEN_ROUTES) expect(documented(route.method, openApiPath(route.path)), `${route.method} /api${route.path}`).toBeDefined();
+    // The app's own routes: tenant-addressed aliases of /api routes, and the OAuth refusals MCP hosts probe, excepted.
+    const refusals = /^\/(\.well-known\/(oauth-authorization-server|openid-configuration)|register|authorize|token)/;
+    const layers = (app as unknown as { router: { stack: { route?: { path: string | string[]; methods: Record<string, boolean> } }[] } }).router.stack;
+    const routes = layers.flatMap((layer) => (layer.route ? [layer.route.path].flat().map((path) => ({ path, methods: Object.keys(layer.route!.methods) })) : []));
+    expect(routes.length).toBeGreaterThan(10);
+    for (const { path, methods } of routes) {
+      if (refusals.test(path) || path.includes('*')) continue;
+      const apiPath = path.replace(/^\/c\/:tenantSlug(\/_w\/:workspaceSlug)?\/api/, '/api').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      // `app.all` (method guards, MCP) lists every method: the path must be there; others, each method.
+      const served = methods.length > 8 ? [] : methods.filter((m) => m !== '_all' && m !== 'head').map((m) => m.toUpperCase());
+      const entries = doc.paths[apiPath];
+      expect(entries, `${path} is not in the OpenAPI document`).toBeDefined();
+      for (const method of served) expect(entries![method.toLowerCase()], `${method} ${path}`).toBeDefined();
+    }
+    // Every documented success response has a schema.
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, entry] of Object.entries(methods)) {
+        const success = Object.entries(entry.responses).find(([status]) => status.startsWith('2'))!;
+        const content = Object.values(success[1].content ?? {});
+        expect(content.length, `${method} ${path}`).toBeGreaterThan(0);
+        for (const media of content) expect(media.schema, `${method} ${path}`).toBeDefined();
+      }
+    }
+  });
+
+  it('serves the rendered reference at /docs with its renderer from this server, no CDN', async () => {
+    const { app } = await setup();
+    const page = await request(app).get('/docs').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('data-url="/api/openapi.json"');
+    const scripts = [...page.text.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts).toEqual(['/docs/scalar.js']);
+    expect(page.text).not.toMatch(/https?:\/\//);
+    const bundle = await request(app).get('/docs/scalar.js').expect(200);
+    expect(bundle.headers['content-type']).toMatch(/javascript/);
+    expect(Number(bundle.headers['content-length'])).toBeGreaterThan(1_000_000);
   });
 
   it('describes a body from its zod schema', () => {

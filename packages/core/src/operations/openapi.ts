@@ -3,19 +3,29 @@ import { PROBLEM_STATUS } from '../problems.js';
 import { HTTP_OPERATIONS } from './index.js';
 import type { Operation } from './types.js';
 
-/** A route outside the operation table (multipart, SSE, sign-in, cron), declared for the document. */
+/**
+ * A route outside the operation table (multipart, SSE, sign-in, cron, webhooks, MCP, operations
+ * endpoints), declared for the document. Every one has a response schema.
+ */
 export interface DeclaredRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** OpenAPI path under `/api`, `{param}` style. */
+  /** The OpenAPI path, `{param}` style. */
   path: string;
   summary: string;
+  /** Empty: no credential (public, or the request carries its own signature, see `summary`). */
   security: ('apiKey' | 'session' | 'cronSecret')[];
+  /** Publishable keys (`svc_pub_…`) may call it too. */
+  publishable?: true;
+  /** Query parameters (strings). */
+  query?: { name: string; required?: boolean; description: string }[];
   /** Request body media type and schema (zod where core has one), if any. */
   requestBody?: { contentType: string; schema: z.ZodType | Record<string, unknown> };
+  /** The success status (default 200). */
+  status?: number;
   /** The success response's media type. */
   responseType: string;
   /** The success response's schema (for `text/event-stream`: one event, `{event, data}`). */
-  responseSchema?: z.ZodType;
+  responseSchema: z.ZodType | Record<string, unknown>;
 }
 
 type Json = Record<string, unknown>;
@@ -76,7 +86,8 @@ const idempotencyKeyHeader: Json = {
   description: 'A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
-const securityOf = (names: DeclaredRoute['security']) => names.map((name) => ({ [name]: [] }));
+const securityOf = (names: readonly string[]) => names.map((name) => ({ [name]: [] }));
+const schemaOf = (schema: z.ZodType | Record<string, unknown>, io: 'input' | 'output') => (schema instanceof z.ZodType ? jsonSchema(schema, io) : schema);
 
 function operationEntry(op: Operation): Json {
   const http = op.http!;
@@ -86,7 +97,8 @@ function operationEntry(op: Operation): Json {
     operationId: op.id,
     ...(op.tool ? { summary: op.tool.title, description: op.tool.description } : {}),
     'x-panya-scope': op.scope,
-    security: securityOf(['apiKey', 'session']),
+    security: securityOf(op.acceptsPublishable ? ['apiKey', 'session', 'publishableKey'] : ['apiKey', 'session']),
+    ...(op.acceptsPublishable ? { 'x-panya-publishable': true } : {}),
     parameters: [...parameters(op.input.params, 'path'), ...parameters(op.input.query, 'query'), ...(http.method === 'POST' ? [idempotencyKeyHeader] : [])],
     responses: {
       [String(status)]: { description: 'Success', content: { 'application/json': { schema: jsonSchema(op.output, 'output') } } },
@@ -114,10 +126,11 @@ export function openApiDocument(options: { version: string; operations?: readonl
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
       summary: route.summary,
-      security: securityOf(route.security),
-      parameters: pathParams,
-      ...(route.requestBody ? { requestBody: { required: true, content: { [route.requestBody.contentType]: { schema: route.requestBody.schema instanceof z.ZodType ? jsonSchema(route.requestBody.schema, 'input') : route.requestBody.schema } } } } : {}),
-      responses: { '200': { description: 'Success', content: { [route.responseType]: { schema: route.responseSchema ? jsonSchema(route.responseSchema, 'output') : {} } } }, ...errorResponses },
+      security: securityOf(route.publishable ? [...route.security, 'publishableKey'] : route.security),
+      ...(route.publishable ? { 'x-panya-publishable': true } : {}),
+      parameters: [...pathParams, ...(route.query ?? []).map((q) => ({ name: q.name, in: 'query', required: q.required ?? false, description: q.description, schema: { type: 'string' } }))],
+      ...(route.requestBody ? { requestBody: { required: true, content: { [route.requestBody.contentType]: { schema: schemaOf(route.requestBody.schema, 'input') } } } } : {}),
+      responses: { [String(route.status ?? 200)]: { description: 'Success', content: { [route.responseType]: { schema: schemaOf(route.responseSchema, 'output') } } }, ...errorResponses },
     };
   }
   return {
@@ -128,6 +141,7 @@ export function openApiDocument(options: { version: string; operations?: readonl
       schemas: { Problem: problemSchema, ...components },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`svc_live_…`).' },
+        publishableKey: { type: 'http', scheme: 'bearer', description: 'A publishable key (`svc_pub_…`) from a page on one of the tenant\'s allowed origins: search, answer and chat only (`x-panya-publishable`).' },
         session: { type: 'apiKey', in: 'cookie', name: 'panya_session', description: 'The admin app session; writes also need `X-Requested-With`.' },
         cronSecret: { type: 'http', scheme: 'bearer', description: '`PANYA_CRON_SECRET`, for `/api/cron/*`.' },
       },
