@@ -105,7 +105,7 @@ for (const name of names) {
   const t0 = Date.now();
   console.error(`\n== ${name} ==`);
   const result = await runners[name]();
-  const record = { benchmark: name, startedAt: new Date(t0).toISOString(), seconds: Math.round((Date.now() - t0) / 1000), machine: { ...machine, loadAverageAfter: machineInfo().loadAverage }, ...result };
+  const record = { benchmark: name, startedAt: new Date(t0).toISOString(), seconds: Math.round((Date.now() - t0) / 1000), machine: { ...machine, loadAverageAfter: machineInfo().loadAverage }, ...(process.env.BENCH_NOTE ? { note: process.env.BENCH_NOTE } : {}), ...result };
   writeFileSync(join(RESULTS, `${name}.json`), JSON.stringify(record, null, 2) + '\n');
   console.log(`\n## ${name}\n\n${RENDER[name]!(record)}\n`);
 }
@@ -180,7 +180,7 @@ SciFact (\`shared/eval/scifact\`: 5,183 abstracts, 300 test queries) loaded once
 
 **Query cost** is in-process on SciFact (5,183 abstracts through the ingest path): 280-word queries of the corpus's commonest words against the dataset's own test queries, same process.
 
-**Under load** is \`panya serve --workers N\` (from the sources, \`--embedder hash\`, one ingest thread per worker) over a fresh copy of the SciFact database, N = 1 then 2. First **search req/s**: autocannon, 10 connections, the ordinary test queries, nothing else running. Then, for \`BENCH_STALL_SECONDS\` (default 40): 8 clients each upload up to 20 requests of 20 × 1 MB markdown files (tenant \`bulk\`), one client sends 280-word queries back to back and one uploads an 8,000-page PDF, while \`GET /healthz\` and an ordinary \`POST /api/search\` (tenant \`bench\`, SciFact) are each probed one request at a time, 100 ms apart, from the benchmark process (the load comes from another process, so its CPU use does not delay the probes' clocks). Every request times out (uploads 30 s, the PDF 60 s, probes 15 s: a timed-out probe counts at its elapsed time, as failed), the load process is capped, and the server's process group is killed at the end. Server, load and probes share the machine's cores, and the machine is shared with other work: the load average at each configuration's start is in the table, and absolute latencies move with it.
+**Under load** is \`panya serve --workers N\` (from the sources, \`--embedder hash\`, one ingest thread per worker) over a fresh copy of the SciFact database, N = 1 then 2. First **search req/s**: autocannon, 10 connections, the ordinary test queries, nothing else running. Then, for \`BENCH_STALL_SECONDS\` (default 40): 8 clients each upload up to 20 requests of 20 × 1 MB markdown files (tenant \`bulk\`; an upload refused with 503 under the in-flight limits waits its \`Retry-After\` before the next), one client sends 280-word queries back to back and one uploads an 8,000-page PDF, while \`GET /healthz\` and an ordinary \`POST /api/search\` (tenant \`bench\`, SciFact) are each probed one request at a time, 100 ms apart, from the benchmark process (the load comes from another process, so its CPU use does not delay the probes' clocks). Every request times out (uploads 30 s, the PDF 60 s, probes 15 s: a timed-out probe counts at its elapsed time, as failed), the load process is capped, and the server's process group is killed at the end. Server, load and probes share the machine's cores, and the machine is shared with other work: the load average at each configuration's start is in the table, and absolute latencies move with it.
 `,
     billing: `## billing — the resolution detector
 

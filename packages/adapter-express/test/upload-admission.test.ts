@@ -47,6 +47,15 @@ describe('uploadAdmission', () => {
     expect(await waiting).toEqual({ refused: 'MAX_UPLOAD_BYTES_IN_FLIGHT', max: 100 });
   });
 
+  it("an upload queued behind its own tenant's is refused naming the tenant's limit", async () => {
+    const admission = uploadAdmission(100, 50);
+    await admission.acquire('a', 40, 1_000, never);
+    const big = admission.acquire('a', 40, 60, never); // over a's 50: waits
+    // Would fit a's room (40 + 5) but waits behind a's queue, which is a's limit at work.
+    expect(await admission.acquire('a', 5, 30, never)).toEqual({ refused: 'MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT', max: 50 });
+    expect(await big).toEqual({ refused: 'MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT', max: 50 });
+  });
+
   it('a release is counted once however often it is called', async () => {
     const admission = uploadAdmission(100, 100);
     const held = await admission.acquire('a', 30, 1_000, never);

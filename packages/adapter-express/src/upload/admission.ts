@@ -82,7 +82,8 @@ export function uploadAdmission(total: number, perTenant: number): UploadAdmissi
           waiting.splice(at, 1);
           clearTimeout(timer);
           signal.removeEventListener('abort', giveUp);
-          const refused = blockedBy(tenant, cost) ?? 'MAX_UPLOAD_BYTES_IN_FLIGHT';
+          // Room may have come free an instant ago; then what held it was its tenant's queue ahead of it, or everyone's.
+          const refused = blockedBy(tenant, cost) ?? (waiting.some((w) => w.tenant === tenant) ? 'MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT' : 'MAX_UPLOAD_BYTES_IN_FLIGHT');
           resolve({ refused, max: refused === 'MAX_UPLOAD_BYTES_IN_FLIGHT' ? total : perTenant });
         };
         const timer = setTimeout(giveUp, waitMs);
