@@ -259,7 +259,7 @@ describe('tenant and workspace isolation, route by route', () => {
     recordFigures('isolation', [
       `- (route, parameter, principal) cases: **${cases.size}** over ${routes.length} routes of the OpenAPI document`,
       `- requests made: **${requests + helpChecks}** (each id at \`/api\`, \`/c/{tenant}/api\`, \`/c/{tenant}/_w/{workspace}/api\` and the help host)`,
-      `- refusals by status: ${[...statuses].sort().map(([s, n]) => `${s} × ${n}`).join(', ')}`,
+      `- answers by status (2xx only where the caller named its own \`externalId\`): ${[...statuses].sort().map(([s, n]) => `${s} × ${n}`).join(', ')}`,
       `- leaks, writes or unrefused calls: **${failures.length}**`,
     ]);
     expect(failures).toEqual([]);
