@@ -25,6 +25,7 @@ import { CONNECTOR_WEBHOOK_PATHS, connectorWebhook } from './routes/connectors-w
 import { API_PATHS, browserCors } from './cors.js';
 import { securityHeaders } from './security-headers.js';
 import { adminRouter, type AdminAppOptions } from './admin.js';
+import { widgetScript } from './widget/route.js';
 
 export interface PanyaAppOptions {
   logger?: Logger;
@@ -113,13 +114,10 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   const metrics = createMetrics(engine);
   app.use(accessLog(logger, metrics));
 
-  // Liveness (the process answers), readiness (it can serve), metrics: no key, like a load balancer asks.
+  // Liveness (the process answers): no key, like a load balancer asks, on every host.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', readinessRoute(engine));
-  app.get('/metrics', metricsRoute(metrics));
-  app.get('/api/openapi.json', openApiRoute());
 
   app.use(bodyDeadline(options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS, logger));
   // Help host and custom hostnames first: there, every path is a help-center page.
@@ -128,6 +126,12 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   const reference = referenceRoutes();
   app.get('/docs', reference.page);
   app.get('/docs/scalar.js', reference.bundle);
+  // Readiness and metrics describe the deployment: answered on the API's hosts, never on public help hosts.
+  app.get('/readyz', readinessRoute(engine));
+  app.get('/metrics', metricsRoute(metrics));
+  app.get('/api/openapi.json', openApiRoute());
+  // The chat widget, for pages on the tenant's allowed origins.
+  app.get('/widget.js', widgetScript);
   app.use('/c/:tenantSlug', erasedTenantGone(engine));
   // Browser access: preflights answered and CORS headers set for the tenant's allowed origins.
   app.use(API_PATHS, browserCors(engine));

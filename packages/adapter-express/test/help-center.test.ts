@@ -90,7 +90,7 @@ describe('help center on the help host', () => {
     const article = await page(`/acme/articles/${risky.id}`).expect(200);
     expect(article.text).toContain('<h2>Steps</h2>');
     expect(article.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(article.text).not.toMatch(/<script/i);
+    expect(article.text).not.toMatch(/<script(?! src="\/_help\/ask\.js" defer><\/script>)/i);
     expect(article.text).not.toMatch(/href="javascript/i);
     expect(article.text).not.toMatch(/<img[^>]*onerror/i);
     expect(article.text).not.toContain('src="data:');
@@ -238,5 +238,128 @@ describe('help center on custom hostnames', () => {
     expect(unknown.headers['content-type']).toMatch(/application\/problem\+json/);
     await page('/acme/', 'docs.unknown.example').expect(404);
     await request(app).get('/healthz').set('Host', 'help.acme.co.th').expect(200);
+  });
+});
+
+describe("the ask box answers through the help center's publishable key", () => {
+  const keyIn = (html: string) => /data-key="(svc_pub_[0-9A-Za-z]{32})"/.exec(html)?.[1];
+  const origin = `https://${HELP}`;
+  const askJson = (key: string | undefined, body: Record<string, unknown>, from: string | null = origin, path = '/acme/ask', host = HELP) => {
+    const req = request(app).post(path).set('Host', host).set('Content-Type', 'application/json');
+    if (key) req.set('Authorization', `Bearer ${key}`);
+    if (from) req.set('Origin', from);
+    return req.send(body);
+  };
+
+  it('pages carry a publishable key bound to the workspace and restricted to published documents; the script asks with it', async () => {
+    const { acme, refunds, internal } = await acmeWithArticles();
+    const home = await page('/acme/').expect(200);
+    const key = keyIn(home.text)!;
+    expect(key).toBeDefined();
+    expect(home.text).toContain('<script src="/_help/ask.js" defer></script>');
+    expect(home.headers['content-security-policy']).toContain("script-src 'self'");
+    // The same key on every page of the site, listed among the tenant's keys (never its full value).
+    expect(keyIn((await page(`/acme/articles/${refunds.id}`).expect(200)).text)).toBe(key);
+    const listed = (await engine.apiKeys.list(acme.tenant.id)).filter((k) => k.kind === 'publishable');
+    expect(listed).toMatchObject([{ name: 'Help center', surface: 'help_center', workspaceId: acme.defaultWorkspace.id, scopes: ['read'] }]);
+    expect(JSON.stringify(listed)).not.toContain(key);
+
+    const answer = await askJson(key, { query: 'How long do refunds take?', locale: 'en' }).expect(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.body.answer).toContain('14 days');
+    expect(answer.body.citations.map((c: { documentId: string }) => c.documentId)).toEqual([refunds.id]);
+    expect(JSON.stringify(answer.body)).not.toContain(internal.id);
+    expect(answer.headers['ratelimit-limit']).toBeDefined();
+    expect(await engine.store.usage.countQueries(acme.tenant.id, new Date().toISOString().slice(0, 7))).toMatchObject({ answer: 1 });
+
+    // The key's own rules: a browser key from its pages only, never without Origin or from another site.
+    expect((await askJson(key, { query: 'refunds' }, null).expect(403)).body.detail).toContain('browser page');
+    await askJson(key, { query: 'refunds' }, 'https://evil.example').expect(403);
+    await askJson(undefined, { query: 'refunds' }).expect(401);
+    // Bad input is the answer endpoint's problem, counted nothing.
+    expect((await askJson(key, { query: '' }).expect(400)).headers['content-type']).toMatch(/problem\+json/);
+    // The same key on the API reads published documents only, from the help center's origin.
+    const searched = await request(app).post('/api/search').set({ Authorization: `Bearer ${key}`, Origin: origin }).send({ query: 'refunds manager' }).expect(200);
+    expect(searched.body.results.length).toBeGreaterThan(0);
+    expect(searched.body.results.every((r: { documentId: string }) => r.documentId !== internal.id)).toBe(true);
+    await request(app).get('/api/docs').set({ Authorization: `Bearer ${key}`, Origin: origin }).expect(403);
+  });
+
+  it("another key does not answer on this help center: a secret key, another workspace's key, an unrestricted publishable key", async () => {
+    const { acme } = await acmeWithArticles();
+    await request(app).patch('/api/tenant/settings').set(acme.auth).send({ allowedOrigins: [origin] }).expect(200);
+    const unrestricted = (await engine.apiKeys.create(acme.tenant.id, { kind: 'publishable', scopes: ['read'], workspaceSlug: 'default' }))._unsafeUnwrap().key;
+    expect((await askJson(unrestricted, { query: 'refunds' }).expect(403)).body.detail).toContain('does not answer on this help center');
+    await askJson(acme.key, { query: 'refunds' }).expect(403);
+    await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'partners', name: 'Partner Desk' }).expect(201);
+    await doc(acme.auth, { title: 'Partner onboarding', contentMd: 'Partners sign first.', publicSurfaces: ['help_center'] }, '/c/acme/_w/partners/api/docs');
+    const partnersKey = keyIn((await page('/acme/_w/partners/').expect(200)).text)!;
+    expect(partnersKey).not.toBe(keyIn((await page('/acme/').expect(200)).text));
+    await askJson(partnersKey, { query: 'refunds' }).expect(403);
+    await askJson(partnersKey, { query: 'partners sign' }, origin, '/acme/_w/partners/ask').expect(200);
+  });
+
+  it('revoking the key purges the pages that carried it; the next page provisions a new one', async () => {
+    const { acme } = await acmeWithArticles();
+    const key = keyIn((await page('/acme/').expect(200)).text)!;
+    const record = (await engine.apiKeys.list(acme.tenant.id)).find((k) => k.name === 'Help center')!;
+    cf.purges.length = 0;
+    (await engine.apiKeys.revoke(acme.tenant.id, record.id))._unsafeUnwrap();
+    expect(cf.purges).toContainEqual({ prefixes: [`${HELP}/acme/`] });
+    await askJson(key, { query: 'refunds' }).expect(401);
+    const fresh = keyIn((await page('/acme/').expect(200)).text)!;
+    expect(fresh).not.toBe(key);
+    await askJson(fresh, { query: 'How long do refunds take?' }).expect(200);
+  });
+
+  it('on an active custom hostname the key works from that hostname', async () => {
+    const { acme } = await acmeWithArticles();
+    const created = (await request(app).post('/api/tenant/custom-hostnames').set(acme.auth).send({ hostname: 'help.acme.co.th' }).expect(201)).body;
+    cf.setState(created.edgeHostnameId, { status: 'active', ssl: 'active' });
+    await request(app).post(`/api/tenant/custom-hostnames/${created.id}`).set(acme.auth).expect(200);
+    const key = keyIn((await page('/', 'help.acme.co.th').expect(200)).text)!;
+    await askJson(key, { query: 'How long do refunds take?' }, 'https://help.acme.co.th', '/ask', 'help.acme.co.th').expect(200);
+    // The form without a script: the server asks with the site's key and origin.
+    const form = await request(app).post('/ask').set('Host', 'help.acme.co.th').type('form').send({ q: 'How long do refunds take?' }).expect(200);
+    expect(form.text).toContain('14 days');
+  });
+
+  it('serves the ask script with caching headers', async () => {
+    await acmeWithArticles();
+    const script = await page('/_help/ask.js').expect(200).expect('Content-Type', /text\/javascript/);
+    expect(script.headers['cache-control']).toBe('public, max-age=86400');
+    expect(script.text).toContain("form.ask[data-key]");
+    await page('/_help/ask.js').set('If-None-Match', script.headers.etag!).expect(304);
+  });
+});
+
+describe('host look-ups and operations endpoints on help hosts', () => {
+  it('/readyz and /metrics answer on the API host, 404 on the help host and custom hostnames', async () => {
+    const { acme } = await acmeWithArticles();
+    // The worker is not started here: readiness answers 503 naming it, on the API host.
+    expect((await request(app).get('/readyz').set('Host', 'api.panya.example')).headers['content-type']).toMatch(/json/);
+    await request(app).get('/metrics').set('Host', 'api.panya.example').expect(200);
+    await page('/readyz').expect(404);
+    await page('/metrics').expect(404);
+    const created = (await request(app).post('/api/tenant/custom-hostnames').set(acme.auth).send({ hostname: 'help.acme.co.th' }).expect(201)).body;
+    cf.setState(created.edgeHostnameId, { status: 'active', ssl: 'active' });
+    await request(app).post(`/api/tenant/custom-hostnames/${created.id}`).set(acme.auth).expect(200);
+    await page('/readyz', 'help.acme.co.th').expect(404);
+    await page('/metrics', 'help.acme.co.th').expect(404);
+  });
+
+  it('API requests on a dotted host look the host up once; adding or removing a hostname here is seen at once', async () => {
+    const { acme } = await acmeWithArticles();
+    const byHost = vi.spyOn(engine.store.hostnames, 'findByHostname');
+    const byTomb = vi.spyOn(engine.store.tombstones, 'findByHostname');
+    for (let i = 0; i < 3; i++) await request(app).get('/api/docs').set('Host', 'api2.panya.example').set(acme.auth).expect(200);
+    expect(byHost.mock.calls.filter(([h]) => h === 'api2.panya.example')).toHaveLength(1);
+    expect(byTomb.mock.calls.filter(([h]) => h === 'api2.panya.example')).toHaveLength(1);
+    // A hostname registered on this node is a help host at the next request (it was cached as "not").
+    await page('/', 'help.acme.co.th').expect(404).expect('Content-Type', /problem\+json/);
+    const created = (await request(app).post('/api/tenant/custom-hostnames').set(acme.auth).send({ hostname: 'help.acme.co.th' }).expect(201)).body;
+    await page('/', 'help.acme.co.th').expect(404).expect('Content-Type', /text\/html/);
+    await request(app).delete(`/api/tenant/custom-hostnames/${created.id}`).set(acme.auth).expect(200);
+    await page('/', 'help.acme.co.th').expect(404).expect('Content-Type', /problem\+json/);
   });
 });

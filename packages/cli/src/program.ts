@@ -276,6 +276,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .requiredOption('--scopes <list>', 'comma-separated: read,write,mcp,admin')
     .option('--name <name>', 'a label for the key')
     .option('--publishable', 'a browser key (svc_pub_…): scopes read, one --workspace, allowed origins only')
+    .option('--help-center', 'with --publishable: reads only documents published on the help center (the chat widget links its citations to them)')
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => createKeyCommand(engine, io, opts)));
   dbOption(key.command('list').description("list a tenant's API keys (prefixes only; secrets are never stored)"))

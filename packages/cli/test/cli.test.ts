@@ -56,8 +56,11 @@ describe('panya tenant / key', () => {
   it('creates a publishable browser key: svc_pub_, read only, bound to a workspace', async () => {
     await run(['tenant', 'create', '--slug', 'acme', '--db', db]);
     const key = JSON.parse((await run(['key', 'create', '--tenant', 'acme', '--workspace', 'default', '--scopes', 'read', '--publishable', '--json', '--db', db])).out);
-    expect(key).toMatchObject({ kind: 'publishable', scopes: ['read'] });
+    expect(key).toMatchObject({ kind: 'publishable', scopes: ['read'], surface: null });
     expect(key.key).toMatch(/^svc_pub_[0-9A-Za-z]{32}$/);
+    const widget = JSON.parse((await run(['key', 'create', '--tenant', 'acme', '--workspace', 'default', '--scopes', 'read', '--publishable', '--help-center', '--json', '--db', db])).out);
+    expect(widget).toMatchObject({ kind: 'publishable', surface: 'help_center' });
+    await expect(run(['key', 'create', '--tenant', 'acme', '--scopes', 'read', '--help-center', '--db', db])).rejects.toThrow(/Only a publishable key/);
     expect(key.prefix).toMatch(/^svc_pub_/);
     await expect(run(['key', 'create', '--tenant', 'acme', '--scopes', 'read', '--publishable', '--db', db])).rejects.toThrow(/workspace/);
     await expect(run(['key', 'create', '--tenant', 'acme', '--workspace', 'default', '--scopes', 'read,write', '--publishable', '--db', db])).rejects.toThrow(/only reads/);

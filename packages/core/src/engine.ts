@@ -26,6 +26,7 @@ import { createFlowService } from './services/flows.js';
 import { createBillingService, type BillingOptions } from './services/billing.js';
 import { createHostnameService, noEdgeProvider } from './services/hostnames.js';
 import { createHelpCenterService } from './services/help-center.js';
+import { createHostLookupCache } from './helpcenter/host-cache.js';
 import { createErasureService } from './services/erasure.js';
 import type { HelpHost } from './helpcenter/rules.js';
 import type { EdgeProvider } from './ports/edge.js';
@@ -91,10 +92,13 @@ export function createEngine(options: EngineOptions) {
     : {};
   const ingest = createIngestService({ ...deps, embedder, ...contextualize }, options.ingest);
   const edge = options.edge ?? noEdgeProvider;
-  const hostnames = createHostnameService({ ...deps, edge, edgeTarget: options.edgeTarget ?? null });
+  const hosts = createHostLookupCache(clock);
+  const hostnames = createHostnameService({ ...deps, edge, edgeTarget: options.edgeTarget ?? null, hostsChanged: hosts.clear });
   const answers = createAnswerService({ ...deps, generator, search, queries });
-  const helpCenter = createHelpCenterService({ ...deps, edge, helpHost: options.helpHost ?? null, search, answers, queries });
-  const erasure = createErasureService({ ...deps, helpHost: options.helpHost ?? null, purge: helpCenter.sendPurge });
+  // A revoked embedded key: the pages that carried it are purged (the next render provisions a new one).
+  const apiKeys = createApiKeyService({ ...deps, revoked: async (key) => key.embeddedKey && key.workspaceId && helpCenter.siteChanged({ tenantId: key.tenantId, workspaceId: key.workspaceId }) });
+  const helpCenter = createHelpCenterService({ ...deps, edge, helpHost: options.helpHost ?? null, search, apiKeys, hosts });
+  const erasure = createErasureService({ ...deps, helpHost: options.helpHost ?? null, purge: helpCenter.sendPurge, hostsChanged: hosts.clear });
   /** A plan change (operator or payment processor): hostnames go inactive or back, and their cached pages go. */
   const planChanged = async (tenantId: string) => {
     const records = await hostnames.applyPlan(tenantId);
@@ -102,7 +106,6 @@ export function createEngine(options: EngineOptions) {
     return records;
   };
   const tenancy = createTenancyService(deps, { limitsChanged: planChanged });
-  const apiKeys = createApiKeyService(deps);
   const access = createAccessService(deps);
   const users = createUserService(deps);
   const messages = createMessageSignal();
@@ -126,7 +129,7 @@ export function createEngine(options: EngineOptions) {
     access,
     /** `Idempotency-Key` on POST routes. */
     idempotency: createIdempotencyService(deps),
-    auth: createAuthService({ apiKeys, users, access, tenancy, allowsOrigin: settings.allowsOrigin, allowsAnyTenant: (origin) => options.store.origins.allowedByAny(origin) }),
+    auth: createAuthService({ apiKeys, users, access, tenancy, allowsOrigin: settings.allowsOrigin, allowsAnyTenant: (origin) => options.store.origins.allowedByAny(origin), helpCenterOrigins: helpCenter.origins }),
     documents,
     connectors,
     settings,

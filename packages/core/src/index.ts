@@ -71,3 +71,4 @@ export * from './text/plain.js';
 export * from './search/lexical-index.js';
 export * from './search/lexical-ranker.js';
 export * from './operations/dify.js';
+export * from './helpcenter/host-cache.js';

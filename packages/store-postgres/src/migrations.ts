@@ -534,6 +534,14 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       CREATE INDEX IF NOT EXISTS chunks_scope ON ${n.t('chunks')}(tenant_id, workspace_id);
     `,
   },
+  {
+    version: 18,
+    name: 'publishable keys restricted to the help center; the key a help center embeds',
+    sql: (n) => `
+      ALTER TABLE ${n.t('api_keys')} ADD COLUMN surface text;
+      ALTER TABLE ${n.t('api_keys')} ADD COLUMN embedded_key text;
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -524,6 +524,14 @@ export const migrations: { version: number; name: string; sql: string }[] = [
     // nothing reads chunks_fts any more. The trigram table stays: the trigram channel reads it.
     sql: `DROP TABLE IF EXISTS chunks_fts;`,
   },
+  {
+    version: 19,
+    name: 'publishable keys restricted to the help center; the key a help center embeds',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN surface TEXT;
+      ALTER TABLE api_keys ADD COLUMN embedded_key TEXT;
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -1,5 +1,6 @@
-/** The help center's server-rendered pages: plain HTML and one inline style sheet, no scripts. */
+/** The help center's server-rendered pages: plain HTML, one inline style sheet, and the ask box's small script. */
 import type { AnswerResponse, DocumentRecord, HelpSite, SearchResult } from '@panya/core';
+import { ASK_SCRIPT_PATH } from './ask-script.js';
 import { CHROME, type HelpLocale } from './chrome.js';
 import { escapeHtml, renderMarkdown } from './markdown.js';
 
@@ -10,6 +11,8 @@ export interface PageContext {
   locale: HelpLocale;
   /** Keep `?lang=` on links when the visitor chose the language explicitly. */
   explicitLocale: boolean;
+  /** The site's publishable key: the ask box's script answers through it (no key, no script). */
+  askKey?: string;
 }
 
 const accentOf = (site: HelpSite | null) => (site?.workspace.brandAccent && /^#[0-9a-f]{3,8}$/i.test(site.workspace.brandAccent) ? site.workspace.brandAccent : DEFAULT_ACCENT);
@@ -63,20 +66,28 @@ pre { overflow: auto; background: #f6f8fa; padding: .75rem; } img { max-width: 1
 ${body}
 </main>
 <footer>${ctx.site ? `<a href="${escapeHtml(href({ ...ctx, locale: other, explicitLocale: true }, '/'))}" hreflang="${other}">${CHROME[other].language}</a>` : ''}</footer>
-</body>
+${ctx.askKey ? `<script src="${ASK_SCRIPT_PATH}" defer></script>\n` : ''}</body>
 </html>
 `;
 }
 
+/**
+ * The ask box: a form that works without a script (the server answers through the site's key);
+ * with the script, the page asks the answer endpoint itself with the key it carries.
+ */
 function askBox(ctx: PageContext, question = ''): string {
   const t = CHROME[ctx.locale];
-  return `<section>
-<h2>${escapeHtml(t.askTitle)}</h2>
-<form class="ask" method="post" action="${escapeHtml(href(ctx, '/ask'))}">
+  const script = ctx.askKey
+    ? ` data-key="${escapeHtml(ctx.askKey)}" data-articles="${escapeHtml(`${ctx.site?.base ?? ''}/articles/`)}" data-sources="${escapeHtml(t.sources)}" data-not-grounded="${escapeHtml(t.notGrounded)}" data-waiting="${escapeHtml(t.waiting)}" data-failed="${escapeHtml(t.unavailable)}"`
+    : '';
+  return `<section aria-labelledby="ask-title">
+<h2 id="ask-title">${escapeHtml(t.askTitle)}</h2>
+<form class="ask" method="post" action="${escapeHtml(href(ctx, '/ask'))}"${script}>
   <input type="text" name="q" value="${escapeHtml(question)}" placeholder="${escapeHtml(t.askPlaceholder)}" aria-label="${escapeHtml(t.askPlaceholder)}" maxlength="300" required>
   <input type="hidden" name="locale" value="${ctx.locale}">
   <button type="submit">${escapeHtml(t.ask)}</button>
 </form>
+<div class="ask-result" aria-live="polite"></div>
 </section>`;
 }
 

@@ -6,9 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { Engine, HelpSite } from '@panya/core';
+import { errors, executeOperation, HELP_QUERY_MAX_CHARS, HTTP_OPERATIONS, type AnswerResponse, type Credentials, type Engine, type HelpSite, type PanyaError } from '@panya/core';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { CHROME, helpLocale } from './chrome.js';
+import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
+import { ASK_SCRIPT, ASK_SCRIPT_ETAG, ASK_SCRIPT_PATH } from './ask-script.js';
 import { answerPage, articlePage, homePage, messagePage, searchPage, type PageContext } from './pages.js';
 
 /** Browsers revalidate after a minute; the edge keeps pages until a document change purges them. */
@@ -20,14 +22,15 @@ const MISSING_CACHE = 'public, max-age=60, s-maxage=300';
 const REDIRECT_CACHE = 'public, max-age=3600';
 
 /**
- * No script, and only the page's own stylesheet: the `<style>` block (its colour is the
- * workspace's) is allowed by its hash, never `'unsafe-inline'`, so injected markup cannot style or run.
+ * Only the ask box's script (same origin, asking the same origin) and the page's own stylesheet:
+ * the `<style>` block (its colour is the workspace's) is allowed by its hash, never
+ * `'unsafe-inline'`, so injected markup cannot style or run.
  */
 function securityHeaders(html: string): Record<string, string> {
   const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1];
   const styleSrc = style === undefined ? "'none'" : `'sha256-${createHash('sha256').update(style).digest('base64')}'`;
   return {
-    'Content-Security-Policy': `default-src 'none'; style-src ${styleSrc}; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'Content-Security-Policy': `default-src 'none'; script-src 'self'; connect-src 'self'; style-src ${styleSrc}; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
   };
@@ -57,8 +60,9 @@ function sendUncached(res: Response, status: number, html: string): void {
 /** The help center's pages, for a request already known to be for the help host or a custom hostname. */
 function helpRouter(engine: Engine): Router {
   const router = Router();
-  router.use(express.urlencoded({ extended: false, limit: '4kb' }));
+  router.use(express.urlencoded({ extended: false, limit: '4kb' }), express.json({ limit: '4kb' }));
   router.use(async (req, res) => {
+    if (req.path === ASK_SCRIPT_PATH) return sendScript(req, res);
     const { locale, explicit } = helpLocale(req);
     const resolution = await engine.helpCenter.resolve({ hostname: req.hostname, path: req.path, url: req.originalUrl });
     const bare: PageContext = { site: null, locale, explicitLocale: explicit };
@@ -77,12 +81,14 @@ function helpRouter(engine: Engine): Router {
         break;
     }
     const { site, page } = resolution;
-    const ctx: PageContext = { ...bare, site };
+    const ctx: PageContext & { site: HelpSite } = { ...bare, site };
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     if (!(isRead || (req.method === 'POST' && page.kind === 'ask'))) return notFound();
     // Spec: no document with Help center ticked → the help center answers 404.
     if (!(await engine.helpCenter.hasArticles(site))) return notFound();
 
+    // The ask box answers through the site's publishable key, which its pages carry.
+    if (page.kind !== 'ask') ctx.askKey = await engine.helpCenter.siteKey(site);
     switch (page.kind) {
       case 'home':
         return sendPage(req, res, 200, homePage(ctx, await engine.helpCenter.articles(site)), PAGE_CACHE);
@@ -94,22 +100,64 @@ function helpRouter(engine: Engine): Router {
         const found = await engine.helpCenter.search(site, req.query.q);
         return sendPage(req, res, 200, searchPage(ctx, found.query, found.results), SEARCH_CACHE);
       }
-      case 'ask': {
-        if (req.method !== 'POST') return res.redirect(303, `${site.base}/`);
-        const body = (req.body ?? {}) as Record<string, unknown>;
-        const question = typeof body.q === 'string' ? body.q.trim().slice(0, 300) : '';
-        const answered = await engine.helpCenter.ask(site, question, body.locale === 'th' || body.locale === 'en' ? body.locale : locale);
-        if (answered.isOk()) return sendUncached(res, 200, answerPage(ctx, question, answered.value.value));
-        const error = answered.error;
-        if (error.code === 'invalid_request') return sendUncached(res, 400, searchPage(ctx, '', []));
-        if (error.code === 'rate_limited') res.set('Retry-After', String(error.retryAfterSeconds));
-        return sendUncached(res, error.code === 'rate_limited' ? 429 : 503, messagePage(ctx, t.askTitle, t.unavailable));
-      }
+      case 'ask':
+        return ask(engine, req, res, ctx);
       default:
         return notFound(site);
     }
   });
   return router;
+}
+
+const answerOperation = HTTP_OPERATIONS.find((op) => op.id === 'answer')!;
+
+type Asked = { error: PanyaError } | { answer: AnswerResponse; rateLimit: Parameters<typeof rateLimitHeaders>[0] | null };
+
+/** The answer operation for a caller whose publishable key must belong to this site (core's `admits`). */
+async function answerThrough(engine: Engine, site: HelpSite, credentials: Credentials, body: unknown): Promise<Asked> {
+  const caller = await engine.auth.authenticate(credentials, {}, 'api', { acceptsPublishable: true });
+  if (caller.isErr()) return { error: caller.error };
+  if (!engine.helpCenter.admits(site, caller.value)) return { error: errors.forbidden('This key does not answer on this help center: use the key its pages carry.') };
+  const done = await executeOperation(engine, answerOperation, caller.value, { body }, { channel: { via: 'rest' } });
+  return done.isOk() ? { answer: done.value.value as AnswerResponse, rateLimit: done.value.rateLimit } : { error: done.error };
+}
+
+/**
+ * `POST {base}/ask`: the answer endpoint, through a publishable key restricted to the help
+ * center and bound to this site. The page's script sends the key its page carries (JSON in,
+ * JSON out, like `POST /api/answer`); the form without a script posts `q`, and the server asks
+ * with the site's key and origin, then renders the answer page. Either way the key's rules apply:
+ * its origins, published documents only, one counted `answer` query.
+ */
+async function ask(engine: Engine, req: Request, res: Response, ctx: PageContext & { site: HelpSite }): Promise<void> {
+  const { site } = ctx;
+  if (req.method !== 'POST') return res.redirect(303, `${site.base}/`);
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  res.set('Cache-Control', 'no-store');
+  if (req.is('application/json')) {
+    const asked = await answerThrough(engine, site, { authorization: req.get('authorization'), origin: req.get('origin') }, body);
+    if ('error' in asked) return sendProblem(req, res, asked.error, requestLocale(req, body.locale, body.query));
+    if (asked.rateLimit) res.set(rateLimitHeaders(asked.rateLimit));
+    res.json(asked.answer);
+    return;
+  }
+  const question = typeof body.q === 'string' ? body.q.trim().slice(0, HELP_QUERY_MAX_CHARS) : '';
+  if (!question) return sendUncached(res, 400, searchPage(ctx, '', []));
+  const locale = body.locale === 'th' || body.locale === 'en' ? body.locale : ctx.locale;
+  const credentials = { authorization: `Bearer ${await engine.helpCenter.siteKey(site)}`, origin: engine.helpCenter.siteOrigin(site) };
+  const asked = await answerThrough(engine, site, credentials, { query: question, locale });
+  if ('answer' in asked) return sendUncached(res, 200, answerPage(ctx, question, asked.answer));
+  const { error } = asked;
+  if (error.code === 'rate_limited') res.set('Retry-After', String(error.retryAfterSeconds));
+  const t = CHROME[ctx.locale];
+  return sendUncached(res, error.code === 'rate_limited' ? 429 : 503, messagePage(ctx, t.askTitle, t.unavailable));
+}
+
+/** The ask box's script: a static file, cached for a day (its name changes with its content). */
+function sendScript(req: Request, res: Response): void {
+  res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff', ETag: ASK_SCRIPT_ETAG });
+  if (req.get('if-none-match') === ASK_SCRIPT_ETAG) return void res.status(304).end();
+  res.send(ASK_SCRIPT);
 }
 
 /** Hosts that can never be a custom hostname (no lookup needed): IPs and localhost. */

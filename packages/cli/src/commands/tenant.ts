@@ -26,12 +26,12 @@ export async function createTenantCommand(engine: Engine, io: Io, opts: { slug: 
   io.out(`API key (scopes ${key.value.record.scopes.join(',')}), shown once:\n  ${key.value.key}`);
 }
 
-export async function createKeyCommand(engine: Engine, io: Io, opts: { tenant: string; workspace?: string; scopes: string; name?: string; publishable?: boolean; json?: boolean }) {
+export async function createKeyCommand(engine: Engine, io: Io, opts: { tenant: string; workspace?: string; scopes: string; name?: string; publishable?: boolean; helpCenter?: boolean; json?: boolean }) {
   const tenant = await engine.tenancy.getTenantBySlug(opts.tenant);
   if (tenant.isErr()) fail(tenant.error);
   // Command-line text: the service validates each scope and names any it does not know.
   const scopes = opts.scopes.split(',').map((s) => s.trim()).filter(Boolean) as ApiKeyScope[];
-  const key = await engine.apiKeys.create(tenant.value.id, { scopes, ...(opts.name ? { name: opts.name } : {}), ...(opts.workspace ? { workspaceSlug: opts.workspace } : {}), ...(opts.publishable ? { kind: 'publishable' as const } : {}) });
+  const key = await engine.apiKeys.create(tenant.value.id, { scopes, ...(opts.name ? { name: opts.name } : {}), ...(opts.workspace ? { workspaceSlug: opts.workspace } : {}), ...(opts.publishable ? { kind: 'publishable' as const } : {}), ...(opts.helpCenter ? { surface: 'help_center' as const } : {}) });
   if (key.isErr()) fail(key.error);
   if (opts.json) {
     io.out(JSON.stringify({ key: key.value.key, ...key.value.record }, null, 2));

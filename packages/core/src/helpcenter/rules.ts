@@ -109,6 +109,14 @@ export function isPublished(doc: Pick<DocumentRecord, 'publicSurfaces'>): boolea
   return doc.publicSurfaces.includes(HELP_CENTER_SURFACE);
 }
 
+/**
+ * What a caller may read: a key restricted to the help center (the one its pages embed, or a
+ * widget's) sees only published documents; every other caller the whole workspace.
+ */
+export function readableBy(principal: { surface?: PublicSurface | undefined }): ((doc: Pick<DocumentRecord, 'publicSurfaces'>) => boolean) | undefined {
+  return principal.surface === HELP_CENTER_SURFACE ? isPublished : undefined;
+}
+
 /** Merges purge requests (the edge adapter batches each list). */
 function purge(parts: { urls?: string[]; prefixes?: string[]; hosts?: string[] }): EdgePurge {
   return { urls: [...new Set(parts.urls ?? [])], prefixes: [...new Set(parts.prefixes ?? [])], hosts: [...new Set(parts.hosts ?? [])] };

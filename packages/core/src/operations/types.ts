@@ -15,6 +15,7 @@ import type { RequestContext } from '../services/context.js';
 import type { DocumentService } from '../services/documents.js';
 import type { FlowService } from '../services/flows.js';
 import type { ErasureService } from '../services/erasure.js';
+import type { HelpCenterService } from '../services/help-center.js';
 import type { HostnameService } from '../services/hostnames.js';
 import type { SearchService } from '../services/search.js';
 import type { TenantSettingsService } from '../services/tenant-settings.js';
@@ -37,6 +38,7 @@ export interface OperationServices {
   erasure: ErasureService;
   settings: TenantSettingsService;
   apiKeys: ApiKeyService;
+  helpCenter: HelpCenterService;
 }
 
 /** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */

@@ -63,6 +63,10 @@ export interface ApiKeyRecord {
   scopes: ApiKeyScope[];
   createdAt: string;
   revokedAt: string | null;
+  /** `help_center`: search, answer and chat see only documents published there. Absent or null: the whole workspace. */
+  surface?: PublicSurface | null;
+  /** The full key, kept only for the publishable key a help center embeds in its own pages (public by design). */
+  embeddedKey?: string | null;
 }
 
 export const DOCUMENT_STATUSES = ['pending', 'indexing', 'indexed', 'failed'] as const;

@@ -65,6 +65,8 @@ export const API_KEYS = table<ApiKeyRecord>('api_keys', [
   ['scopes', 'scopes', 'json'],
   ['createdAt', 'created_at', 'time'],
   ['revokedAt', 'revoked_at', 'time'],
+  ['surface', 'surface', 'text'],
+  ['embeddedKey', 'embedded_key', 'text'],
 ]);
 
 export const AUDIT_EVENTS = table<AuditEvent>('audit_events', [

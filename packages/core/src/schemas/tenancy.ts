@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLAN_IDS, PLAN_NAMES, QUOTA_KEYS, quotaKey, type PlanId, type QuotaAlias, type QuotaKey } from '../plans.js';
-import { API_KEY_KINDS, API_KEY_SCOPES } from '../ports/store.js';
+import { API_KEY_KINDS, API_KEY_SCOPES, PUBLIC_SURFACES } from '../ports/store.js';
 
 /** Slugs appear in URLs (`/c/{slug}`) and hostnames, so they are DNS-label-like. */
 const RESERVED_TENANT_SLUGS = new Set(['api', 'c', 'admin', 'app', 'www', 'help', 'static', 'assets', 'healthz', 'readyz', 'metrics', 'mcp', 'cron', 'login', 'auth']);
@@ -34,6 +34,8 @@ export const createApiKeySchema = z.strictObject({
   workspaceSlug: slugSchema.optional(),
   /** `publishable` (`svc_pub_…`): read-only, one workspace, allowed browser origins only. */
   kind: z.enum(API_KEY_KINDS).default('secret'),
+  /** `help_center`: the key reads only documents published on the help center (a widget citing help-center articles). */
+  surface: z.enum(PUBLIC_SURFACES).optional(),
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
 

@@ -1,3 +1,4 @@
+import { readableBy } from '../helpcenter/rules.js';
 import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import type { AnswerResponse } from '../schemas/responses.js';
@@ -32,7 +33,7 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
     const persona = await findPersona(deps.store, ctx.scope, input.personaId);
     if (persona.isErr()) return err(persona.error);
     const locale = answerLocale(input, persona.value);
-    const context = await retrieveContext(deps.search, ctx.scope, input.query, restrict);
+    const context = await retrieveContext(deps.search, ctx.scope, input.query, restrict ?? readableBy(ctx.principal));
     let generated: Awaited<ReturnType<typeof complete>>;
     try {
       generated = await complete(generator, { query: input.query, locale, context: context.passages, ...personaRequest(persona.value), ...(signal ? { signal } : {}) });

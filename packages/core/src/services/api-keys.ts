@@ -27,7 +27,7 @@ export interface CreatedApiKey {
 }
 
 export function publicKeyRecord(record: ApiKeyRecord): Omit<ApiKeyRecord, 'secretHash'> {
-  const { secretHash: _hidden, ...rest } = record;
+  const { secretHash: _hidden, embeddedKey: _embedded, ...rest } = record;
   return rest;
 }
 
@@ -41,7 +41,12 @@ function tenantAdmin(ctx: RequestContext): Result<void, PanyaError> {
 /** A key as the admin app lists it: its workspace by slug, never its hash. */
 export type ApiKeyView = Omit<ApiKeyRecord, 'secretHash' | 'tenantId'> & { workspaceSlug: string | null };
 
-export function createApiKeyService(deps: ServiceDeps) {
+export interface ApiKeyHooks {
+  /** A key was revoked (a help center's embedded key: its pages must stop carrying it). */
+  revoked?(record: ApiKeyRecord): Promise<unknown>;
+}
+
+export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
   const { store, clock, ids } = deps;
 
   async function view(tenantId: string, records: Omit<ApiKeyRecord, 'secretHash'>[]): Promise<ApiKeyView[]> {
@@ -53,8 +58,9 @@ export function createApiKeyService(deps: ServiceDeps) {
     /**
      * Issues a key. `options.key` adopts a key chosen by the operator (a demo key from the
      * environment) instead of a random one; it must have the key format and be unused.
+     * `options.embedded` keeps the full key of a publishable key a help center serves in its pages.
      */
-    async create(tenantId: string, input: CreateApiKeyInput, options: { key?: string } = {}): Promise<Result<CreatedApiKey, PanyaError>> {
+    async create(tenantId: string, input: CreateApiKeyInput, options: { key?: string; embedded?: boolean } = {}): Promise<Result<CreatedApiKey, PanyaError>> {
       const parsed = parseInput(createApiKeySchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const { kind } = parsed.value;
@@ -63,6 +69,8 @@ export function createApiKeyService(deps: ServiceDeps) {
         // A key shipped to browsers: it can only read, and only one workspace.
         if (!parsed.value.workspaceSlug) return err(errors.invalid('A publishable key is bound to one workspace: name it (workspaceSlug).', [{ path: 'workspaceSlug', message: 'required for a publishable key' }]));
         if (parsed.value.scopes.some((s) => s !== 'read')) return err(errors.invalid('A publishable key only reads: its scopes are ["read"].', [{ path: 'scopes', message: 'only "read" for a publishable key' }]));
+      } else if (parsed.value.surface || options.embedded) {
+        return err(errors.invalid('Only a publishable key is restricted to a public surface.', [{ path: 'surface', message: 'only for a publishable key' }]));
       }
       if (options.key !== undefined && (!KEY_PATTERN.test(options.key) || !options.key.startsWith(prefix))) return err(errors.invalid('An API key looks like svc_live_ followed by 32 letters or digits.', [{ path: 'key', message: 'malformed' }]));
       if (options.key !== undefined && (await store.apiKeys.findByHash(hashApiKey(options.key)))) return err(errors.conflict('This API key is already in use (or was revoked); choose another.'));
@@ -84,6 +92,8 @@ export function createApiKeyService(deps: ServiceDeps) {
         scopes: parsed.value.scopes,
         createdAt: clock.now().toISOString(),
         revokedAt: null,
+        surface: parsed.value.surface ?? null,
+        embeddedKey: options.embedded ? key : null,
       };
       await store.apiKeys.insert(record);
       return ok({ key, record: publicKeyRecord(record) });
@@ -106,7 +116,7 @@ export function createApiKeyService(deps: ServiceDeps) {
         const ws = await store.workspaces.get(record.tenantId, record.workspaceId);
         if (!ws || ws.deletedAt) return err(errors.unauthorized('This API key belongs to a deleted workspace.'));
       }
-      return ok({ kind: 'api_key', id: record.id, tenantId: record.tenantId, workspaceId: record.workspaceId, scopes: record.scopes, ...(record.kind === 'publishable' ? { publishable: true } : {}) });
+      return ok({ kind: 'api_key', id: record.id, tenantId: record.tenantId, workspaceId: record.workspaceId, scopes: record.scopes, ...(record.kind === 'publishable' ? { publishable: true } : {}), ...(record.surface ? { surface: record.surface } : {}) });
     },
 
     async list(tenantId: string) {
@@ -115,7 +125,10 @@ export function createApiKeyService(deps: ServiceDeps) {
 
     async revoke(tenantId: string, id: string): Promise<Result<void, PanyaError>> {
       const done = await store.apiKeys.revoke(tenantId, id, clock.now().toISOString());
-      return done ? ok(undefined) : err(errors.notFound('API key'));
+      if (!done) return err(errors.notFound('API key'));
+      const record = deps.revoked ? (await store.apiKeys.list(tenantId)).find((k) => k.id === id) : undefined;
+      if (record) await deps.revoked!(record);
+      return ok(undefined);
     },
 
     /** Settings → API Keys: the tenant's keys (revoked ones included, marked), for a tenant admin. */

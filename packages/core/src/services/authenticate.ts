@@ -4,6 +4,7 @@ import type { ApiKeyScope } from '../ports/store.js';
 import type { Addressing, AccessService } from './access.js';
 import type { ApiKeyService } from './api-keys.js';
 import { requireScope, type RequestContext } from './context.js';
+import { HELP_CENTER_SURFACE } from '../helpcenter/rules.js';
 import { cronSecretMatches } from './jobs.js';
 import { normalizeOrigin } from './tenant-settings.js';
 import type { TenancyService } from './tenancy.js';
@@ -69,15 +70,25 @@ export function createAuthService(deps: {
   /** The tenant's allowed browser origins (tenant settings). */
   allowsOrigin(tenantId: string, origin: string): Promise<boolean>;
   allowsAnyTenant(origin: string): Promise<boolean>;
+  /** The origins of the tenant's help center (help host, active custom hostnames). */
+  helpCenterOrigins(tenantId: string): Promise<string[]>;
 }) {
+  /** An allowed origin of the tenant; a key restricted to the help center also works on the help center's own pages. */
+  async function allowedFor(ctx: RequestContext, origin: string): Promise<boolean> {
+    if (await deps.allowsOrigin(ctx.tenant.id, origin)) return true;
+    return ctx.principal.surface === HELP_CENTER_SURFACE && (await deps.helpCenterOrigins(ctx.tenant.id)).includes(origin);
+  }
+
   /**
    * Browser rules for API keys. A publishable key works only on routes that accept it, never on
    * MCP, and only from a page on one of the tenant's allowed origins (no `Origin` → refused: it
    * is a browser key). A secret key without `Origin` is a server and passes; with an `Origin`
-   * it must be an allowed one, so a leaked secret key cannot be used from an arbitrary page.
+   * it must be an allowed one, so a leaked secret key cannot be used from an arbitrary page. A
+   * key restricted to the help center is also accepted from the help center's own origins.
    */
   async function browserRules(ctx: RequestContext, origin: string | undefined, surface: Surface, route: RouteAccess): Promise<Result<void, PanyaError>> {
-    const allowed = origin !== undefined && normalizeOrigin(origin) !== null && (await deps.allowsOrigin(ctx.tenant.id, normalizeOrigin(origin)!));
+    const normalized = origin === undefined ? null : normalizeOrigin(origin);
+    const allowed = normalized !== null && (await allowedFor(ctx, normalized));
     if (ctx.principal.publishable) {
       if (surface !== 'api' || !route.acceptsPublishable) return err(errors.forbidden('A publishable key (svc_pub_…) may only search, answer and chat; use a secret key (svc_live_…) from a server for anything else.'));
       if (origin === undefined) return err(errors.forbidden('A publishable key (svc_pub_…) works only from a browser page on one of the tenant\'s allowed origins; servers use a secret key (svc_live_…).'));

@@ -1,3 +1,4 @@
+import { readableBy } from '../helpcenter/rules.js';
 import { err, ok, type Result } from 'neverthrow';
 import { errors, isPanyaError, isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import { condenseQuery } from '../generators/extractive.js';
@@ -89,7 +90,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
           try {
             yield { event: 'meta', data: { conversationId: conversation.id, messageId } };
             const standalone = history.length === 0 ? query : generator.condense ? await generator.condense(query, history, signal) : condenseQuery(query, history);
-            const context = await retrieveContext(deps.search, ctx.scope, standalone);
+            const context = await retrieveContext(deps.search, ctx.scope, standalone, readableBy(ctx.principal));
             const numbering = new CitationNumbering(context);
             let text = '';
             let usage: GeneratorUsage = { inputTokens: 0, outputTokens: 0 };

@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { AbortTransaction, errors, isStoreConflict, type PanyaError } from '../errors.js';
 import type { Clock, Ids, Logger } from '../ports/system.js';
 import type { MembershipRole } from '../ports/operations.js';
-import type { ApiKeyScope, Scope, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
+import type { ApiKeyScope, PublicSurface, Scope, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 
 /** What every service gets: the store and the system ports. */
 export interface ServiceDeps {
@@ -27,6 +27,8 @@ export interface Principal {
   role?: MembershipRole;
   /** A publishable key (`svc_pub_…`): only operations that accept browser keys admit it. */
   publishable?: boolean;
+  /** A key restricted to one public surface: it reads only documents published there. */
+  surface?: PublicSurface;
 }
 
 /** A resolved request: the tenant and workspace it is confined to, and its caller. */

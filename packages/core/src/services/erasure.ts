@@ -43,6 +43,8 @@ export interface ErasureDeps extends ServiceDeps {
   helpHost: HelpHost | null;
   /** Sends a purge to the edge provider; false when it failed. */
   purge(request: EdgePurge, what: Record<string, unknown>): Promise<boolean>;
+  /** The tenant's hostnames now resolve through its tombstone (the host look-up cache forgets). */
+  hostsChanged?: () => void;
 }
 
 export function createErasureService(deps: ErasureDeps) {
@@ -56,7 +58,7 @@ export function createErasureService(deps: ErasureDeps) {
       return err(errors.invalid(`Erasure cannot be undone: confirm with the tenant's slug, {"confirm": "${slug}"}.`, [{ path: 'confirm', message: `must be "${slug}"` }]));
     }
     const erasedAt = clock.now().toISOString();
-    return runInTransaction(store, async (tx) => {
+    const erased = await runInTransaction(store, async (tx) => {
       const tenant = await tx.tenants.getBySlug(slug);
       if (!tenant) return err(errors.notFound(`Tenant "${slug}"`));
       const hostnames = (await tx.hostnames.list(tenant.id)).filter((h) => h.status === 'active').map((h) => h.hostname);
@@ -66,6 +68,8 @@ export function createErasureService(deps: ErasureDeps) {
       const deleted = await tx.tenants.erase(tenant.id);
       return ok({ slug, tenantId: tenant.id, hostnames, erasedAt, deleted });
     });
+    if (erased.isOk()) deps.hostsChanged?.();
+    return erased;
   }
 
   return {

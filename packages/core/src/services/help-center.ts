@@ -1,11 +1,9 @@
 /**
  * The public help center: which tenant and workspace a help-host path or a custom hostname
- * serves (or that it redirects, is gone, or is unknown), the published articles, search and the
- * "ask" box over published documents only, and the edge-cache purges when documents change.
+ * serves (or that it redirects, is gone, or is unknown), the published articles and search, the
+ * publishable key its "ask" box answers through, and the edge-cache purges when documents change.
  * Rendering is the adapter's; every rule is here or in `helpcenter/rules.ts`.
  */
-import { err, ok, type Result } from 'neverthrow';
-import { errors, type PanyaError } from '../errors.js';
 import {
   HELP_CENTER_SURFACE,
   HELP_HOME_ARTICLES,
@@ -14,6 +12,7 @@ import {
   inactiveHostnameRedirect,
   isPublished,
   parseHelpPath,
+  readableBy,
   siteBase,
   workspacePurge,
   type HelpHost,
@@ -21,12 +20,10 @@ import {
 } from '../helpcenter/rules.js';
 import type { EdgeProvider, EdgePurge } from '../ports/edge.js';
 import type { DocumentRecord, Scope, TenantRecord, WorkspaceRecord } from '../ports/store.js';
-import { detectLocale, type Locale } from '../schemas/answers.js';
-import type { AnswerResponse } from '../schemas/responses.js';
 import type { SearchResult } from '../schemas/responses.js';
-import type { AnswerService } from './answer.js';
+import type { HostLookupCache } from '../helpcenter/host-cache.js';
+import type { ApiKeyService } from './api-keys.js';
 import type { RequestContext, ServiceDeps } from './context.js';
-import type { Counted, QueryService } from './queries.js';
 import type { SearchService } from './search.js';
 
 /** One help center: a tenant's workspace, as addressed on the help host or a custom hostname. */
@@ -60,9 +57,24 @@ export interface HelpCenterDeps extends ServiceDeps {
   edge: EdgeProvider;
   helpHost: HelpHost | null;
   search: SearchService;
-  answers: Pick<AnswerService, 'generate'>;
-  queries: Pick<QueryService, 'counted'>;
+  /** Provisions the publishable key a site embeds for its ask box. */
+  apiKeys: Pick<ApiKeyService, 'create'>;
+  /** Whether a hostname is the help center's, remembered briefly (see `host-cache.ts`). */
+  hosts: HostLookupCache;
 }
+
+/** The chat widget's settings (`GET /api/widget`). */
+export interface WidgetConfig {
+  name: string;
+  brandAccent: string | null;
+  /** The help center's home page, when citations link to it. */
+  helpCenterUrl: string | null;
+  /** A cited document's article page, `{documentId}` to replace; null: citations are not links. */
+  articleUrl: string | null;
+}
+
+/** The name of the publishable key a help center provisions for its pages. */
+export const HELP_CENTER_KEY_NAME = 'Help center';
 
 /** Cuts public input to the bound (a visitor's long paste is shortened, never refused). */
 function boundQuery(raw: unknown): string {
@@ -111,7 +123,7 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
      */
     async isHelpHostname(hostname: string): Promise<boolean> {
       const host = hostname.toLowerCase();
-      return (await store.hostnames.findByHostname(host)) !== null || (await store.tombstones.findByHostname(host)) !== null;
+      return deps.hosts.lookup(host, async () => (await store.hostnames.findByHostname(host)) !== null || (await store.tombstones.findByHostname(host)) !== null);
     },
 
     /** What a request to the help host or a custom hostname gets. */
@@ -162,21 +174,55 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
       return { query: q, results };
     },
 
+    /** The origin a site's pages are served from: the help host, or the custom hostname (TLS at the edge). */
+    siteOrigin(site: HelpSite): string {
+      return site.hostname ? `https://${site.hostname}` : (helpHost?.origin ?? '');
+    },
+
+    /** The origins of a tenant's help center: a key restricted to it is accepted from these pages. */
+    async origins(tenantId: string): Promise<string[]> {
+      const active = (await store.hostnames.list(tenantId)).filter((h) => h.status === 'active').map((h) => `https://${h.hostname}`);
+      return helpHost ? [helpHost.origin, ...active] : active;
+    },
+
     /**
-     * The "ask" box: a grounded answer citing published documents only. Counted as one API query
-     * of the tenant (its daily quota and metering), like an answer through a publishable key.
+     * The publishable key a site's ask box answers through: restricted to the help center, bound
+     * to the site's workspace, provisioned on first use. Revoking it provisions a new one (and
+     * purges the pages that carried the old one).
      */
-    async ask(site: HelpSite, query: unknown, locale?: Locale): Promise<Result<Counted<AnswerResponse>, PanyaError>> {
-      const q = boundQuery(query);
-      if (!q) return err(errors.invalid('Type a question.', [{ path: 'q', message: 'required' }]));
-      const ctx: RequestContext = {
-        tenant: site.tenant,
-        workspace: site.workspace,
-        principal: { kind: 'system', id: `help-center:${site.workspace.id}`, tenantId: site.tenant.id, workspaceId: site.workspace.id, scopes: ['read'] },
-        scope: scopeOf(site),
+    async siteKey(site: HelpSite): Promise<string> {
+      const existing = (await store.apiKeys.list(site.tenant.id)).find((k) => k.embeddedKey && !k.revokedAt && k.workspaceId === site.workspace.id);
+      if (existing) return existing.embeddedKey!;
+      const created = await deps.apiKeys.create(
+        site.tenant.id,
+        { name: HELP_CENTER_KEY_NAME, kind: 'publishable', scopes: ['read'], workspaceSlug: site.workspace.slug, surface: HELP_CENTER_SURFACE },
+        { embedded: true },
+      );
+      if (created.isErr()) throw new Error(`The help center could not provision its key: ${created.error.message}`);
+      return created.value.key;
+    },
+
+    /**
+     * What the chat widget shows for a key: the workspace's name and brand accent, and where its
+     * citations link — the help center's articles, only for a key restricted to them (another
+     * key may cite internal documents, which have no public page).
+     */
+    async widget(ctx: RequestContext): Promise<WidgetConfig> {
+      const active = (await store.hostnames.list(ctx.tenant.id)).find((h) => h.status === 'active');
+      const origin = active ? `https://${active.hostname}` : helpHost?.origin;
+      const base = origin ? `${origin}${siteBase(active ? null : ctx.tenant.slug, ctx.workspace)}` : null;
+      const restricted = readableBy(ctx.principal) !== undefined;
+      return {
+        name: ctx.workspace.name,
+        brandAccent: ctx.workspace.brandAccent ?? null,
+        helpCenterUrl: base && restricted ? `${base}/` : null,
+        articleUrl: base && restricted ? `${base}/articles/{documentId}` : null,
       };
-      const input = { query: q, locale: locale ?? detectLocale(q) };
-      return deps.queries.counted(ctx, { via: 'rest' }, 'answer', () => deps.answers.generate(ctx, input, undefined, isPublished));
+    },
+
+    /** Whether an ask-box request's key may answer on this site: the site's tenant and workspace, help-center documents only. */
+    admits(site: HelpSite, ctx: RequestContext): boolean {
+      return ctx.tenant.id === site.tenant.id && ctx.workspace.id === site.workspace.id && readableBy(ctx.principal) !== undefined;
     },
 
     /**

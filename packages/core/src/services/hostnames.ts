@@ -72,6 +72,8 @@ export interface HostnameServiceDeps extends ServiceDeps {
   edge: EdgeProvider;
   /** `PANYA_EDGE_TARGET`: the CNAME target shown to every tenant. */
   edgeTarget: string | null;
+  /** A hostname was added or removed (the help center's host look-up cache forgets). */
+  hostsChanged?: () => void;
 }
 
 export function createHostnameService(deps: HostnameServiceDeps) {
@@ -162,6 +164,7 @@ export function createHostnameService(deps: HostnameServiceDeps) {
       };
       try {
         await store.hostnames.insert(record);
+        deps.hostsChanged?.();
       } catch (error) {
         if (!isStoreConflict(error)) throw error;
         const existing = await store.hostnames.findByHostname(record.hostname);
@@ -207,6 +210,7 @@ export function createHostnameService(deps: HostnameServiceDeps) {
         }
       }
       await store.hostnames.delete(ctx.tenant.id, id);
+      deps.hostsChanged?.();
       return ok(view(record));
     },
 

@@ -1,3 +1,4 @@
+import { readableBy } from '../helpcenter/rules.js';
 import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, type PanyaError } from '../errors.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -125,7 +126,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(searchSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      return ok(await run(ctx.scope, parsed.value));
+      return ok(await run(ctx.scope, parsed.value, readableBy(ctx.principal)));
     },
 
     run,

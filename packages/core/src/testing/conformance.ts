@@ -91,9 +91,13 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
       it('finds a key by hash, lists per tenant and revokes only within its tenant', async () => {
         const s = await seedTwoTenants(store);
         const ids = createIds();
-        const key = { id: ids.next('key'), tenantId: s.a.id, kind: 'secret' as const, workspaceId: s.aSecond.id, name: 'k', prefix: 'svc_live_abcd', secretHash: 'f'.repeat(64), scopes: ['read', 'mcp'] as ('read' | 'mcp')[], createdAt: new Date().toISOString(), revokedAt: null };
+        const key = { id: ids.next('key'), tenantId: s.a.id, kind: 'secret' as const, workspaceId: s.aSecond.id, name: 'k', prefix: 'svc_live_abcd', secretHash: 'f'.repeat(64), scopes: ['read', 'mcp'] as ('read' | 'mcp')[], createdAt: new Date().toISOString(), revokedAt: null, surface: null, embeddedKey: null };
         await store.apiKeys.insert(key);
         expect(await store.apiKeys.findByHash('f'.repeat(64))).toEqual(key);
+        // A help center's own key: restricted to its surface, its full (public) value kept.
+        const embedded = { ...key, id: ids.next('key'), kind: 'publishable' as const, prefix: 'svc_pub_abcd', secretHash: 'd'.repeat(64), scopes: ['read'] as ('read' | 'mcp')[], surface: 'help_center' as const, embeddedKey: `svc_pub_${'A'.repeat(32)}` };
+        await store.apiKeys.insert(embedded);
+        expect(await store.apiKeys.findByHash('d'.repeat(64))).toEqual(embedded);
         expect(await store.apiKeys.findByHash('e'.repeat(64))).toBeNull();
         expect(await store.apiKeys.list(s.b.id)).toEqual([]);
         expect(await store.apiKeys.revoke(s.b.id, key.id, new Date().toISOString())).toBe(false);
