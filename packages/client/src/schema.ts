@@ -726,6 +726,22 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/widget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["widget.config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs/upload": {
         parameters: {
             query?: never;
@@ -4546,6 +4562,8 @@ export interface operations {
                      * @enum {string}
                      */
                     kind?: "secret" | "publishable";
+                    /** @enum {string} */
+                    surface?: "help_center";
                 };
             };
         };
@@ -4663,6 +4681,44 @@ export interface operations {
                         };
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "widget.config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The workspace's name (the widget's title). */
+                        name: string;
+                        /** @description The workspace's brand accent colour, e.g. #2f6feb. */
+                        brandAccent: string | null;
+                        /** @description The help center home page, when citations link to it. */
+                        helpCenterUrl: string | null;
+                        /** @description A cited article's page with {documentId} to replace; null for a key not restricted to the help center. */
+                        articleUrl: string | null;
                     };
                 };
             };
