@@ -123,6 +123,7 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
   { method: 'GET', path: '/api/openapi.json', summary: 'This document.', security: [], responseType: 'application/json', responseSchema: anyObject },
   { method: 'GET', path: '/docs', summary: 'The rendered API reference of this document.', security: [], responseType: 'text/html', responseSchema: text },
   { method: 'GET', path: '/docs/scalar.js', summary: 'The reference page\'s renderer (Scalar), served from this server.', security: [], responseType: 'text/javascript', responseSchema: text },
+  { method: 'GET', path: '/widget.js', summary: 'The chat widget: embed with <script src=".../widget.js" data-key="svc_pub_…" async>.', security: [], responseType: 'text/javascript', responseSchema: text },
 ];
 
 /** The `info.version` of the OpenAPI document: the API's version. */

@@ -35,7 +35,7 @@ describe('GET /api/openapi.json', () => {
     for (const route of DECLARED_ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()]).toBeDefined();
     // Routes publishable keys may call are marked, and only those.
     const publishable = Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(([path, methods]) => Object.entries(methods).filter(([, e]) => e['x-panya-publishable']).map(([m]) => `${m.toUpperCase()} ${path}`));
-    expect(publishable.sort()).toEqual(['POST /api/answer', 'POST /api/chat', 'POST /api/search']);
+    expect(publishable.sort()).toEqual(['GET /api/widget', 'POST /api/answer', 'POST /api/chat', 'POST /api/search']);
     expect(doc.paths['/api/search'].post.security).toContainEqual({ publishableKey: [] });
   });
 
