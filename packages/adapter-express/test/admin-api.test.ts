@@ -53,11 +53,13 @@ describe('admin app API', () => {
     expect(key).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
     expect(created.headers.location).toMatch(new RegExp(`/api-keys/${id}$`));
     expect(key.startsWith(prefix)).toBe(true);
+    expect(created.body.lastUsedAt).toBeNull();
     await request(app).get('/api/docs').set('Authorization', `Bearer ${key}`).expect(200);
 
     const listed = (await owner.get('/c/acme/api/api-keys').expect(200)).body.data as Record<string, unknown>[];
     const row = listed.find((k) => k.id === id)!;
     expect(row).toMatchObject({ name: 'CI', prefix, scopes: ['read', 'write'], workspaceSlug: null, revokedAt: null, kind: 'secret' });
+    expect(Date.parse(row.lastUsedAt as string)).toBeGreaterThanOrEqual(Date.parse(created.body.createdAt));
     expect(JSON.stringify(listed)).not.toContain(key);
     expect(JSON.stringify(listed)).not.toContain('secretHash');
 

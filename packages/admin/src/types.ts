@@ -37,6 +37,7 @@ export interface ApiKeyJson {
   workspaceSlug: string | null;
   createdAt: string;
   revokedAt: string | null;
+  lastUsedAt: string | null;
   key?: string;
 }
 

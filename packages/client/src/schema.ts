@@ -4538,6 +4538,8 @@ export interface operations {
                             workspaceSlug: string | null;
                             createdAt: string;
                             revokedAt: string | null;
+                            /** @description When the key last authenticated a request, to the minute; null: never used. */
+                            lastUsedAt: string | null;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -4607,6 +4609,8 @@ export interface operations {
                         workspaceSlug: string | null;
                         createdAt: string;
                         revokedAt: string | null;
+                        /** @description When the key last authenticated a request, to the minute; null: never used. */
+                        lastUsedAt: string | null;
                         /** @description The full key: shown once, never stored or shown again. */
                         key: string;
                     } & {

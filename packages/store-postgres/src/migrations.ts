@@ -542,6 +542,11 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       ALTER TABLE ${n.t('api_keys')} ADD COLUMN embedded_key text;
     `,
   },
+  {
+    version: 19,
+    name: 'when each API key was last used',
+    sql: (n) => `ALTER TABLE ${n.t('api_keys')} ADD COLUMN last_used_at timestamptz;`,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

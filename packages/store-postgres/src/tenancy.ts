@@ -136,6 +136,10 @@ export class PgApiKeys implements ApiKeyStore {
     const { rowCount } = await this.db.query(`UPDATE ${this.rows.name} SET revoked_at = $1 WHERE tenant_id = $2 AND id = $3 AND revoked_at IS NULL`, [at, tenantId, id]);
     return (rowCount ?? 0) > 0;
   }
+
+  async touch(id: string, at: string) {
+    await this.db.query(`UPDATE ${this.rows.name} SET last_used_at = $1 WHERE id = $2`, [at, id]);
+  }
 }
 
 export class PgAudit implements AuditStore {

@@ -532,6 +532,11 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       ALTER TABLE api_keys ADD COLUMN embedded_key TEXT;
     `,
   },
+  {
+    version: 20,
+    name: 'when each API key was last used',
+    sql: `ALTER TABLE api_keys ADD COLUMN last_used_at TEXT;`,
+  },
 ];
 
 export function migrate(db: Db): void {

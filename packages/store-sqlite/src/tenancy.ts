@@ -137,6 +137,10 @@ export class SqliteApiKeys implements ApiKeyStore {
   revoke(tenantId: string, id: string, at: string) {
     return this.run(() => this.sql.get('UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ? AND id = ? AND revoked_at IS NULL').run(at, tenantId, id).changes > 0);
   }
+
+  touch(id: string, at: string) {
+    return this.run(() => void this.sql.get('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id));
+  }
 }
 
 export class SqliteAudit implements AuditStore {

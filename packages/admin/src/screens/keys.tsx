@@ -136,6 +136,7 @@ export function KeysScreen({ ctx }: { ctx: AppContext }) {
                 <th scope="col">{t('keys.scopes')}</th>
                 <th scope="col">{t('keys.workspace')}</th>
                 <th scope="col">{t('keys.createdAt')}</th>
+                <th scope="col">{t('keys.lastUsed')}</th>
                 <th scope="col">{t('keys.status')}</th>
                 <th scope="col">
                   <span class="visually-hidden">{t('keys.revoke')}</span>
@@ -153,6 +154,7 @@ export function KeysScreen({ ctx }: { ctx: AppContext }) {
                   <td>{k.scopes.join(', ')}</td>
                   <td>{k.workspaceSlug ?? t('keys.allWorkspaces')}</td>
                   <td>{formatDate(k.createdAt)}</td>
+                  <td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : t('keys.neverUsed')}</td>
                   <td>{k.revokedAt ? <StatusBadge value="failed" label={`${t('keys.revoked')} ${formatDate(k.revokedAt)}`} /> : <StatusBadge value="indexed" label={t('keys.active')} />}</td>
                   <td>
                     {k.revokedAt ? null : (

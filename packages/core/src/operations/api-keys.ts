@@ -21,6 +21,7 @@ const apiKeySchema = z.looseObject({
   workspaceSlug: z.string().nullable(),
   createdAt: z.string(),
   revokedAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable().describe('When the key last authenticated a request, to the minute; null: never used.'),
 });
 
 export const listApiKeys = defineOperation({

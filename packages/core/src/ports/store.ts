@@ -67,6 +67,8 @@ export interface ApiKeyRecord {
   surface?: PublicSurface | null;
   /** The full key, kept only for the publishable key a help center embeds in its own pages (public by design). */
   embeddedKey?: string | null;
+  /** When the key last authenticated a request, to the minute (Settings → API Keys); null: never used. */
+  lastUsedAt?: string | null;
 }
 
 export const DOCUMENT_STATUSES = ['pending', 'indexing', 'indexed', 'failed'] as const;
@@ -157,6 +159,8 @@ export interface ApiKeyStore {
   findByHash(secretHash: string): Promise<ApiKeyRecord | null>;
   list(tenantId: string): Promise<ApiKeyRecord[]>;
   revoke(tenantId: string, id: string, at: string): Promise<boolean>;
+  /** Records that the key authenticated a request at `at`. */
+  touch(id: string, at: string): Promise<void>;
 }
 
 export interface DocumentPatch {

@@ -67,6 +67,7 @@ export const API_KEYS = table<ApiKeyRecord>('api_keys', [
   ['revokedAt', 'revoked_at', 'time'],
   ['surface', 'surface', 'text'],
   ['embeddedKey', 'embedded_key', 'text'],
+  ['lastUsedAt', 'last_used_at', 'time'],
 ]);
 
 export const AUDIT_EVENTS = table<AuditEvent>('audit_events', [

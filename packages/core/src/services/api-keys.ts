@@ -26,6 +26,9 @@ export interface CreatedApiKey {
   record: Omit<ApiKeyRecord, 'secretHash'>;
 }
 
+/** How fresh "last used" is kept. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 export function publicKeyRecord(record: ApiKeyRecord): Omit<ApiKeyRecord, 'secretHash'> {
   const { secretHash: _hidden, embeddedKey: _embedded, ...rest } = record;
   return rest;
@@ -39,7 +42,7 @@ function tenantAdmin(ctx: RequestContext): Result<void, PanyaError> {
 }
 
 /** A key as the admin app lists it: its workspace by slug, never its hash. */
-export type ApiKeyView = Omit<ApiKeyRecord, 'secretHash' | 'tenantId'> & { workspaceSlug: string | null };
+export type ApiKeyView = Omit<ApiKeyRecord, 'secretHash' | 'tenantId' | 'lastUsedAt'> & { lastUsedAt: string | null; workspaceSlug: string | null };
 
 export interface ApiKeyHooks {
   /** A key was revoked (a help center's embedded key: its pages must stop carrying it). */
@@ -51,7 +54,17 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
 
   async function view(tenantId: string, records: Omit<ApiKeyRecord, 'secretHash'>[]): Promise<ApiKeyView[]> {
     const slugs = new Map((await store.workspaces.list(tenantId, { includeDeleted: true })).map((ws) => [ws.id, ws.slug]));
-    return records.map(({ tenantId: _tenant, ...r }) => ({ ...r, workspaceSlug: r.workspaceId ? (slugs.get(r.workspaceId) ?? null) : null }));
+    return records.map(({ tenantId: _tenant, ...r }) => ({ ...r, lastUsedAt: r.lastUsedAt ?? null, workspaceSlug: r.workspaceId ? (slugs.get(r.workspaceId) ?? null) : null }));
+  }
+
+  /**
+   * Keeps "last used" to the minute: at most one write per key per minute, so a busy key costs
+   * no write per request. A failed write never fails the request it belongs to.
+   */
+  async function noteUse(record: ApiKeyRecord): Promise<void> {
+    const now = clock.now();
+    if (record.lastUsedAt && now.getTime() - Date.parse(record.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
+    await store.apiKeys.touch(record.id, now.toISOString()).catch(() => undefined);
   }
 
   const service = {
@@ -94,6 +107,7 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
         revokedAt: null,
         surface: parsed.value.surface ?? null,
         embeddedKey: options.embedded ? key : null,
+        lastUsedAt: null,
       };
       await store.apiKeys.insert(record);
       return ok({ key, record: publicKeyRecord(record) });
@@ -111,6 +125,7 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
       if (!record || record.revokedAt) return err(errors.unauthorized('The API key is unknown or has been revoked.'));
       const same = timingSafeEqual(Buffer.from(record.secretHash, 'hex'), Buffer.from(hash, 'hex'));
       if (!same) return err(errors.unauthorized());
+      await noteUse(record);
       if (record.workspaceId) {
         // A key bound to a soft-deleted workspace stops working with it (and works again on restore).
         const ws = await store.workspaces.get(record.tenantId, record.workspaceId);

@@ -91,7 +91,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
       it('finds a key by hash, lists per tenant and revokes only within its tenant', async () => {
         const s = await seedTwoTenants(store);
         const ids = createIds();
-        const key = { id: ids.next('key'), tenantId: s.a.id, kind: 'secret' as const, workspaceId: s.aSecond.id, name: 'k', prefix: 'svc_live_abcd', secretHash: 'f'.repeat(64), scopes: ['read', 'mcp'] as ('read' | 'mcp')[], createdAt: new Date().toISOString(), revokedAt: null, surface: null, embeddedKey: null };
+        const key = { id: ids.next('key'), tenantId: s.a.id, kind: 'secret' as const, workspaceId: s.aSecond.id, name: 'k', prefix: 'svc_live_abcd', secretHash: 'f'.repeat(64), scopes: ['read', 'mcp'] as ('read' | 'mcp')[], createdAt: new Date().toISOString(), revokedAt: null, surface: null, embeddedKey: null, lastUsedAt: null };
         await store.apiKeys.insert(key);
         expect(await store.apiKeys.findByHash('f'.repeat(64))).toEqual(key);
         // A help center's own key: restricted to its surface, its full (public) value kept.
@@ -104,6 +104,11 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect((await store.apiKeys.findByHash('f'.repeat(64)))?.revokedAt).toBeNull();
         expect(await store.apiKeys.revoke(s.a.id, key.id, '2030-01-01T00:00:00.000Z')).toBe(true);
         expect((await store.apiKeys.findByHash('f'.repeat(64)))?.revokedAt).toBe('2030-01-01T00:00:00.000Z');
+        await store.apiKeys.touch(embedded.id, '2030-01-02T03:04:00.000Z');
+        expect((await store.apiKeys.list(s.a.id)).map((k) => [k.id, k.lastUsedAt])).toEqual([
+          [key.id, null],
+          [embedded.id, '2030-01-02T03:04:00.000Z'],
+        ]);
       });
     });
 
