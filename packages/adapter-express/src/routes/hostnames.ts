@@ -1,4 +1,4 @@
-import type { Engine } from '@panya/core';
+import { errors, type Engine } from '@panya/core';
 import { Router } from 'express';
 import { credentials } from '../context.js';
 import { sendProblem } from '../problem.js';
@@ -14,7 +14,9 @@ export function edgeRouter(engine: Engine): Router {
   router.get('/tls-allowed', async (req, res) => {
     const allowed = await engine.hostnames.tlsAllowed(req.query.domain);
     res.setHeader('Cache-Control', 'no-store');
-    res.status(allowed ? 200 : 404).type('text/plain').send(allowed ? 'allowed' : 'not an active custom hostname');
+    // The proxy reads only the status; a refusal is problem JSON like every other one.
+    if (!allowed) return sendProblem(req, res, errors.notFound('Active custom hostname'));
+    res.status(200).type('text/plain').send('allowed');
   });
   router.all('/tls-allowed', onlyMethods('GET'));
   return router;

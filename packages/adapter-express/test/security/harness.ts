@@ -139,9 +139,18 @@ export function checksum(db: Sql, tables: readonly string[], scope?: { tenantId:
     const filter = column === null ? null : columns.includes(column) ? column : table === own ? 'id' : undefined;
     if (filter === undefined) continue;
     const rows = db.prepare(`SELECT * FROM "${table}"${filter ? ` WHERE "${filter}" = ?` : ''}`).all(...(filter ? [value] : []));
-    hash.update(table).update(JSON.stringify(rows.map((r) => JSON.stringify(r)).sort()));
+    hash.update(table).update(JSON.stringify(rows.map((r) => JSON.stringify(withoutBookkeeping(r as Record<string, unknown>))).sort()));
   }
   return hash.digest('hex');
+}
+
+/** Columns that record that a request happened (an API key's last use), not what it asked for. */
+const BOOKKEEPING_COLUMNS = ['last_used_at'];
+
+function withoutBookkeeping(row: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...row };
+  for (const column of BOOKKEEPING_COLUMNS) delete rest[column];
+  return rest;
 }
 
 /** The ordinary tables of a SQLite database (no FTS/vector shadow tables or virtual tables). */
