@@ -195,7 +195,10 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
     expect(await helpPage.content()).not.toContain('Zebra returns');
 
     await open('Documents');
-    await page.getByRole('checkbox', { name: 'Publish "Zebra returns" in the help center' }).check();
+    // The switch reflects the saved document: it turns on once the server has answered, not at the click.
+    const publish = page.getByRole('checkbox', { name: 'Publish "Zebra returns" in the help center' });
+    await publish.click();
+    await expect.poll(() => publish.isChecked(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => helpHome(), { timeout: 10_000 }).toContain('Zebra returns');
     await helpPage.reload();
     await helpPage.getByRole('link', { name: 'Zebra returns' }).click();
