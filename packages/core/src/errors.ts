@@ -2,6 +2,8 @@
  * The one error type of the domain. Every service returns `Result<T, PanyaError>`;
  * adapters map `code` to HTTP statuses / MCP errors in one place each.
  */
+import { providerUnavailable, type LocalizedText } from './messages.js';
+
 export type PanyaErrorCode = PanyaError['code'];
 
 export interface FieldIssue {
@@ -10,11 +12,7 @@ export interface FieldIssue {
   message: string;
 }
 
-/** A user-facing message in each supported locale. */
-export interface LocalizedText {
-  en: string;
-  th: string;
-}
+export type { LocalizedText };
 
 interface Base {
   readonly [PANYA_ERROR]: true;
@@ -174,9 +172,6 @@ export const UPSTREAM_RETRY_AFTER_SECONDS = 30;
 
 /** The domain error of a provider failure: what the caller is told, in both locales (the provider's own text goes to the log). */
 export function upstreamUnavailable(error: UpstreamError): PanyaError {
-  const en = error.transient
-    ? `The model provider (${error.provider}) could not be reached or is overloaded; try again shortly.`
-    : `The model provider (${error.provider}) refused the request; the server's model configuration needs attention.`;
-  const th = error.transient ? 'ขออภัย ผู้ให้บริการโมเดลไม่ตอบสนองชั่วคราว กรุณาลองใหม่อีกครั้งในอีกสักครู่' : 'ขออภัย ผู้ให้บริการโมเดลปฏิเสธคำขอ ผู้ดูแลระบบต้องตรวจสอบการตั้งค่าโมเดล';
-  return panyaError('upstream_unavailable', { message: en, localized: { en, th }, provider: error.provider, transient: error.transient });
+  const localized = providerUnavailable(error.provider, error.transient);
+  return panyaError('upstream_unavailable', { message: localized.en, localized, provider: error.provider, transient: error.transient });
 }

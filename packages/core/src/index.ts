@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './messages.js';
 export * from './bounds.js';
 export * from './plans.js';
 export * from './system.js';

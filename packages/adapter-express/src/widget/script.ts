@@ -1,3 +1,5 @@
+import { WIDGET_TEXT } from '@panya/core';
+
 /**
  * The chat widget's browser script, served as `/widget.js`. A page embeds it with one tag,
  * `<script src="https://api.example.com/widget.js" data-key="svc_pub_…" async></script>`
@@ -15,10 +17,7 @@ export const WIDGET_SCRIPT = String.raw`(function () {
   var key = script.dataset.key;
   var api = new URL(script.src, location.href).origin;
   var lang = (script.dataset.lang || document.documentElement.lang || navigator.language || 'en').toLowerCase().indexOf('th') === 0 ? 'th' : 'en';
-  var T = {
-    en: { open: 'Open help chat', close: 'Close chat', title: 'Help', label: 'Your question', placeholder: 'Ask a question…', send: 'Send', sources: 'Sources', thinking: 'Finding an answer…', failed: 'The answer could not be completed; please try again.', you: 'You', bot: 'Answer', intro: 'Ask anything about our products and services.' },
-    th: { open: 'เปิดแชทช่วยเหลือ', close: 'ปิดแชท', title: 'ช่วยเหลือ', label: 'คำถามของคุณ', placeholder: 'พิมพ์คำถาม…', send: 'ส่ง', sources: 'แหล่งอ้างอิง', thinking: 'กำลังหาคำตอบ…', failed: 'ขออภัย ตอบคำถามไม่สำเร็จ กรุณาลองใหม่อีกครั้ง', you: 'คุณ', bot: 'คำตอบ', intro: 'ถามเรื่องสินค้าและบริการของเราได้เลย' }
-  }[lang];
+  var T = ${JSON.stringify(WIDGET_TEXT)}[lang];
   var headers = { Authorization: 'Bearer ' + key };
 
   /** Text on the accent colour: white unless it lacks contrast (WCAG 4.5:1), then near-black. */

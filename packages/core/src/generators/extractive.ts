@@ -3,23 +3,18 @@
  * and cites each as `[n]`; when no sentence covers enough of the query it says so and cites
  * nothing. Deterministic, so answers are reproducible and testable.
  */
-import { Lexer, type Token, type Tokens } from 'marked';
 import { countWordTokens } from '../ingest/chunker.js';
+import { NO_ANSWER, OTHER_LANGUAGE_LEAD, type Locale } from '../messages.js';
 import type { ChatTurn, GenerateRequest, Generator, GeneratorContext, GeneratorEvent } from '../ports/generator.js';
 import { queryContentWords } from '../text/query.js';
 import { segmentWords, termOf } from '../text/tokenizer.js';
+import { condenseQuery } from './condense.js';
+import { markdownUnits } from './markdown-text.js';
+import { graphemeLength, graphemeSegmenter, isThai, splitSentences, wordCount } from './sentences.js';
 
-/** What a generator answers when the context does not answer the question (also used by model-backed generators). */
-export const NO_ANSWER: Readonly<{ en: string; th: string }> = {
-  en: "I couldn't find an answer to that in the knowledge base.",
-  th: 'ขออภัย ไม่พบคำตอบของคำถามนี้ในฐานความรู้',
-};
+export { NO_ANSWER, OTHER_LANGUAGE_LEAD, condenseQuery };
 
-/** Said before quotes in the other language, when the knowledge base answers only in that one. */
-export const OTHER_LANGUAGE_LEAD: Readonly<{ en: string; th: string }> = {
-  en: 'The knowledge base answers this in Thai:',
-  th: 'ฐานความรู้มีคำตอบนี้เป็นภาษาอังกฤษ:',
-};
+const LATIN_TERM = /^[a-z]+$/;
 
 /** Score bonus of a follow-up's own words, on top of its standalone form's. */
 const ASKED_WEIGHT = 0.25;
@@ -37,32 +32,6 @@ export interface ExtractiveGeneratorOptions {
   /** Answer budget for Thai text, in characters (Thai has no spaces between words). Default 300. */
   maxThaiChars?: number;
 }
-
-// Fixed locale, as in the chunker: results must not depend on the machine's default locale.
-const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
-const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
-
-const THAI = /[\u0E00-\u0E7F]/u;
-const THAI_G = /[\u0E00-\u0E7F]/gu;
-const LETTER_G = /\p{L}/gu;
-const LATIN_TERM = /^[a-z]+$/;
-// A space between two Thai characters is where Thai writers end a sentence or clause; not after
-// ฯ (abbreviation mark, "กรุงเทพฯ ใช้เวลา") nor ๆ (repetition mark), which a space merely follows.
-const THAI_BREAK = /(?<=[\u0E00-\u0E2E\u0E30-\u0E45\u0E47-\u0E7F])[ \t\u00A0]+(?=[\u0E00-\u0E7F])|\s*\n\s*/u;
-/** Thai pieces shorter than this are clauses, not sentences: kept with the next piece. */
-const MIN_THAI_SENTENCE = 20;
-// ICU's sentence rules end a sentence at these abbreviations; glue the pieces back.
-const ABBREVIATION_END = /(?:^|\s)(?:mr|mrs|ms|dr|prof|st|vs|etc|e\.g|i\.e|no|approx|incl|fig|ca|cf)\.\s*$/iu;
-
-
-
-/** Words that point back into the conversation: a query using them may not stand alone. */
-const REFERRING = new Set([
-  'it', 'its', 'they', 'them', 'their', 'this', 'that', 'these', 'those', 'there', 'one', 'ones', 'he', 'she', 'same',
-  'มัน', 'นี้', 'นั้น', 'นี่', 'นั่น', 'อันนี้', 'อันนั้น', 'เขา', 'ดังกล่าว', 'ตัวนี้', 'ตัวนั้น', 'อัน',
-]);
-const FOLLOW_UP_START = /^\s*(?:and|also|but|so|what about|how about|what if|or|then|แล้ว|และ|ส่วน|ถ้า|หรือ)(?:\s|$)|^\s*(?:แล้ว|ส่วน)/iu;
-const FOLLOW_UP_END = /(?:ล่ะ|หล่ะ|ด้วย(?:ไหม|มั้ย)?)\s*[?？]?\s*$/u;
 
 /**
  * What kind of fact a question asks for. The question frame ("how long", "เท่าไหร่") is dropped
@@ -149,7 +118,7 @@ export class ExtractiveGenerator implements Generator {
    * the topic; `asked` (default: the same) is the user's own wording, whose frame says what kind
    * of fact is wanted.
    */
-  answer(query: string, context: readonly GeneratorContext[], locale: 'th' | 'en', asked: string = query): string[] {
+  answer(query: string, context: readonly GeneratorContext[], locale: Locale, asked: string = query): string[] {
     const noAnswer = [NO_ANSWER[locale] ?? NO_ANSWER.en];
     const kind = answerKind(asked);
     // "ใช้เวลา" (takes time), "ราคา" (price): the frame of the question, not its topic.
@@ -292,60 +261,6 @@ export class ExtractiveGenerator implements Generator {
   }
 }
 
-/** Synchronous core of `ExtractiveGenerator.condense`, also used by core when a generator has no `condense`. */
-export function condenseQuery(query: string, history: readonly ChatTurn[]): string {
-  const lastUser = [...history].reverse().find((t) => t.role === 'user');
-  if (!lastUser) return query;
-  const lastAssistant = [...history].reverse().find((t) => t.role === 'assistant');
-
-  const words = segmentWords(query);
-  const content = queryContentWords(words);
-  const refers = words.some((w) => REFERRING.has(w));
-  const followUp =
-    content.length <= 1 || FOLLOW_UP_START.test(query) || FOLLOW_UP_END.test(query) || (refers && content.length <= 2);
-  if (!followUp) return query;
-
-  const have = new Set(content.map((w) => termOf(w) ?? w));
-  const salient: string[] = [];
-  const add = (w: string) => {
-    const term = termOf(w) ?? w;
-    if (have.has(term)) return;
-    have.add(term);
-    salient.push(w);
-  };
-  for (const w of queryContentWords(segmentWords(lastUser.content))) add(w);
-  if (refers && lastAssistant && !isNoAnswer(lastAssistant.content)) {
-    // "Lightly": only words the answer repeats, which are usually what "it" stands for.
-    for (const w of keyWords(lastAssistant.content.replace(/\[\d+\]/g, ' '), 3)) add(w);
-  }
-  if (salient.length === 0) return query;
-  return `${salient.join(' ')} ${query.trim()}`;
-}
-
-function isNoAnswer(text: string): boolean {
-  return text.includes(NO_ANSWER.en) || text.includes(NO_ANSWER.th);
-}
-
-const ANSWER_NOISE = new Set(['yes', 'no', 'sure', 'ok', 'okay', 'ใช่', 'ไม่', 'ค่ะ', 'ครับ']);
-
-/** Content words repeated in `text` (numbers excluded), most frequent first, ties by first appearance. */
-function keyWords(text: string, limit: number): string[] {
-  const counts = new Map<string, { word: string; count: number; first: number }>();
-  queryContentWords(segmentWords(text)).forEach((w, i) => {
-    if (/^\d/u.test(w) || ANSWER_NOISE.has(w)) return;
-    const term = termOf(w) ?? w;
-    const entry = counts.get(term);
-    if (entry) entry.count++;
-    else counts.set(term, { word: w, count: 1, first: i });
-  });
-  return [...counts.values()]
-    .filter((e) => e.count >= 2)
-    .sort((a, b) => b.count - a.count || a.first - b.first)
-    .slice(0, limit)
-    .map((e) => e.word);
-}
-
-
 /** Distinct index terms of the query's topic words. */
 function queryContentTerms(query: string): string[] {
   const terms = new Set<string>();
@@ -450,152 +365,3 @@ function nearDuplicate(a: Sentence, b: Sentence): boolean {
   return shared / union >= 0.7 || (smaller >= 3 && shared / smaller >= 0.9);
 }
 
-interface MarkdownUnit {
-  text: string;
-  /** Table rows and code lines: quoted whole, never sentence-split. */
-  atomic: boolean;
-  block: number;
-  /** In-passage headings above this unit, outermost first. */
-  headings: string[];
-}
-
-/** Plain-text units of a passage's markdown: paragraphs, list items, table rows, code lines. Headings become context. */
-function markdownUnits(markdown: string): MarkdownUnit[] {
-  const units: MarkdownUnit[] = [];
-  const headings: { depth: number; text: string }[] = [];
-  let block = 0;
-  const push = (text: string, atomic: boolean) => {
-    const clean = text.replace(/\s+/gu, ' ').trim();
-    if (clean) units.push({ text: clean, atomic, block: block++, headings: headings.map((h) => h.text) });
-  };
-  const walk = (tokens: readonly Token[]) => {
-    for (const token of tokens) {
-      switch (token.type) {
-        case 'heading': {
-          const h = token as Tokens.Heading;
-          while (headings.length > 0 && headings[headings.length - 1]!.depth >= h.depth) headings.pop();
-          headings.push({ depth: h.depth, text: inlineText(h.tokens) });
-          break;
-        }
-        case 'paragraph':
-        case 'text': {
-          const t = token as Tokens.Paragraph | Tokens.Text;
-          push(t.tokens ? inlineText(t.tokens) : decodeEntities(t.text), false);
-          break;
-        }
-        case 'list':
-          for (const item of (token as Tokens.List).items) walk(item.tokens);
-          break;
-        case 'blockquote':
-          walk((token as Tokens.Blockquote).tokens);
-          break;
-        case 'table': {
-          // A row alone ("Bangkok | 1-2 days") means little: quote it with its column names.
-          const table = token as Tokens.Table;
-          const header = table.header.map((c) => inlineText(c.tokens));
-          for (const row of table.rows) {
-            const cells = row
-              .map((c, i) => [header[i] ?? '', inlineText(c.tokens)] as const)
-              .filter(([, value]) => value !== '')
-              .map(([name, value]) => (name ? `${name}: ${value}` : value));
-            push(cells.join('; '), true);
-          }
-          break;
-        }
-        case 'code':
-          for (const line of (token as Tokens.Code).text.split('\n')) push(line, true);
-          break;
-        default:
-          // space, hr, html, checkbox, def: nothing quotable
-          break;
-      }
-    }
-  };
-  walk(Lexer.lex(markdown, { gfm: true }));
-  return units;
-}
-
-/** Inline markdown to plain text: emphasis, code spans and links lose their syntax, keep their words. */
-function inlineText(tokens: readonly Token[] | undefined): string {
-  if (!tokens) return '';
-  let out = '';
-  for (const token of tokens) {
-    switch (token.type) {
-      case 'text':
-      case 'strong':
-      case 'em':
-      case 'del':
-      case 'link': {
-        const t = token as Tokens.Text;
-        out += t.tokens ? inlineText(t.tokens) : decodeEntities(t.text);
-        break;
-      }
-      case 'image':
-      case 'codespan':
-      case 'escape':
-        out += decodeEntities((token as Tokens.Codespan).text);
-        break;
-      case 'br':
-        out += ' ';
-        break;
-      default:
-        break; // inline html, checkboxes
-    }
-  }
-  // Bracketed numbers in the source would read as citations of ours.
-  return out.replace(/\[(\d+)\]/g, '($1)');
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
-function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name]!);
-}
-
-/** Sentences of a paragraph: ICU's sentence rules, then Thai's space-delimited sentences. */
-function splitSentences(text: string): string[] {
-  const raw: string[] = [];
-  for (const { segment } of sentenceSegmenter.segment(text)) {
-    const piece = segment.trim();
-    if (!piece) continue;
-    const prev = raw[raw.length - 1];
-    // ICU splits after "e.g." and "Dr."; a following lowercase letter also means the sentence goes on.
-    if (prev !== undefined && (ABBREVIATION_END.test(prev) || /^\p{Ll}/u.test(piece))) raw[raw.length - 1] = `${prev} ${piece}`;
-    else raw.push(piece);
-  }
-  return raw.flatMap((s) => (THAI.test(s) ? splitThai(s) : [s]));
-}
-
-function splitThai(text: string): string[] {
-  const out: string[] = [];
-  let pending = '';
-  for (const piece of text.split(THAI_BREAK)) {
-    const p = piece.trim();
-    if (!p) continue;
-    pending = pending ? `${pending} ${p}` : p;
-    if (graphemeLength(pending) >= MIN_THAI_SENTENCE) {
-      out.push(pending);
-      pending = '';
-    }
-  }
-  if (pending) {
-    if (out.length > 0) out[out.length - 1] = `${out[out.length - 1]} ${pending}`;
-    else out.push(pending);
-  }
-  return out;
-}
-
-function isThai(text: string): boolean {
-  const letters = text.match(LETTER_G)?.length ?? 0;
-  const thai = text.match(THAI_G)?.length ?? 0;
-  return letters > 0 && thai / letters >= 0.3;
-}
-
-function graphemeLength(text: string): number {
-  let n = 0;
-  for (const _ of graphemeSegmenter.segment(text)) n++;
-  return n;
-}
-
-function wordCount(text: string): number {
-  return text.split(/\s+/u).filter(Boolean).length;
-}

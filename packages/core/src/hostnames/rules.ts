@@ -3,7 +3,8 @@
  * records the tenant publishes, the inline failure messages and the operator's stale flags.
  */
 import { err, ok, type Result } from 'neverthrow';
-import { panyaError, type LocalizedText, type PanyaError } from '../errors.js';
+import { panyaError, type PanyaError } from '../errors.js';
+import { HOSTNAME_FAILURES, type LocalizedText } from '../messages.js';
 import { EDGE_HOSTNAME_ACCOUNT_CAP, PLANS, type EffectiveLimits } from '../plans.js';
 import type { HostnameFailureCause, OwnershipRecord } from '../ports/edge.js';
 import { randomBase62 } from '../system.js';
@@ -32,24 +33,7 @@ export function dnsInstructions(record: Pick<CustomHostnameRecord, 'hostname' | 
   };
 }
 
-const MESSAGES: Record<HostnameFailureCause, LocalizedText> = {
-  dns_not_propagated: {
-    en: 'DNS not propagated: the CNAME or TXT record is not yet visible to the edge resolvers. Check the records and try again later.',
-    th: 'DNS ยังไม่เผยแพร่: ระบบ edge ยังมองไม่เห็นระเบียน CNAME หรือ TXT โปรดตรวจสอบระเบียนแล้วลองใหม่ภายหลัง',
-  },
-  txt_mismatch: {
-    en: 'TXT record mismatch: the published TXT value differs from the value shown. Copy it exactly, without extra spaces or a trailing dot.',
-    th: 'ระเบียน TXT ไม่ตรงกัน: ค่าที่เผยแพร่ไม่ตรงกับค่าที่แสดง โปรดคัดลอกให้ตรงทุกตัวอักษร ไม่มีช่องว่างหรือจุดท้าย',
-  },
-  already_registered: {
-    en: 'Hostname already registered elsewhere (another zone or another tenant). Contact support.',
-    th: 'โฮสต์เนมนี้ลงทะเบียนไว้ที่อื่นแล้ว (โซนอื่นหรือผู้ใช้รายอื่น) โปรดติดต่อฝ่ายสนับสนุน',
-  },
-  edge_refused: {
-    en: 'The edge provider stopped serving this hostname (blocked, moved or certificate timed out). Remove it and add it again, or contact support.',
-    th: 'ผู้ให้บริการ edge หยุดให้บริการโฮสต์เนมนี้ (ถูกบล็อก ย้าย หรือออกใบรับรองไม่ทันเวลา) โปรดลบแล้วเพิ่มใหม่ หรือติดต่อฝ่ายสนับสนุน',
-  },
-};
+const MESSAGES: Record<HostnameFailureCause, LocalizedText> = HOSTNAME_FAILURES;
 
 /** The inline message shown next to a hostname for its stored verification error. */
 export function failureMessage(cause: HostnameFailureCause): LocalizedText {

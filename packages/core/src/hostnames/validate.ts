@@ -6,6 +6,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { parse } from 'tldts';
 import { errors, panyaError, type PanyaError } from '../errors.js';
+import { apexRefused } from '../messages.js';
 
 export interface ValidHostname {
   /** Lower-case ASCII (punycode) form, no trailing dot: the form stored and sent to the edge. */
@@ -21,10 +22,6 @@ const MAX_LENGTH = 253;
 
 const invalid = (message: string) => err(errors.invalid(message, [{ path: 'hostname', message }]));
 
-export const APEX_EXPLANATION =
-  'An apex (root) domain cannot point to the help center with a plain CNAME record. ' +
-  'Use a subdomain such as help.<your domain>, or upgrade to Enterprise and publish an ALIAS record ' +
-  '(or use your DNS provider\'s CNAME flattening) at the apex.';
 
 /** Normalises and checks the shape of a hostname; the apex rule is `checkApex`'s. */
 export function parseHostname(input: unknown): Result<ValidHostname, PanyaError> {
@@ -58,16 +55,6 @@ export function parseHostname(input: unknown): Result<ValidHostname, PanyaError>
 /** Refuses an apex hostname unless the plan supports apex records (Enterprise). */
 export function checkApex(host: ValidHostname, apexAllowed: boolean): Result<ValidHostname, PanyaError> {
   if (!host.apex || apexAllowed) return ok(host);
-  return err(
-    panyaError('plan_required', {
-      plan: 'enterprise',
-      message: `"${host.hostname}" is an apex domain. ${APEX_EXPLANATION}`,
-      localized: {
-        en: `"${host.hostname}" is an apex domain. ${APEX_EXPLANATION}`,
-        th:
-          `"${host.hostname}" เป็นโดเมนหลัก (apex) ซึ่งใช้ระเบียน CNAME ธรรมดาไม่ได้ ` +
-          'ให้ใช้โดเมนย่อย เช่น help.<โดเมนของคุณ> หรืออัปเกรดเป็น Enterprise แล้วใช้ระเบียน ALIAS (หรือ CNAME flattening ของผู้ให้บริการ DNS)',
-      },
-    }),
-  );
+  const localized = apexRefused(host.hostname);
+  return err(panyaError('plan_required', { plan: 'enterprise', message: localized.en, localized }));
 }

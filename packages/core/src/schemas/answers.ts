@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MAX_QUERY_CHARS } from '../bounds.js';
+import { LOCALES, type Locale } from '../messages.js';
 
-export const LOCALES = ['th', 'en'] as const;
-export type Locale = (typeof LOCALES)[number];
+export { LOCALES, type Locale };
 
 const query = z.string().trim().min(1, 'query must not be empty').max(MAX_QUERY_CHARS);
 

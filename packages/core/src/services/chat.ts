@@ -1,7 +1,8 @@
 import { readableBy } from '../helpcenter/rules.js';
 import { err, ok, type Result } from 'neverthrow';
 import { errors, isPanyaError, isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
-import { condenseQuery } from '../generators/extractive.js';
+import { condenseQuery } from '../generators/condense.js';
+import { ANSWER_INTERRUPTED } from '../messages.js';
 import type { Citation } from '../ports/conversations.js';
 import type { ChatTurn, Generator, GeneratorUsage } from '../ports/generator.js';
 import type { ChatEvent } from '../schemas/responses.js';
@@ -132,7 +133,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
               return;
             }
             logger.error('chat generation failed', { conversationId: conversation.id, error: error instanceof Error ? error.message : String(error) });
-            yield { event: 'error', data: { code: 'unavailable', detail: locale === 'th' ? 'ขออภัย ระบบตอบคำถามขัดข้องชั่วคราว กรุณาลองใหม่อีกครั้ง' : 'The answer could not be completed; please try again.' } };
+            yield { event: 'error', data: { code: 'unavailable', detail: ANSWER_INTERRUPTED[locale] } };
           } finally {
             slot.release();
           }

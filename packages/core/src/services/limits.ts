@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { panyaError, type PanyaError } from '../errors.js';
+import { chatHardCapReached, rateLimitReached } from '../messages.js';
 import { resolveLimits } from '../plans.js';
 import type { RateBucket } from '../ports/operations.js';
 import type { RequestContext, ServiceDeps } from './context.js';
@@ -53,14 +54,11 @@ export function createLimitsService(deps: ServiceDeps) {
       if (!limits.hardCapApplies || limits.chatHardCap === null) return ok(undefined);
       const used = await countResolutions(store, ctx.tenant.id, billingPeriod(now), { includeActive: true });
       if (used < limits.chatHardCap) return ok(undefined);
-      const cap = limits.chatHardCap.toLocaleString('en-US');
+      const localized = chatHardCapReached(limits.chatHardCap.toLocaleString('en-US'));
       return err(
         panyaError('hard_cap_reached', {
-          message: `This workspace has reached its monthly limit of ${cap} chat resolutions. Documents can still be viewed; upgrade the plan to keep chatting.`,
-          localized: {
-            en: `This workspace has reached its monthly limit of ${cap} chat resolutions. Documents can still be viewed; upgrade the plan to keep chatting.`,
-            th: `บัญชีนี้ใช้แชตครบโควตา ${cap} บทสนทนาของเดือนนี้แล้ว ยังเปิดอ่านเอกสารได้ตามปกติ กรุณาอัปเกรดแพ็กเกจเพื่อใช้งานแชตต่อ`,
-          },
+          message: localized.en,
+          localized,
           cap: limits.chatHardCap,
         }),
       );
@@ -93,13 +91,11 @@ export function createLimitsService(deps: ServiceDeps) {
       const exhausted = status.filter((s) => s.remaining < 1).reduce((a, b) => (b.resetAt > a.resetAt ? b : a));
       const retryAfterSeconds = Math.max(1, exhausted.resetSeconds);
       const what = call === 'mcp_tool' ? 'MCP tool calls' : 'queries';
+      const localized = rateLimitReached(exhausted.limit, what, retryAfterSeconds);
       return err(
         panyaError('rate_limited', {
-          message: `Rate limit of ${exhausted.limit} ${what} reached; retry in ${retryAfterSeconds} s.`,
-          localized: {
-            en: `Rate limit of ${exhausted.limit} ${what} reached; retry in ${retryAfterSeconds} s.`,
-            th: `ใช้งานครบโควตา ${exhausted.limit} ครั้งแล้ว กรุณาลองใหม่ในอีก ${retryAfterSeconds} วินาที`,
-          },
+          message: localized.en,
+          localized,
           limit: exhausted.limit,
           remaining: 0,
           resetAt: exhausted.resetAt,
