@@ -364,3 +364,80 @@ describe('visitors', () => {
     await request(app).post('/api/tickets').set(acme.auth).send({ subject: 'x', body: 'y', visitorId: annTwo.id }).expect(404);
   });
 });
+
+describe('customers', () => {
+  it('are workspace-scoped records; visitors at a customer\'s e-mail domain belong to it, in its workspace only', async () => {
+    const acme = await tenantWithArticles('acme');
+    const globex = await makeTenant(engine, 'globex');
+    await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'second', name: 'Second' }).expect(201);
+    const first = await chat(acme.auth, { query: 'How long do refunds take?' });
+    const second = await chat(acme.auth, { query: 'How long does shipping to Bangkok take?' });
+    const elsewhere = await chat(acme.auth, { query: 'refunds' }, '/c/acme/_w/second/api');
+    const ann = (await request(app).post(`/api/conversations/${first.conversationId}/visitor`).set(acme.auth).send({ email: 'ann@initech.co.th' }).expect(200)).body;
+    const bob = (await request(app).post(`/api/conversations/${second.conversationId}/visitor`).set(acme.auth).send({ email: 'bob@mail.initech.co.th' }).expect(200)).body;
+    await request(app).post(`/c/acme/_w/second/api/conversations/${elsewhere.conversationId}/visitor`).set(acme.auth).send({ email: 'cat@initech.co.th' }).expect(200);
+
+    expect((await request(app).get('/api/customers').set(acme.auth).expect(200)).body).toEqual({ data: [], hasMore: false, nextCursor: null });
+    // The domain is typed as people type it: with an "@", in capitals; it is stored in its canonical form.
+    const created = await request(app).post('/api/customers').set(acme.auth).send({ name: 'Initech', domain: '@Initech.co.th', externalId: 'hubspot-42' }).expect(201);
+    const initech = created.body;
+    expect(created.headers.location).toBe(`/api/customers/${initech.id}`);
+    expect(initech).toMatchObject({ name: 'Initech', domain: 'initech.co.th', externalId: 'hubspot-42', notes: '' });
+    expect(initech).not.toHaveProperty('tenantId');
+    const read = (await request(app).get(`/api/customers/${initech.id}`).set(acme.auth).expect(200)).body;
+    expect(read).toEqual({ ...initech, visitors: [expect.objectContaining({ id: ann.id, email: 'ann@initech.co.th' })] });
+
+    // A subdomain is its own customer domain; changing the domain changes who belongs, with no back-fill.
+    const moved = (await request(app).patch(`/api/customers/${initech.id}`).set(acme.auth).send({ domain: 'mail.initech.co.th', notes: 'Renewal in May' }).expect(200)).body;
+    expect(moved).toMatchObject({ domain: 'mail.initech.co.th', notes: 'Renewal in May', externalId: 'hubspot-42' });
+    expect((await request(app).get(`/api/customers/${initech.id}`).set(acme.auth).expect(200)).body.visitors.map((v: { id: string }) => v.id)).toEqual([bob.id]);
+    await request(app).patch(`/api/customers/${initech.id}`).set(acme.auth).send({ domain: 'initech.co.th' }).expect(200);
+
+    // Unique per workspace: a second customer with the domain or external id is a 409 and writes nothing.
+    const dup = await request(app).post('/api/customers').set(acme.auth).send({ name: 'Initech again', domain: 'initech.co.th' }).expect(409);
+    expect(dup.headers['content-type']).toMatch(/application\/problem\+json/);
+    await request(app).post('/api/customers').set(acme.auth).send({ name: 'Initech again', externalId: 'hubspot-42' }).expect(409);
+    const umbrella = (await request(app).post('/api/customers').set(acme.auth).send({ name: 'Umbrella' }).expect(201)).body;
+    await request(app).patch(`/api/customers/${umbrella.id}`).set(acme.auth).send({ externalId: 'hubspot-42' }).expect(409);
+    expect((await request(app).get('/api/customers').set(acme.auth).expect(200)).body.data.map((c: { id: string }) => c.id)).toEqual([umbrella.id, initech.id]);
+    expect((await request(app).get('/api/customers?domain=INITECH.co.th').set(acme.auth).expect(200)).body.data.map((c: { id: string }) => c.id)).toEqual([initech.id]);
+    expect((await request(app).get('/api/customers?externalId=hubspot-42').set(acme.auth).expect(200)).body.data.map((c: { id: string }) => c.id)).toEqual([initech.id]);
+    const page = (await request(app).get('/api/customers?limit=1').set(acme.auth).expect(200)).body;
+    expect(page).toMatchObject({ hasMore: true, data: [{ id: umbrella.id }] });
+    expect((await request(app).get(`/api/customers?limit=1&cursor=${page.nextCursor}`).set(acme.auth).expect(200)).body.data.map((c: { id: string }) => c.id)).toEqual([initech.id]);
+
+    // Bad input: 400 naming the field; nothing written.
+    const refusals: [object, string][] = [
+      [{ name: '' }, 'name'],
+      [{ name: 'X', domain: 'co.th' }, 'public suffix'],
+      [{ name: 'X', domain: 'ann@initech.co.th' }, 'domain only'],
+      [{ name: 'X', domain: 'http://x.com' }, 'domain only'],
+      [{ name: 'X', tier: 'gold' }, 'tier'],
+    ];
+    for (const [body, named] of refusals) {
+      const res = await request(app).post('/api/customers').set(acme.auth).send(body).expect(400);
+      expect(JSON.stringify(res.body.errors), JSON.stringify(body)).toContain(named);
+    }
+    await request(app).patch(`/api/customers/${initech.id}`).set(acme.auth).send({}).expect(400);
+    expect((await request(app).get('/api/customers').set(acme.auth).expect(200)).body.data).toHaveLength(2);
+
+    // Another workspace, another tenant: the same domain is someone else's record, and ids do not cross.
+    const there = (await request(app).post('/c/acme/_w/second/api/customers').set(acme.auth).send({ name: 'Initech', domain: 'initech.co.th', externalId: 'hubspot-42' }).expect(201)).body;
+    expect((await request(app).get(`/c/acme/_w/second/api/customers/${there.id}`).set(acme.auth).expect(200)).body.visitors.map((v: { email: string }) => v.email)).toEqual(['cat@initech.co.th']);
+    await request(app).get(`/c/acme/_w/second/api/customers/${initech.id}`).set(acme.auth).expect(404);
+    await request(app).get(`/api/customers/${initech.id}`).set(globex.auth).expect(404);
+    await request(app).patch(`/api/customers/${initech.id}`).set(globex.auth).send({ name: 'Mine' }).expect(404);
+    await request(app).delete(`/api/customers/${initech.id}`).set(globex.auth).expect(404);
+    expect((await request(app).get('/api/customers').set(globex.auth).expect(200)).body.data).toEqual([]);
+
+    // Reading needs `read`, changing needs `write`.
+    const reader = (await engine.apiKeys.create(acme.tenant.id, { scopes: ['read'] }))._unsafeUnwrap().key;
+    await request(app).get(`/api/customers/${initech.id}`).set({ Authorization: `Bearer ${reader}` }).expect(200);
+    await request(app).post('/api/customers').set({ Authorization: `Bearer ${reader}` }).send({ name: 'Nope' }).expect(403);
+
+    await request(app).delete(`/api/customers/${initech.id}`).set(acme.auth).expect(204);
+    await request(app).get(`/api/customers/${initech.id}`).set(acme.auth).expect(404);
+    // The visitors stay: they were never the customer's rows.
+    await request(app).get(`/api/visitors/${ann.id}`).set(acme.auth).expect(200);
+  });
+});

@@ -614,6 +614,38 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["customers.list"];
+        put?: never;
+        post: operations["customers.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["customers.get"];
+        put?: never;
+        post?: never;
+        delete: operations["customers.delete"];
+        options?: never;
+        head?: never;
+        patch: operations["customers.update"];
+        trace?: never;
+    };
     "/api/inbox": {
         parameters: {
             query?: never;
@@ -4264,6 +4296,252 @@ export interface operations {
                         updatedAt: string;
                         /** @description Latest first, at most 100. */
                         conversationIds: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "customers.list": {
+        parameters: {
+            query?: {
+                domain?: string;
+                externalId?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: ({
+                            id: string;
+                            workspaceId: string;
+                            name: string;
+                            domain: string | null;
+                            externalId: string | null;
+                            notes: string;
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "customers.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description E-mail domain: visitors at this domain belong to the customer. */
+                    domain?: string | null;
+                    /**
+                     * @description The customer's id in your own systems (a CRM).
+                     * @default null
+                     */
+                    externalId?: string | null;
+                    /** @default  */
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        domain: string | null;
+                        externalId: string | null;
+                        notes: string;
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "customers.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        domain: string | null;
+                        externalId: string | null;
+                        notes: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        /** @description Visitors of the workspace whose e-mail is at the customer's domain, newest first, at most 100. */
+                        visitors: ({
+                            id: string;
+                            workspaceId: string;
+                            name: string | null;
+                            email: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "customers.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "customers.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    domain?: string | null;
+                    externalId?: string | null;
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        domain: string | null;
+                        externalId: string | null;
+                        notes: string;
+                        createdAt: string;
+                        updatedAt: string;
                     } & {
                         [key: string]: unknown;
                     };

@@ -8,6 +8,7 @@ import { createInboxService } from './services/inbox.js';
 import { createPersonaService } from './services/personas.js';
 import { createTicketService } from './services/tickets.js';
 import { createVisitorService } from './services/visitors.js';
+import { createCustomerService } from './services/customers.js';
 import { countResolutions } from './services/resolutions.js';
 import type { Embedder } from './ports/embedder.js';
 import type { PaymentProcessor } from './ports/payment.js';
@@ -143,6 +144,7 @@ export function createEngine(options: EngineOptions) {
     tickets: createTicketService(deps),
     personas: createPersonaService(deps),
     visitors: createVisitorService(deps),
+    customers: createCustomerService(deps),
     inbox: createInboxService(deps),
     generator,
     users,

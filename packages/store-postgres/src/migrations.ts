@@ -547,6 +547,27 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
     name: 'when each API key was last used',
     sql: (n) => `ALTER TABLE ${n.t('api_keys')} ADD COLUMN last_used_at timestamptz;`,
   },
+  {
+    version: 20,
+    name: 'customers: the organisations a workspace serves; visitors found by e-mail domain',
+    sql: (n) => `
+      CREATE TABLE ${n.t('customers')} (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES ${n.t('tenants')}(id) ON DELETE CASCADE,
+        workspace_id text COLLATE "C" NOT NULL REFERENCES ${n.t('workspaces')}(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        domain text,
+        external_id text,
+        notes text NOT NULL DEFAULT '',
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        UNIQUE (tenant_id, workspace_id, domain),
+        UNIQUE (tenant_id, workspace_id, external_id)
+      );
+      CREATE INDEX customers_scope ON ${n.t('customers')}(tenant_id, workspace_id, id);
+      CREATE INDEX visitors_domain ON ${n.t('visitors')}(tenant_id, workspace_id, split_part(email, '@', 2), id) WHERE email IS NOT NULL;
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -9,7 +9,7 @@ import { PgBilling } from './billing.js';
 import { PgResolutions } from './resolutions.js';
 import { PgFlows } from './flows.js';
 import { PgConnectors, PgIdempotency, PgOrigins } from './sync.js';
-import { PgInbox, PgPersonas, PgTickets, PgVisitors } from './support.js';
+import { PgCustomers, PgInbox, PgPersonas, PgTickets, PgVisitors } from './support.js';
 import { PgHostnames, PgTombstones } from './hostnames.js';
 import { migrate, migrations } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
@@ -61,6 +61,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     tickets: new PgTickets(db, n),
     personas: new PgPersonas(db, n),
     visitors: new PgVisitors(db, n),
+    customers: new PgCustomers(db, n),
     inbox: new PgInbox(db, n),
   };
 }
@@ -108,6 +109,7 @@ export class PostgresStore implements Store {
   readonly tickets;
   readonly personas;
   readonly visitors;
+  readonly customers;
   readonly inbox;
   private readonly root: PoolConn;
   private closed = false;
@@ -141,6 +143,7 @@ export class PostgresStore implements Store {
     this.tickets = root.tickets;
     this.personas = root.personas;
     this.visitors = root.visitors;
+    this.customers = root.customers;
     this.inbox = root.inbox;
   }
 

@@ -1,4 +1,7 @@
 import type {
+  CustomerPatch,
+  CustomerRecord,
+  CustomerStore,
   InboxItem,
   InboxReason,
   InboxStore,
@@ -149,6 +152,16 @@ export class PgVisitors implements VisitorStore {
     return this.rows.update(patch, 'tenant_id = $1 AND workspace_id = $2 AND id = $3', [scope.tenantId, scope.workspaceId, id]);
   }
 
+  listByDomain(scope: Scope, domain: string, limit: number) {
+    // The same expression as the visitors_domain index.
+    return this.rows.all(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND split_part(email, '@', 2) = $3 ORDER BY id DESC LIMIT $4`, [
+      scope.tenantId,
+      scope.workspaceId,
+      domain,
+      limit,
+    ]);
+  }
+
   merge(scope: Scope, from: string, into: string) {
     return this.db.atomic(async (tx) => {
       const { rows } = await tx.query(`SELECT count(*)::int AS n FROM ${this.n.t('visitors')} WHERE tenant_id = $1 AND workspace_id = $2 AND id = ANY($3::text[])`, [scope.tenantId, scope.workspaceId, [from, into]]);
@@ -158,6 +171,40 @@ export class PgVisitors implements VisitorStore {
       }
       await tx.query(`DELETE FROM ${this.n.t('visitors')} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, from]);
     });
+  }
+}
+
+export class PgCustomers implements CustomerStore {
+  private readonly rows: Table<CustomerRecord>;
+
+  constructor(private readonly db: Conn, n: Names) {
+    this.rows = new Table(db, n, tables.CUSTOMERS);
+  }
+
+  async insert(c: CustomerRecord) {
+    await this.rows.insert(c);
+  }
+
+  get(scope: Scope, id: string) {
+    return this.rows.one(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+  }
+
+  async list(scope: Scope, { after, limit, domain, externalId }: PageOptions & { domain?: string; externalId?: string }) {
+    const rows = await this.rows.all(
+      `SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3)
+         AND ($4::text IS NULL OR domain = $4) AND ($5::text IS NULL OR external_id = $5) ORDER BY id DESC LIMIT $6`,
+      [scope.tenantId, scope.workspaceId, after ?? null, domain ?? null, externalId ?? null, limit + 1],
+    );
+    return page(rows, limit);
+  }
+
+  update(scope: Scope, id: string, patch: CustomerPatch) {
+    return this.rows.update(patch, 'tenant_id = $1 AND workspace_id = $2 AND id = $3', [scope.tenantId, scope.workspaceId, id]);
+  }
+
+  async delete(scope: Scope, id: string) {
+    const { rowCount } = await this.db.query(`DELETE FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+    return (rowCount ?? 0) > 0;
   }
 }
 

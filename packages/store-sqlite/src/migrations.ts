@@ -537,6 +537,27 @@ export const migrations: { version: number; name: string; sql: string }[] = [
     name: 'when each API key was last used',
     sql: `ALTER TABLE api_keys ADD COLUMN last_used_at TEXT;`,
   },
+  {
+    version: 21,
+    name: 'customers: the organisations a workspace serves; visitors found by e-mail domain',
+    sql: `
+      CREATE TABLE customers (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        domain TEXT,
+        external_id TEXT,
+        notes TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (tenant_id, workspace_id, domain),
+        UNIQUE (tenant_id, workspace_id, external_id)
+      );
+      CREATE INDEX customers_scope ON customers(tenant_id, workspace_id, id);
+      CREATE INDEX visitors_domain ON visitors(tenant_id, workspace_id, substr(email, instr(email, '@') + 1), id) WHERE email IS NOT NULL;
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -7,7 +7,7 @@ import { SqliteBilling } from './billing.js';
 import { SqliteResolutions } from './resolutions.js';
 import { SqliteFlows } from './flows.js';
 import { SqliteConnectors, SqliteIdempotency, SqliteOrigins } from './sync.js';
-import { SqliteInbox, SqlitePersonas, SqliteTickets, SqliteVisitors } from './support.js';
+import { SqliteCustomers, SqliteInbox, SqlitePersonas, SqliteTickets, SqliteVisitors } from './support.js';
 import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
 import { migrate, migrations } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
@@ -80,6 +80,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean, write
     tickets: new SqliteTickets(sql, run),
     personas: new SqlitePersonas(sql, run),
     visitors: new SqliteVisitors(db, sql, run),
+    customers: new SqliteCustomers(sql, run),
     inbox: new SqliteInbox(sql, run),
   };
 }
@@ -107,6 +108,7 @@ export class SqliteStore implements Store {
   readonly tickets;
   readonly personas;
   readonly visitors;
+  readonly customers;
   readonly inbox;
   private readonly gate = new Gate();
   private readonly txView: Store;
@@ -145,6 +147,7 @@ export class SqliteStore implements Store {
     this.tickets = root.tickets;
     this.personas = root.personas;
     this.visitors = root.visitors;
+    this.customers = root.customers;
     this.inbox = root.inbox;
     const inTx = aggregates(db, sql, async (fn) => translated(fn)(), false);
     this.txView = {

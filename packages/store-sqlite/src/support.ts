@@ -1,4 +1,7 @@
 import type {
+  CustomerPatch,
+  CustomerRecord,
+  CustomerStore,
   InboxItem,
   InboxReason,
   InboxStore,
@@ -157,6 +160,19 @@ export class SqliteVisitors implements VisitorStore {
     return this.run(() => this.rows.update(patch, 'tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
   }
 
+  listByDomain(scope: Scope, domain: string, limit: number) {
+    // The same expression as the visitors_domain index.
+    return this.run(() =>
+      this.rows.all(
+        "SELECT * FROM visitors WHERE tenant_id = ? AND workspace_id = ? AND substr(email, instr(email, '@') + 1) = ? ORDER BY id DESC LIMIT ?",
+        scope.tenantId,
+        scope.workspaceId,
+        domain,
+        limit,
+      ),
+    );
+  }
+
   merge(scope: Scope, from: string, into: string) {
     return this.run(() =>
       this.db.transaction(() => {
@@ -168,6 +184,43 @@ export class SqliteVisitors implements VisitorStore {
         this.sql.get('DELETE FROM visitors WHERE tenant_id = ? AND workspace_id = ? AND id = ?').run(scope.tenantId, scope.workspaceId, from);
       })(),
     );
+  }
+}
+
+export class SqliteCustomers implements CustomerStore {
+  private readonly rows: Table<CustomerRecord>;
+
+  constructor(private readonly sql: Statements, private readonly run: Runner) {
+    this.rows = new Table(sql, tables.CUSTOMERS);
+  }
+
+  insert(c: CustomerRecord) {
+    return this.run(() => void this.rows.insert(c));
+  }
+
+  get(scope: Scope, id: string) {
+    return this.run(() => this.rows.one('SELECT * FROM customers WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+  }
+
+  list(scope: Scope, { after, limit, domain, externalId }: PageOptions & { domain?: string; externalId?: string }) {
+    return this.run(() =>
+      page(
+        this.rows.all(
+          `SELECT * FROM customers WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after)
+             AND (@domain IS NULL OR domain = @domain) AND (@externalId IS NULL OR external_id = @externalId) ORDER BY id DESC LIMIT @limit`,
+          { ...scope, after: after ?? null, domain: domain ?? null, externalId: externalId ?? null, limit: limit + 1 },
+        ),
+        limit,
+      ),
+    );
+  }
+
+  update(scope: Scope, id: string, patch: CustomerPatch) {
+    return this.run(() => this.rows.update(patch, 'tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+  }
+
+  delete(scope: Scope, id: string) {
+    return this.run(() => this.sql.get('DELETE FROM customers WHERE tenant_id = ? AND workspace_id = ? AND id = ?').run(scope.tenantId, scope.workspaceId, id).changes > 0);
   }
 }
 

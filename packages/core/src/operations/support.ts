@@ -3,6 +3,11 @@ import { z } from 'zod';
 import { listSchema } from '../schemas/responses.js';
 import {
   commentSchema,
+  createCustomerSchema,
+  customerSchema,
+  customerWithVisitorsSchema,
+  listCustomersSchema,
+  updateCustomerSchema,
   createPersonaSchema,
   createTicketSchema,
   inboxItemSchema,
@@ -21,7 +26,7 @@ import {
 import { defineOperation } from './types.js';
 
 /*
- * Tickets (the hand-off to a human), personas, visitors and the inbox. Reading needs `read`;
+ * Tickets (the hand-off to a human), personas, visitors, customers and the inbox. Reading needs `read`;
  * changing needs `write`.
  */
 
@@ -177,6 +182,61 @@ export const getVisitor = defineOperation({
   run: ({ request, services }, { params }) => services.visitors.get(request, params.id),
 });
 
+// Customers
+
+export const listCustomers = defineOperation({
+  id: 'customers.list',
+  http: { method: 'GET', path: '/customers' },
+  scope: 'read',
+  counted: false,
+  input: { query: listCustomersSchema },
+  output: listSchema(customerSchema),
+  run: ({ request, services }, { query }) => services.customers.list(request, query),
+});
+
+export const createCustomer = defineOperation({
+  id: 'customers.create',
+  http: { method: 'POST', path: '/customers', status: 201, location: (c) => `/customers/${c.id}` },
+  scope: 'write',
+  counted: false,
+  input: { body: createCustomerSchema },
+  output: customerSchema,
+  run: ({ request, services }, { body }) => services.customers.create(request, body),
+});
+
+export const getCustomer = defineOperation({
+  id: 'customers.get',
+  http: { method: 'GET', path: '/customers/:id' },
+  scope: 'read',
+  counted: false,
+  input: { params: idParams },
+  output: customerWithVisitorsSchema,
+  run: ({ request, services }, { params }) => services.customers.get(request, params.id),
+});
+
+export const updateCustomer = defineOperation({
+  id: 'customers.update',
+  http: { method: 'PATCH', path: '/customers/:id' },
+  scope: 'write',
+  counted: false,
+  input: { params: idParams, body: updateCustomerSchema },
+  output: customerSchema,
+  run: ({ request, services }, { params, body }) => services.customers.update(request, params.id, body),
+});
+
+export const deleteCustomer = defineOperation({
+  id: 'customers.delete',
+  http: { method: 'DELETE', path: '/customers/:id', status: 204 },
+  scope: 'write',
+  counted: false,
+  input: { params: idParams },
+  output: z.void(),
+  async run({ request, services }, { params }) {
+    const done = await services.customers.delete(request, params.id);
+    return done.isOk() ? ok(undefined) : err(done.error);
+  },
+});
+
 // Inbox
 
 export const inbox = defineOperation({
@@ -204,5 +264,10 @@ export const SUPPORT_OPERATIONS = [
   captureVisitor,
   listVisitors,
   getVisitor,
+  listCustomers,
+  createCustomer,
+  getCustomer,
+  updateCustomer,
+  deleteCustomer,
   inbox,
 ];

@@ -11,6 +11,7 @@ import type { InboxService } from '../services/inbox.js';
 import type { PersonaService } from '../services/personas.js';
 import type { TicketService } from '../services/tickets.js';
 import type { VisitorService } from '../services/visitors.js';
+import type { CustomerService } from '../services/customers.js';
 import type { RequestContext } from '../services/context.js';
 import type { DocumentService } from '../services/documents.js';
 import type { FlowService } from '../services/flows.js';
@@ -34,6 +35,7 @@ export interface OperationServices {
   tickets: TicketService;
   personas: PersonaService;
   visitors: VisitorService;
+  customers: CustomerService;
   inbox: InboxService;
   erasure: ErasureService;
   settings: TenantSettingsService;

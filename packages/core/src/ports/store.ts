@@ -12,7 +12,7 @@ import type { BillingStore } from './billing.js';
 import type { ConversationStore } from './conversations.js';
 import type { ResolutionStore } from './resolutions.js';
 import type { FlowStore } from './flows.js';
-import type { InboxStore, PersonaStore, TicketStore, VisitorStore } from './support.js';
+import type { CustomerStore, InboxStore, PersonaStore, TicketStore, VisitorStore } from './support.js';
 import type { JobStore, RateLimitStore, UsageStore, UserStore } from './operations.js';
 import type { Scope } from './scope.js';
 import type { SearchIndex } from './search-index.js';
@@ -348,6 +348,7 @@ export interface Store {
   readonly tickets: TicketStore;
   readonly personas: PersonaStore;
   readonly visitors: VisitorStore;
+  readonly customers: CustomerStore;
   readonly inbox: InboxStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the

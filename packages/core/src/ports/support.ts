@@ -107,8 +107,40 @@ export interface VisitorStore {
   findByEmail(scope: Scope, email: string): Promise<VisitorRecord | null>;
   list(scope: Scope, options: { after?: string; limit: number; email?: string }): Promise<Page<VisitorRecord>>;
   update(scope: Scope, id: string, patch: { name?: string | null; email?: string | null; updatedAt: string }): Promise<VisitorRecord | null>;
+  /** Visitors of the workspace whose e-mail is at `domain` (lower-cased), newest first. */
+  listByDomain(scope: Scope, domain: string, limit: number): Promise<VisitorRecord[]>;
   /** Moves `from`'s conversations and tickets to `into` and deletes `from` (same workspace only). */
   merge(scope: Scope, from: string, into: string): Promise<void>;
+}
+
+export interface CustomerRecord {
+  id: string;
+  tenantId: string;
+  workspaceId: string;
+  /** The organisation or person the tenant serves, e.g. "Acme Co.". */
+  name: string;
+  /**
+   * Lower-cased e-mail domain; unique within a workspace. Visitors of the workspace whose e-mail
+   * is at this domain belong to this customer.
+   */
+  domain: string | null;
+  /** The customer's id in the tenant's own systems (a CRM); unique within a workspace. */
+  externalId: string | null;
+  notes: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type CustomerPatch = Partial<Pick<CustomerRecord, 'name' | 'domain' | 'externalId' | 'notes'>> & { updatedAt: string };
+
+export interface CustomerStore {
+  /** Throws the store's conflict error when the workspace already has a customer with this domain or external id. */
+  insert(customer: CustomerRecord): Promise<void>;
+  get(scope: Scope, id: string): Promise<CustomerRecord | null>;
+  list(scope: Scope, options: { after?: string; limit: number; domain?: string; externalId?: string }): Promise<Page<CustomerRecord>>;
+  /** Throws the store's conflict error like `insert`. */
+  update(scope: Scope, id: string, patch: CustomerPatch): Promise<CustomerRecord | null>;
+  delete(scope: Scope, id: string): Promise<boolean>;
 }
 
 /** Why an item is in the inbox, most urgent first. */

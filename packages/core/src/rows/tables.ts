@@ -10,7 +10,7 @@ import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
 import type { ApiQueryEvent, MembershipRecord, SessionRecord, UsageRecord, UserRecord } from '../ports/operations.js';
 import type { ResolutionRecord } from '../ports/resolutions.js';
 import type { ApiKeyRecord, AuditEvent, DocumentRecord, IdempotencyRecord, TenantRecord, WorkspaceRecord } from '../ports/store.js';
-import type { PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../ports/support.js';
+import type { CustomerRecord, PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../ports/support.js';
 import { tableSpec, type ColumnKind, type ColumnSpec, type FieldPath } from './codec.js';
 
 /** `[field, column, kind]` rows, the compact form of a spec's columns. */
@@ -241,6 +241,15 @@ export const PERSONAS = table<PersonaRecord>('personas', [
 ]);
 
 export const VISITORS = table<VisitorRecord>('visitors', [...tenantScoped, ['name', 'name', 'text'], ['email', 'email', 'text'], ...stamped]);
+
+export const CUSTOMERS = table<CustomerRecord>('customers', [
+  ...tenantScoped,
+  ['name', 'name', 'text'],
+  ['domain', 'domain', 'text'],
+  ['externalId', 'external_id', 'text'],
+  ['notes', 'notes', 'text'],
+  ...stamped,
+]);
 
 export const CUSTOM_HOSTNAMES = table<CustomHostnameRecord>('custom_hostnames', [
   ['id', 'id', 'text'],

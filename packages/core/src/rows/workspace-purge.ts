@@ -24,6 +24,7 @@ export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'messages', via: 'rows' },
   { table: 'conversations', via: 'rows' },
   { table: 'visitors', via: 'rows' },
+  { table: 'customers', via: 'rows' },
   { table: 'documents', via: 'rows' },
   { table: 'connector_events', via: 'rows' },
   { table: 'api_query_events', via: 'rows' },

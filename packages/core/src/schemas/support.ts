@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FEEDBACK_RATINGS } from '../ports/conversations.js';
 import { INBOX_REASONS, TICKET_PRIORITIES, TICKET_STATUSES } from '../ports/support.js';
+import { parseHostname } from '../hostnames/validate.js';
 import { LOCALES } from './answers.js';
 import { citationSchema } from './responses.js';
 
@@ -182,6 +183,49 @@ export const visitorSchema = z.looseObject({
   email: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+});
+
+// Customers
+
+/** An e-mail domain as typed ("acme.co.th", "@Acme.co.th", IDN): lower-case ASCII, never a public suffix. */
+const customerDomain = z
+  .string()
+  .trim()
+  .max(254)
+  .transform((raw, ctx) => {
+    const parsed = parseHostname(raw.replace(/^@/, ''));
+    if (parsed.isOk()) return parsed.value.hostname;
+    ctx.addIssue({ code: 'custom', message: parsed.error.message.replaceAll('hostname', 'domain') });
+    return z.NEVER;
+  });
+const externalId = z.string().trim().min(1).max(200);
+export const createCustomerSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  domain: customerDomain.nullable().default(null).describe('E-mail domain: visitors at this domain belong to the customer.'),
+  externalId: externalId.nullable().default(null).describe('The customer\'s id in your own systems (a CRM).'),
+  notes: z.string().trim().max(4_000).default(''),
+});
+export const updateCustomerSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200).optional(),
+    domain: customerDomain.nullable().optional(),
+    externalId: externalId.nullable().optional(),
+    notes: z.string().trim().max(4_000).optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), 'at least one field to change is required');
+export const listCustomersSchema = z.strictObject({ domain: customerDomain.optional(), externalId: externalId.optional(), cursor, limit });
+export const customerSchema = z.looseObject({
+  id: z.string(),
+  workspaceId: z.string(),
+  name: z.string(),
+  domain: z.string().nullable(),
+  externalId: z.string().nullable(),
+  notes: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const customerWithVisitorsSchema = customerSchema.extend({
+  visitors: z.array(visitorSchema).describe('Visitors of the workspace whose e-mail is at the customer\'s domain, newest first, at most 100.'),
 });
 
 // Inbox

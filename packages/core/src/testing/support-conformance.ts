@@ -1,9 +1,9 @@
-/** Tickets, personas, visitors and the inbox: behaviour every store shares. */
+/** Tickets, personas, visitors, customers and the inbox: behaviour every store shares. */
 import { describe, expect, it } from 'vitest';
 import { isStoreConflict } from '../errors.js';
 import type { NewConversation, NewMessage } from '../ports/conversations.js';
 import type { Scope, Store } from '../ports/store.js';
-import type { PersonaRecord, TicketRecord, VisitorRecord } from '../ports/support.js';
+import type { CustomerRecord, PersonaRecord, TicketRecord, VisitorRecord } from '../ports/support.js';
 import { createIds } from '../system.js';
 import { seedTwoTenants } from './fixtures.js';
 
@@ -40,6 +40,10 @@ function question(scope: Scope, conversationId: string, minute: number, content:
 
 function visitor(scope: Scope, email: string | null, name: string | null = null): VisitorRecord {
   return { id: ids.next('vis'), tenantId: scope.tenantId, workspaceId: scope.workspaceId, name, email, createdAt: at(0), updatedAt: at(0) };
+}
+
+function customer(scope: Scope, name: string, overrides: Partial<CustomerRecord> = {}): CustomerRecord {
+  return { id: ids.next('cus'), tenantId: scope.tenantId, workspaceId: scope.workspaceId, name, domain: null, externalId: null, notes: '', createdAt: at(0), updatedAt: at(0), ...overrides };
 }
 
 export function supportSuite(getStore: () => Store): void {
@@ -170,6 +174,61 @@ export function supportSuite(getStore: () => Store): void {
       await expect(store.visitors.merge(s.scopeA, ann.id, annForeign.id)).rejects.toThrow();
       expect(await store.visitors.get(s.scopeA2, annElsewhere.id)).toEqual(annElsewhere);
       expect(await store.visitors.get(s.scopeA, ann.id)).toEqual(ann);
+    });
+  });
+
+  describe('customers', () => {
+    it('keeps domain and external id unique within a workspace only, filters, pages, updates and deletes in scope', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const acme = customer(s.scopeA, 'Acme', { domain: 'acme.co.th', externalId: 'crm-1', notes: 'Gold' });
+      const globex = customer(s.scopeA, 'Globex', { domain: 'globex.com' });
+      const person = customer(s.scopeA, 'Somchai');
+      const unnamed = customer(s.scopeA, 'Initech');
+      for (const c of [acme, globex, person, unnamed]) await store.customers.insert(c);
+      // Two customers without a domain or external id are fine; a second with a taken one is not.
+      for (const clash of [{ domain: 'acme.co.th' }, { externalId: 'crm-1' }]) {
+        const refused = await store.customers.insert(customer(s.scopeA, 'Copy', clash)).catch((e: unknown) => e);
+        expect(isStoreConflict(refused), JSON.stringify(clash)).toBe(true);
+      }
+      const elsewhere = customer(s.scopeA2, 'Acme', { domain: 'acme.co.th', externalId: 'crm-1' });
+      const foreign = customer(s.scopeB, 'Acme', { domain: 'acme.co.th', externalId: 'crm-1' });
+      await store.customers.insert(elsewhere);
+      await store.customers.insert(foreign);
+
+      expect(await store.customers.get(s.scopeA, acme.id)).toEqual(acme);
+      expect(await store.customers.get(s.scopeA2, acme.id)).toBeNull();
+      expect(await store.customers.get(s.scopeB, acme.id)).toBeNull();
+      const first = await store.customers.list(s.scopeA, { limit: 3 });
+      expect(first.items.map((c) => c.id)).toEqual([unnamed.id, person.id, globex.id]);
+      expect((await store.customers.list(s.scopeA, { limit: 3, after: first.nextCursor! })).items.map((c) => c.id)).toEqual([acme.id]);
+      expect((await store.customers.list(s.scopeA, { limit: 10, domain: 'acme.co.th' })).items).toEqual([acme]);
+      expect((await store.customers.list(s.scopeA, { limit: 10, externalId: 'crm-1' })).items).toEqual([acme]);
+      expect((await store.customers.list(s.scopeB, { limit: 10 })).items).toEqual([foreign]);
+
+      const taken = await store.customers.update(s.scopeA, globex.id, { domain: 'acme.co.th', updatedAt: at(1) }).catch((e: unknown) => e);
+      expect(isStoreConflict(taken)).toBe(true);
+      expect(await store.customers.update(s.scopeA, globex.id, { name: 'Globex Corp', domain: null, notes: 'moved', updatedAt: at(1) })).toEqual({ ...globex, name: 'Globex Corp', domain: null, notes: 'moved', updatedAt: at(1) });
+      expect(await store.customers.update(s.scopeB, acme.id, { name: 'Hijacked', updatedAt: at(2) })).toBeNull();
+      expect(await store.customers.delete(s.scopeB, acme.id)).toBe(false);
+      expect(await store.customers.delete(s.scopeA2, acme.id)).toBe(false);
+      expect(await store.customers.delete(s.scopeA, acme.id)).toBe(true);
+      expect(await store.customers.get(s.scopeA, acme.id)).toBeNull();
+      expect(await store.customers.get(s.scopeA2, elsewhere.id)).toEqual(elsewhere);
+      expect(await store.customers.get(s.scopeB, foreign.id)).toEqual(foreign);
+    });
+
+    it('finds a workspace\'s visitors by the domain of their e-mail, exactly, newest first', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const ann = visitor(s.scopeA, 'ann@acme.co.th');
+      const bob = visitor(s.scopeA, 'bob@acme.co.th');
+      for (const v of [ann, bob, visitor(s.scopeA, 'eve@notacme.co.th'), visitor(s.scopeA, 'sub@mail.acme.co.th'), visitor(s.scopeA, null), visitor(s.scopeA2, 'ann@acme.co.th'), visitor(s.scopeB, 'ann@acme.co.th')]) {
+        await store.visitors.insert(v);
+      }
+      expect((await store.visitors.listByDomain(s.scopeA, 'acme.co.th', 10)).map((v) => v.id)).toEqual([bob.id, ann.id]);
+      expect((await store.visitors.listByDomain(s.scopeA, 'acme.co.th', 1)).map((v) => v.id)).toEqual([bob.id]);
+      expect(await store.visitors.listByDomain(s.scopeA, 'co.th', 10)).toEqual([]);
     });
   });
 
