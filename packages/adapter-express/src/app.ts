@@ -53,6 +53,11 @@ export interface PanyaAppOptions {
   uploads?: UploadRouterOptions;
   /** The admin app at `/admin` (default: the built `@panya/admin`); `false` leaves it out. */
   admin?: AdminAppOptions | false;
+  /**
+   * In a node cluster worker: `/metrics` answers the sum over every worker, gathered by the
+   * primary, which must run `answerClusterMetrics()`.
+   */
+  clusterMetrics?: boolean;
 }
 
 /** `/c/{slug}/…` of an erased tenant: 410 Gone, never cached (spec "Tenant erasure" 4). */
@@ -128,7 +133,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.get('/docs/scalar.js', reference.bundle);
   // Readiness and metrics describe the deployment: answered on the API's hosts, never on public help hosts.
   app.get('/readyz', readinessRoute(engine));
-  app.get('/metrics', metricsRoute(metrics));
+  app.get('/metrics', metricsRoute(metrics, { cluster: options.clusterMetrics ?? false }));
   app.get('/api/openapi.json', openApiRoute());
   // The chat widget, for pages on the tenant's allowed origins.
   app.get('/widget.js', widgetScript);

@@ -8,3 +8,4 @@ export { renderMarkdown } from './help/markdown.js';
 export { runAsBackgroundThread } from './background-thread.js';
 export { uploadAdmission, type AdmissionLimit, type UploadAdmission } from './upload/admission.js';
 export { apiDocument, DECLARED_ROUTES, PANYA_API_VERSION } from './openapi.js';
+export { answerClusterMetrics } from './cluster-metrics.js';

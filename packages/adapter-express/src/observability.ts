@@ -1,7 +1,8 @@
 import { panyaError, type Engine, type Logger, type RequestContext } from '@panya/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { toProblem } from './problem.js';
+import { clusterExposition } from './cluster-metrics.js';
+import { sendProblem, toProblem } from './problem.js';
 
 /** Seconds; from a cached lookup to a long answer. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -33,6 +34,8 @@ export function createMetrics(engine: Engine) {
     name: 'panya_ingest_queue_depth',
     help: 'Documents waiting for the ingest worker, across tenants.',
     registers: [registry],
+    // A fact of the shared database that every process reads alike: across processes, never summed.
+    aggregator: 'max',
     async collect() {
       // An unreachable database leaves the gauge unset rather than failing the whole scrape.
       const health = await engine.store.health().catch(() => null);
@@ -77,10 +80,21 @@ export function accessLog(logger: Logger, metrics: Metrics): RequestHandler {
   };
 }
 
-/** `GET /metrics`: the Prometheus text exposition. */
-export function metricsRoute(metrics: Metrics): RequestHandler {
-  return async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+/**
+ * `GET /metrics`: the Prometheus text exposition, of this process or, in a cluster worker with
+ * `cluster` set, of every worker of the node (so a scrape reads the same whichever worker answers).
+ */
+export function metricsRoute(metrics: Metrics, options: { cluster?: boolean } = {}): RequestHandler {
+  const exposition = options.cluster ? clusterExposition(metrics.registry) : () => metrics.registry.metrics();
+  return async (req, res) => {
+    let text: string;
+    try {
+      text = await exposition();
+    } catch (error) {
+      // A partial sum would read as a counter reset: no answer rather than a wrong one.
+      return sendProblem(req, res, panyaError('unavailable', { message: `Metrics of the other workers did not arrive: ${(error as Error).message}.` }));
+    }
+    res.type(metrics.registry.contentType).send(text);
   };
 }
 

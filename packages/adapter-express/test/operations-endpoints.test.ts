@@ -2,8 +2,10 @@ import { createEngine, type Logger } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
+import { AggregatorRegistry } from 'prom-client';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createMetrics } from '../src/observability.js';
 import { makeTenant } from './helpers.js';
 
 const engines: ReturnType<typeof createEngine>[] = [];
@@ -105,5 +107,26 @@ describe('GET /metrics and the access log', () => {
     await search().expect(429);
     const families = parsePrometheusTextFormat((await request(app).get('/metrics')).text);
     expect(family(families, 'panya_rate_limit_refusals_total')!.metrics).toEqual([{ labels: { route: '/api/search' }, value: '1' }]);
+  });
+
+  it('sums requests and latencies across processes, and reads the queue depth once (cluster workers)', async () => {
+    const { engine } = await started();
+    await makeTenant(engine, 'acme');
+    await engine.worker.stop();
+    const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+    (await engine.documents.create(ctx, { title: 'Queued', contentMd: 'Waits for the worker.' }))._unsafeUnwrap();
+    // Two processes' registries over one database, as `panya serve --workers 2` has them.
+    const [first, second] = [createMetrics(engine), createMetrics(engine)];
+    first.record('GET', '/api/docs', 200, 0.02, false);
+    first.record('POST', '/api/search', 429, 0.001, true);
+    second.record('GET', '/api/docs', 200, 0.2, false);
+    second.record('GET', '/api/docs', 200, 0.003, false);
+    const text = await AggregatorRegistry.aggregate([await first.registry.getMetricsAsJSON(), await second.registry.getMetricsAsJSON()]).metrics();
+    const families = parsePrometheusTextFormat(text);
+    expect(family(families, 'panya_http_requests_total')!.metrics.find((m) => m.labels?.route === '/api/docs')!.value).toBe('3');
+    expect(text).toContain('panya_http_request_duration_seconds_count{method="GET",route="/api/docs",status="200"} 3\n');
+    expect(text).toContain('panya_http_request_duration_seconds_bucket{le="0.025",method="GET",route="/api/docs",status="200"} 2\n');
+    expect(family(families, 'panya_rate_limit_refusals_total')!.metrics).toEqual([{ labels: { route: '/api/search' }, value: '1' }]);
+    expect(family(families, 'panya_ingest_queue_depth')!.metrics[0]!.value).toBe('1');
   });
 });

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { answerClusterMetrics } from '@panya/adapter-express';
 import type { Logger } from '@panya/core';
 import { CommandError } from './commands/tenant.js';
 
@@ -56,6 +57,8 @@ const MAX_RESTART_DELAY_MS = 10_000;
  */
 export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   cluster.setupPrimary({ exec: options.exec, args: options.args });
+  // Each worker's /metrics asks here for the sum over all workers.
+  const stopAnsweringMetrics = answerClusterMetrics();
   const bySlot = new Map<number, Worker>();
   const restartDelay = new Map<number, number>();
   let stopping = false;
@@ -96,6 +99,7 @@ export function startCluster(options: ClusterOptions): Promise<RunningCluster> {
 
     function stop(): Promise<void> {
       stopping = true;
+      stopAnsweringMetrics();
       return (stopped ??= Promise.all(
         [...bySlot.values()].map(
           (worker) =>

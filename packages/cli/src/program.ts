@@ -191,6 +191,8 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
           ...(env.PANYA_BASE_URL ? { helpCenter: { apiHostname: new URL(env.PANYA_BASE_URL).hostname } } : {}),
           ...(env.PANYA_CRON_SECRET ? { cronSecret: env.PANYA_CRON_SECRET } : {}),
           ...(env.PANYA_SESSION_SECRET ? { sessionSecret: env.PANYA_SESSION_SECRET } : {}),
+          // A worker's /metrics answers for the whole cluster (the primary sums the workers).
+          ...(slot !== null ? { clusterMetrics: true } : {}),
         },
       });
       // Each process builds its in-memory search indexes now, in slices beside the requests, rather than on first searches.

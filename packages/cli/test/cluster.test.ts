@@ -4,6 +4,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '@panya/cli';
 
@@ -164,6 +165,30 @@ describe.skipIf(!onLinux)('panya serve --workers 2', () => {
     const bySession = [];
     for (let i = 0; i < 4; i++) bySession.push((await onNewConnection(agents, url, '/c/acme/api/docs', { Cookie: login.cookie! })).status);
     expect(bySession).toEqual([200, 200, 200, 200]);
+    expect(new Set(connectionOwners(port, pids))).toEqual(new Set(pids));
+    closeConnections();
+  }, 60_000);
+
+  it('answers /metrics for the whole cluster, whichever worker is asked', async () => {
+    const pids = workerPids(child.pid!);
+    const port = Number(new URL(url).port);
+    const sent = 12;
+    for (let i = 0; i < sent; i++) expect((await onNewConnection(agents, url, '/api/me', { Authorization: `Bearer ${key}` })).status).toBe(200);
+    closeConnections();
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 6; i++) {
+      const scrape = await onNewConnection(agents, url, '/metrics', {});
+      expect(scrape.status).toBe(200);
+      const families = parsePrometheusTextFormat(scrape.body);
+      const requests = families.find((f) => f.name === 'panya_http_requests_total')!;
+      expect(requests.type).toBe('COUNTER');
+      // Each worker served half of them: only the sum over both workers gives every request.
+      const me = requests.metrics.find((m) => m.labels?.route === '/api/me' && m.labels.method === 'GET' && m.labels.status === '200');
+      expect(me?.value).toBe(String(sent));
+      expect(scrape.body).toContain(`panya_http_request_duration_seconds_count{method="GET",route="/api/me",status="200"} ${sent}\n`);
+      expect(families.find((f) => f.name === 'panya_ingest_queue_depth')?.type).toBe('GAUGE');
+    }
+    // The scrapes were answered by both workers.
     expect(new Set(connectionOwners(port, pids))).toEqual(new Set(pids));
     closeConnections();
   }, 60_000);
