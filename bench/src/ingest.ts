@@ -19,8 +19,10 @@ const count = Number(process.argv[3] ?? 10_000);
 
 /** Embedding excluded: hands out vectors from a precomputed pool (same dimension as `hash`). */
 class PrecomputedEmbedder implements Embedder {
+  readonly specificationVersion = 'v1';
   readonly id = 'precomputed-1024';
   readonly dimension = new HashEmbedder().dimension;
+  readonly maxBatch = 256;
   private readonly pool: Float32Array[];
   private at = 0;
   constructor() {
@@ -28,7 +30,7 @@ class PrecomputedEmbedder implements Embedder {
     this.pool = Array.from({ length: 1024 }, () => normalize(Float32Array.from({ length: this.dimension }, () => rng.normal())));
   }
   async embedDocuments(texts: readonly string[]) {
-    return texts.map(() => this.pool[this.at++ % this.pool.length]!);
+    return { embeddings: texts.map(() => this.pool[this.at++ % this.pool.length]!) };
   }
   async embedQuery() {
     return this.pool[0]!;

@@ -1,3 +1,3 @@
 import { packageConfig } from '../../tsup.base';
 
-export default packageConfig();
+export default packageConfig(['src/index.ts', 'src/testing/index.ts']);

@@ -25,8 +25,10 @@ const key = (text: string) => createHash('sha1').update(text).digest('base64');
  * for Panya and the references, and embedding costs nothing.
  */
 export class LookupEmbedder implements Embedder {
+  readonly specificationVersion = 'v1';
   readonly id = 'bench-synthetic-384';
   readonly dimension: number;
+  readonly maxBatch = 256;
   private readonly docs = new Map<string, number>();
   private readonly queryVectors = new Map<string, Float32Array>();
   misses = 0;
@@ -45,14 +47,16 @@ export class LookupEmbedder implements Embedder {
   }
 
   async embedDocuments(texts: readonly string[]) {
-    return texts.map((t) => {
-      const i = this.docs.get(key(t));
-      if (i === undefined) {
-        this.misses++;
-        return new Float32Array(this.dimension);
-      }
-      return this.corpus.vector(i);
-    });
+    return {
+      embeddings: texts.map((t) => {
+        const i = this.docs.get(key(t));
+        if (i === undefined) {
+          this.misses++;
+          return new Float32Array(this.dimension);
+        }
+        return this.corpus.vector(i);
+      }),
+    };
   }
 
   async embedQuery(text: string) {

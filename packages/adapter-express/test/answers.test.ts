@@ -181,6 +181,7 @@ describe('POST /api/chat (SSE)', () => {
 
 /** A generator that streams slowly and records whether it was aborted. */
 class SlowGenerator implements Generator {
+  readonly specificationVersion = 'v1';
   readonly id = 'slow';
   aborted = false;
   constructor(private readonly failAfter?: number) {}

@@ -87,9 +87,9 @@ describe('vectorize-reindex', () => {
       const doc = (await engine.documents.create((await engine.access.system('acme', 'second'))._unsafeUnwrap(), { title: `Policy ${i}`, contentMd: `Legacy policy number ${i}` }))._unsafeUnwrap();
       docs.push(doc);
       const text = `Legacy policy number ${i}`;
-      await engine.store.search.insertLegacyChunk(acme.tenant.id, doc.id, { id: `chk_legacy${i}`, documentId: doc.id, ordinal: 0, title: doc.title, headingPath: [], text, ...lexicalFields(doc.title, [], text), vector: (await embedder.embedDocuments([text]))[0]! });
+      await engine.store.search.insertLegacyChunk(acme.tenant.id, doc.id, { id: `chk_legacy${i}`, documentId: doc.id, ordinal: 0, title: doc.title, headingPath: [], text, ...lexicalFields(doc.title, [], text), vector: (await embedder.embedDocuments([text])).embeddings[0]! });
     }
-    await engine.store.search.insertLegacyChunk(acme.tenant.id, 'doc_gone', { id: 'chk_orphan', documentId: 'doc_gone', ordinal: 0, title: 'Gone', headingPath: [], text: 'Legacy orphan', ...lexicalFields('Gone', [], 'Legacy orphan'), vector: (await embedder.embedDocuments(['x']))[0]! });
+    await engine.store.search.insertLegacyChunk(acme.tenant.id, 'doc_gone', { id: 'chk_orphan', documentId: 'doc_gone', ordinal: 0, title: 'Gone', headingPath: [], text: 'Legacy orphan', ...lexicalFields('Gone', [], 'Legacy orphan'), vector: (await embedder.embedDocuments(['x'])).embeddings[0]! });
     const inDefault = async () => (await request(app).post('/api/search').set(acme.auth).send({ query: 'legacy policy', topK: 50 }).expect(200)).body.results.length;
     expect(await inDefault()).toBeGreaterThan(0); // legacy chunks match every workspace of the tenant
 

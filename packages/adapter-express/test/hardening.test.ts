@@ -155,6 +155,7 @@ describe('concurrent chat streams', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const slow: Generator = {
+      specificationVersion: 'v1',
       id: 'slow',
       async *generate() {
         await gate;

@@ -108,7 +108,7 @@ describe('POST /api/search', () => {
     const text = 'Legacy warranty: twelve months on electronics.';
     await t.engine.store.search.insertLegacyChunk(t.acme.tenant.id, 'doc_legacy', {
       id: 'chk_legacy', documentId: 'doc_legacy', ordinal: 0, title: 'Warranty', headingPath: ['Warranty'], text,
-      lexicalTitle: tokenize('Warranty').join(' '), lexicalBody: tokenize(text).join(' '), vector: (await embedder.embedDocuments([text]))[0]!,
+      lexicalTitle: tokenize('Warranty').join(' '), lexicalBody: tokenize(text).join(' '), vector: (await embedder.embedDocuments([text])).embeddings[0]!,
     });
     for (const path of ['/api/search', '/c/acme/api/search', '/c/acme/_w/brand-b/api/search']) {
       const res = await request(t.app).post(path).set(t.acme.auth).send({ query: 'warranty electronics' }).expect(200);
@@ -133,9 +133,11 @@ describe('POST /api/search', () => {
 
 /** An embedder that fails until switched on: a model server that is down. */
 class FlakyEmbedder implements Embedder {
+  readonly specificationVersion = 'v1';
   readonly inner = new HashEmbedder();
   readonly id = this.inner.id;
   readonly dimension = this.inner.dimension;
+  readonly maxBatch = this.inner.maxBatch;
   up = false;
   async embedDocuments(texts: readonly string[]) {
     if (!this.up) throw new Error('embedding service unavailable (503)');

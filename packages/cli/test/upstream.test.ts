@@ -4,12 +4,13 @@
  * event, MCP tool error), never 500. The provider is a local server speaking OpenAI's wire format.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, silentLogger, type Engine } from '@panya/core';
 import { OpenAIGenerator } from '@panya/provider-openai';
+import { sendError, startFakeOpenAI, type FakeOpenAI } from '@panya/provider-openai/testing';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildProgram, loadEnv } from '@panya/cli';
@@ -60,7 +61,7 @@ describe('model provider configuration is checked at start', () => {
 type Mode = 'overloaded' | 'refused' | 'ok';
 
 describe('a failing model provider at run time', () => {
-  let provider: Server;
+  let provider: FakeOpenAI;
   let mode: Mode = 'ok';
   let providerUrl: string;
   let closedUrl: string;
@@ -68,21 +69,15 @@ describe('a failing model provider at run time', () => {
   let api: Awaited<ReturnType<typeof startServer>>;
   let key: string;
 
-  const openAIError = (res: ServerResponse, status: number, message: string) =>
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type: 'server_error', code: null } }));
-
   beforeAll(async () => {
-    provider = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        if (mode === 'overloaded') return openAIError(res, 503, 'The engine is currently overloaded, please try again later');
-        if (mode === 'refused') return openAIError(res, 401, 'Incorrect API key provided: sk-test.');
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Refunds take 7 business days [1].' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
-      });
+    // Answers 'Refunds take 7 business days [1].' unless told to fail.
+    provider = await startFakeOpenAI();
+    provider.handle((req, res) => {
+      if (mode === 'overloaded') return sendError(res, 503, 'The engine is currently overloaded, please try again later');
+      if (mode === 'refused') return sendError(res, 401, 'Incorrect API key provided: sk-test.');
+      return provider.answer(req, res);
     });
-    await new Promise<void>((ok) => provider.listen(0, '127.0.0.1', ok));
-    providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
+    providerUrl = provider.url;
     // A port nobody listens on: the provider cannot be reached at all.
     const gone = createServer();
     await new Promise<void>((ok) => gone.listen(0, '127.0.0.1', ok));
@@ -92,7 +87,7 @@ describe('a failing model provider at run time', () => {
   afterAll(async () => {
     await api?.close();
     await engine?.close();
-    await new Promise((ok) => provider.close(ok));
+    await provider.close();
   });
 
   async function serveWith(baseUrl: string) {

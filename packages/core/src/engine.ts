@@ -1,3 +1,4 @@
+import { checkEmbedder, checkGenerator } from './embedders/batches.js';
 import { HashEmbedder } from './embedders/hash.js';
 import { ExtractiveGenerator } from './generators/extractive.js';
 import type { Contextualizer, Generator } from './ports/generator.js';
@@ -83,6 +84,8 @@ export function createEngine(options: EngineOptions) {
   const embedder = options.embedder ?? new HashEmbedder();
   const deps: ServiceDeps = { store: options.store, clock, ids: options.ids ?? createIds(clock), logger };
   const generator = options.generator ?? new ExtractiveGenerator();
+  checkEmbedder(embedder);
+  checkGenerator(generator);
   const instruments = createInstruments();
   const search = createSearchService({ ...deps, embedder, searched: instruments.searched }, options.search);
   const limits = createLimitsService(deps);

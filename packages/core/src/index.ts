@@ -42,6 +42,7 @@ export * from './services/tenancy.js';
 export * from './services/workspaces.js';
 export * from './schemas/workspaces.js';
 export * from './embedders/hash.js';
+export * from './embedders/batches.js';
 export * from './eval/metrics.js';
 export * from './ingest/chunker.js';
 export * from './schemas/search.js';

@@ -14,9 +14,11 @@ class FakeContextualizer implements Contextualizer {
 
 /** Remembers the texts it embedded. */
 class RecordingEmbedder implements Embedder {
+  readonly specificationVersion = 'v1';
   private readonly inner = new HashEmbedder();
   readonly id = this.inner.id;
   readonly dimension = this.inner.dimension;
+  readonly maxBatch = this.inner.maxBatch;
   texts: string[] = [];
   async embedDocuments(texts: readonly string[]) {
     this.texts.push(...texts);

@@ -6,7 +6,7 @@ import {
   type FeatureExtractionPipeline,
 } from '@huggingface/transformers';
 import path from 'node:path';
-import type { Embedder, EmbedOptions } from '@panya/core';
+import { checkBatchSize, type Embedder, type EmbedOptions, type EmbedResult } from '@panya/core';
 
 export const DEFAULT_LOCAL_MODEL = 'Xenova/multilingual-e5-small';
 
@@ -24,7 +24,9 @@ export interface LocalEmbedderOptions {
   queryPrefix?: string;
   /** Prepended to passages. Default `passage: ` for E5 models, otherwise none. */
   passagePrefix?: string;
-  /** Texts per inference call. Default 16. */
+  /** Texts per inference call (`maxBatch`: core sends no more per call). Default 16. */
+  maxBatch?: number;
+  /** @deprecated The former name of `maxBatch`. */
   batchSize?: number;
   /** Where downloaded models are cached. Default `$PANYA_MODEL_CACHE` or `~/.cache/panya/models` (one cache per user, whatever the working directory). */
   cacheDir?: string;
@@ -63,23 +65,24 @@ async function withEnv<T>(settings: Partial<typeof env>, fn: () => Promise<T>): 
 }
 
 export class LocalEmbedder implements Embedder {
+  readonly specificationVersion = 'v1';
   readonly id: string;
   readonly dimension: number;
+  readonly maxBatch: number;
   readonly model: string;
   private readonly queryPrefix: string;
   private readonly passagePrefix: string;
-  private readonly batchSize: number;
 
   private constructor(
     private readonly extractor: FeatureExtractionPipeline,
-    settings: { model: string; dtype: string; dimension: number; queryPrefix: string; passagePrefix: string; batchSize: number },
+    settings: { model: string; dtype: string; dimension: number; queryPrefix: string; passagePrefix: string; maxBatch: number },
   ) {
     this.model = settings.model;
     this.id = `local:${settings.model}:${settings.dtype}`;
     this.dimension = settings.dimension;
     this.queryPrefix = settings.queryPrefix;
     this.passagePrefix = settings.passagePrefix;
-    this.batchSize = settings.batchSize;
+    this.maxBatch = settings.maxBatch;
   }
 
   /** Loads the model (downloading it if allowed and not cached) and returns a ready embedder. */
@@ -87,9 +90,9 @@ export class LocalEmbedder implements Embedder {
     const model = options.model ?? DEFAULT_LOCAL_MODEL;
     const dtype = options.dtype ?? 'q8';
     const e5 = usesE5Prefixes(model);
-    const batchSize = options.batchSize ?? 16;
-    if (!Number.isInteger(batchSize) || batchSize < 1) {
-      throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
+    const maxBatch = options.maxBatch ?? options.batchSize ?? 16;
+    if (!Number.isInteger(maxBatch) || maxBatch < 1) {
+      throw new RangeError(`maxBatch (batchSize) must be a positive integer, got ${maxBatch}`);
     }
     const cacheDir = path.resolve(options.cacheDir ?? process.env.PANYA_MODEL_CACHE ?? defaultModelCache());
     const localModelPath = path.resolve(options.localModelPath ?? cacheDir);
@@ -146,15 +149,14 @@ export class LocalEmbedder implements Embedder {
       dimension,
       queryPrefix: options.queryPrefix ?? (e5 ? 'query: ' : ''),
       passagePrefix: options.passagePrefix ?? (e5 ? 'passage: ' : ''),
-      batchSize,
+      maxBatch,
     });
   }
 
-  async embedDocuments(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
-    return this.embed(
-      texts.map((t) => this.passagePrefix + t),
-      options?.signal,
-    );
+  /** One inference call for up to `maxBatch` texts (core batches longer lists). A local model reports no usage. */
+  async embedDocuments(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResult> {
+    checkBatchSize(this, texts.length);
+    return { embeddings: await this.embed(texts.map((t) => this.passagePrefix + t), options?.signal) };
   }
 
   async embedQuery(text: string, options?: EmbedOptions): Promise<Float32Array> {
@@ -167,22 +169,18 @@ export class LocalEmbedder implements Embedder {
     await this.extractor.dispose();
   }
 
+  /** One inference call. An ONNX run cannot be interrupted, so cancellation takes effect before and after it. */
   private async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const out: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += this.batchSize) {
-      // An ONNX run cannot be interrupted, so cancellation takes effect between batches.
-      signal?.throwIfAborted();
-      const batch = texts.slice(start, start + this.batchSize);
-      const tensor = await this.extractor(batch, { pooling: 'mean', normalize: true });
-      const data = tensor.data as Float32Array;
-      const width = tensor.dims.at(-1);
-      if (width !== this.dimension) {
-        throw new Error(`Local embedding model "${this.model}" returned ${width}-dim vectors, expected ${this.dimension}`);
-      }
-      for (let i = 0; i < batch.length; i++) {
-        out.push(Float32Array.from(data.subarray(i * width, (i + 1) * width)));
-      }
+    signal?.throwIfAborted();
+    if (texts.length === 0) return [];
+    const tensor = await this.extractor(texts, { pooling: 'mean', normalize: true });
+    const data = tensor.data as Float32Array;
+    const width = tensor.dims.at(-1);
+    if (width !== this.dimension) {
+      throw new Error(`Local embedding model "${this.model}" returned ${width}-dim vectors, expected ${this.dimension}`);
     }
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i++) out.push(Float32Array.from(data.subarray(i * width, (i + 1) * width)));
     signal?.throwIfAborted();
     return out;
   }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { embedInBatches } from '@panya/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEmbedder } from '../src/index.js';
 
@@ -46,7 +47,7 @@ describe.skipIf(!present && !inCi)('LocalEmbedder (offline, tiny-random-bert fix
   });
 
   it('returns L2-normalised vectors of the model dimension', async () => {
-    const [a, b] = await plain.embedDocuments(['the quick brown fox', 'jumps over the lazy dog']);
+    const { embeddings: [a, b] } = await plain.embedDocuments(['the quick brown fox', 'jumps over the lazy dog']);
     const q = await plain.embedQuery('a fox');
     for (const v of [a!, b!, q]) {
       expect(v).toBeInstanceOf(Float32Array);
@@ -64,10 +65,10 @@ describe.skipIf(!present && !inCi)('LocalEmbedder (offline, tiny-random-bert fix
       'ภาษาไทย',
       'fifth and last text here',
     ];
-    const batched = await plain.embedDocuments(texts); // batchSize 2: three inference calls
+    const { embeddings: batched } = await embedInBatches(plain, texts); // batchSize 2: three inference calls
     expect(batched).toHaveLength(texts.length);
     for (let i = 0; i < texts.length; i++) {
-      const [single] = await plain.embedDocuments([texts[i]!]);
+      const { embeddings: [single] } = await plain.embedDocuments([texts[i]!]);
       expect(maxDiff(batched[i]!, single!)).toBeLessThan(1e-5);
     }
   });
@@ -75,9 +76,9 @@ describe.skipIf(!present && !inCi)('LocalEmbedder (offline, tiny-random-bert fix
   it('is deterministic across calls and instances', async () => {
     const again = await LocalEmbedder.create(base);
     try {
-      const [a] = await plain.embedDocuments(['determinism check']);
-      const [b] = await plain.embedDocuments(['determinism check']);
-      const [c] = await again.embedDocuments(['determinism check']);
+      const { embeddings: [a] } = await plain.embedDocuments(['determinism check']);
+      const { embeddings: [b] } = await plain.embedDocuments(['determinism check']);
+      const { embeddings: [c] } = await again.embedDocuments(['determinism check']);
       expect(Array.from(b!)).toEqual(Array.from(a!));
       expect(maxDiff(a!, c!)).toBeLessThan(1e-6);
     } finally {
@@ -88,16 +89,16 @@ describe.skipIf(!present && !inCi)('LocalEmbedder (offline, tiny-random-bert fix
   it('adds the query and passage prefixes', async () => {
     const text = 'what is a knowledge base';
     const q = await prefixed.embedQuery(text);
-    const [p] = await prefixed.embedDocuments([text]);
+    const { embeddings: [p] } = await prefixed.embedDocuments([text]);
     expect(maxDiff(q, p!)).toBeGreaterThan(1e-3);
-    expect(maxDiff(q, (await plain.embedDocuments([`query: ${text}`]))[0]!)).toBeLessThan(1e-5);
-    expect(maxDiff(p!, (await plain.embedDocuments([`passage: ${text}`]))[0]!)).toBeLessThan(1e-5);
+    expect(maxDiff(q, (await plain.embedDocuments([`query: ${text}`])).embeddings[0]!)).toBeLessThan(1e-5);
+    expect(maxDiff(p!, (await plain.embedDocuments([`passage: ${text}`])).embeddings[0]!)).toBeLessThan(1e-5);
     // Models without prefixes embed queries and passages identically.
-    expect(maxDiff(await plain.embedQuery(text), (await plain.embedDocuments([text]))[0]!)).toBeLessThan(1e-6);
+    expect(maxDiff(await plain.embedQuery(text), (await plain.embedDocuments([text])).embeddings[0]!)).toBeLessThan(1e-6);
   });
 
   it('returns an empty list for no documents', async () => {
-    expect(await plain.embedDocuments([])).toEqual([]);
+    expect(await plain.embedDocuments([])).toEqual({ embeddings: [] });
   });
 
   it('stops on an aborted signal', async () => {
@@ -116,8 +117,8 @@ describe.skipIf(!present && !inCi)('LocalEmbedder (offline, tiny-random-bert fix
     const { localModelPath: _, ...withoutLocalPath } = base;
     const fromCache = await LocalEmbedder.create({ ...withoutLocalPath, cacheDir: modelsDir });
     try {
-      const [a] = await fromCache.embedDocuments(['cache layout']);
-      const [b] = await plain.embedDocuments(['cache layout']);
+      const { embeddings: [a] } = await fromCache.embedDocuments(['cache layout']);
+      const { embeddings: [b] } = await plain.embedDocuments(['cache layout']);
       expect(maxDiff(a!, b!)).toBeLessThan(1e-6);
     } finally {
       await fromCache.dispose();

@@ -1,4 +1,4 @@
-import { UpstreamError, type Embedder, type EmbedOptions } from '@panya/core';
+import { UpstreamError, checkBatchSize, type Embedder, type EmbeddingUsage, type EmbedOptions, type EmbedResult } from '@panya/core';
 import { apiErrorMessage, backoffMs, describeNetworkError, retryAfterMs, sleep } from './http.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -11,7 +11,9 @@ export interface OpenAIEmbedderOptions {
   model: string;
   /** Output width to request (`dimensions`); needed for models not listed in KNOWN_DIMENSIONS unless built with `create`. */
   dimension?: number;
-  /** Inputs per request. Default 96. */
+  /** Inputs per request (`maxBatch`: core sends no more per call). Default 96. */
+  maxBatch?: number;
+  /** @deprecated The former name of `maxBatch`. */
   batchSize?: number;
   /** Retries after a 429, a 5xx, a timeout or a network error. Default 3. */
   maxRetries?: number;
@@ -29,6 +31,7 @@ export const KNOWN_DIMENSIONS: Readonly<Record<string, number>> = {
 
 interface EmbeddingResponse {
   data?: { index?: unknown; embedding?: unknown }[];
+  usage?: { prompt_tokens?: unknown; total_tokens?: unknown } | null;
 }
 
 class RetryableError extends Error {
@@ -41,13 +44,14 @@ class RetryableError extends Error {
 }
 
 export class OpenAIEmbedder implements Embedder {
+  readonly specificationVersion = 'v1';
   readonly id: string;
   readonly dimension: number;
+  readonly maxBatch: number;
   readonly model: string;
   private readonly url: string;
   private readonly apiKey: string | undefined;
   private readonly requestDimensions: number | undefined;
-  private readonly batchSize: number;
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
 
@@ -57,6 +61,7 @@ export class OpenAIEmbedder implements Embedder {
    */
   constructor(options: OpenAIEmbedderOptions, measuredDimension?: number) {
     const dimension = options.dimension ?? measuredDimension ?? KNOWN_DIMENSIONS[options.model];
+    const maxBatch = options.maxBatch ?? options.batchSize ?? 96;
     if (dimension === undefined) {
       throw new Error(
         `Unknown embedding dimension for model "${options.model}": pass \`dimension\` or use OpenAIEmbedder.create()`,
@@ -64,7 +69,7 @@ export class OpenAIEmbedder implements Embedder {
     }
     for (const [name, value, min] of [
       ['dimension', dimension, 1],
-      ['batchSize', options.batchSize ?? 96, 1],
+      ['maxBatch', maxBatch, 1],
       ['maxRetries', options.maxRetries ?? 3, 0],
       ['timeoutMs', options.timeoutMs ?? 60_000, 1],
     ] as const) {
@@ -76,7 +81,7 @@ export class OpenAIEmbedder implements Embedder {
     this.url = `${(options.baseUrl ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '')}/embeddings`;
     this.apiKey = options.apiKey;
     this.requestDimensions = options.dimension;
-    this.batchSize = options.batchSize ?? 96;
+    this.maxBatch = maxBatch;
     this.maxRetries = options.maxRetries ?? 3;
     this.timeoutMs = options.timeoutMs ?? 60_000;
   }
@@ -87,25 +92,24 @@ export class OpenAIEmbedder implements Embedder {
       return new OpenAIEmbedder(options);
     }
     const probe = new OpenAIEmbedder(options, 1);
-    const [vector] = await probe.request(['dimension probe'], undefined, embedOptions?.signal);
-    return new OpenAIEmbedder(options, vector!.length);
+    const { embeddings } = await probe.request(['dimension probe'], undefined, embedOptions?.signal);
+    return new OpenAIEmbedder(options, embeddings[0]!.length);
   }
 
-  async embedDocuments(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
-    const out: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += this.batchSize) {
-      out.push(...(await this.request(texts.slice(start, start + this.batchSize), this.dimension, options?.signal)));
-    }
-    return out;
+  /** One request for up to `maxBatch` texts (core batches longer lists); usage is the server's `prompt_tokens`. */
+  async embedDocuments(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResult> {
+    checkBatchSize(this, texts.length);
+    if (texts.length === 0) return { embeddings: [] };
+    return this.request([...texts], this.dimension, options?.signal);
   }
 
   async embedQuery(text: string, options?: EmbedOptions): Promise<Float32Array> {
-    const [vector] = await this.request([text], this.dimension, options?.signal);
-    return vector!;
+    const { embeddings } = await this.request([text], this.dimension, options?.signal);
+    return embeddings[0]!;
   }
 
   /** One batch, with retries. `expected` undefined skips the width check (dimension probe). */
-  private async request(input: string[], expected: number | undefined, signal?: AbortSignal): Promise<Float32Array[]> {
+  private async request(input: string[], expected: number | undefined, signal?: AbortSignal): Promise<EmbedResult> {
     const body = JSON.stringify({
       model: this.model,
       // OpenAI rejects empty strings outright; a space embeds as "nothing" instead of failing the batch.
@@ -137,7 +141,7 @@ export class OpenAIEmbedder implements Embedder {
     count: number,
     expected: number | undefined,
     signal?: AbortSignal,
-  ): Promise<Float32Array[]> {
+  ): Promise<EmbedResult> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     let res: Response;
     try {
@@ -166,7 +170,8 @@ export class OpenAIEmbedder implements Embedder {
       if (signal?.aborted) throw signal.reason;
       throw new RetryableError(`Embeddings response from ${this.url} was not valid JSON: ${describeNetworkError(err)}`);
     }
-    return this.parse(json, count, expected);
+    const usage = parseUsage(json.usage);
+    return usage ? { embeddings: this.parse(json, count, expected), usage } : { embeddings: this.parse(json, count, expected) };
   }
 
   private parse(json: EmbeddingResponse, count: number, expected: number | undefined): Float32Array[] {
@@ -191,6 +196,12 @@ export class OpenAIEmbedder implements Embedder {
     }
     return out as Float32Array[];
   }
+}
+
+/** `prompt_tokens` (or `total_tokens`, the same for embeddings) when the server reports it. */
+function parseUsage(usage: EmbeddingResponse['usage']): EmbeddingUsage | undefined {
+  const tokens = usage?.prompt_tokens ?? usage?.total_tokens;
+  return typeof tokens === 'number' && Number.isFinite(tokens) && tokens >= 0 ? { tokens: Math.round(tokens) } : undefined;
 }
 
 function normalise(v: Float32Array): Float32Array {

@@ -8,6 +8,7 @@ import {
   type Generator,
   type GeneratorEvent,
   type GeneratorUsage,
+  type Locale,
   type PersonaInstructions,
 } from '@panya/core';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
@@ -67,7 +68,7 @@ class RetryableError extends Error {
 }
 
 /** Grounding rules for the answer; the no-answer sentence is core's, so every generator says the same. */
-export function answerSystemPrompt(locale: 'th' | 'en', persona?: PersonaInstructions): string {
+export function answerSystemPrompt(locale: Locale, persona?: PersonaInstructions): string {
   const language = locale === 'th' ? 'Thai' : 'English';
   return [
     ...personaLines(persona),
@@ -93,6 +94,7 @@ function personaLines(persona: PersonaInstructions | undefined): string[] {
 }
 
 export class OpenAIGenerator implements Generator, Contextualizer {
+  readonly specificationVersion = 'v1';
   readonly id: string;
   readonly model: string;
   private readonly url: string;

@@ -1,119 +1,34 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { NO_ANSWER, countWordTokens, type GenerateRequest, type GeneratorEvent } from '@panya/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIGenerator } from '../src/index.js';
+import { chatChunk as chunk, sendCompletion as completion, sendError, startFakeOpenAI, streamChat, type ChatBody, type FakeOpenAI, type FakeOpenAIRequest } from '../src/testing/index.js';
 
-interface ChatBody {
-  model: string;
-  messages: { role: string; content: string }[];
-  stream?: boolean;
-  stream_options?: { include_usage?: boolean };
-  temperature?: number;
-  max_tokens?: number;
-}
-
-interface Recorded {
-  url: string | undefined;
-  headers: IncomingMessage['headers'];
-  body: ChatBody;
-  /** Resolves when the client's connection for this request closes before the response ended. */
-  closedEarly: Promise<void>;
-}
-
+type Recorded = FakeOpenAIRequest & { body: ChatBody };
 type Handler = (req: Recorded, res: ServerResponse, n: number) => void | Promise<void>;
-
-/** One `chat.completion.chunk` event as OpenAI sends it. */
-function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): string {
-  const body = {
-    id: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG',
-    object: 'chat.completion.chunk',
-    created: 1741570283,
-    model: 'gpt-4o-mini-2024-07-18',
-    service_tier: 'default',
-    system_fingerprint: 'fp_06737a9306',
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    ...extra,
-  };
-  return `data: ${JSON.stringify(body)}\n\n`;
-}
-
-const usageChunk = (prompt: number, completion: number) =>
-  `data: ${JSON.stringify({
-    id: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG',
-    object: 'chat.completion.chunk',
-    created: 1741570283,
-    model: 'gpt-4o-mini-2024-07-18',
-    system_fingerprint: 'fp_06737a9306',
-    choices: [],
-    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
-  })}\n\n`;
 
 const PIECES = ['Orders to other provinces ', 'take 3–5 business days', ' [2].'];
 
-/** A complete stream: role, content pieces, finish, usage, [DONE]; events split across writes mid-line. */
-async function streamAnswer(res: ServerResponse, pieces = PIECES, opts: { usage?: boolean; done?: boolean } = {}) {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-  const events = [chunk({ role: 'assistant', content: '', refusal: null }), ...pieces.map((p) => chunk({ content: p })), chunk({}, 'stop')];
-  if (opts.usage !== false) events.push(usageChunk(321, 17));
-  if (opts.done !== false) events.push('data: [DONE]\n\n');
-  for (const event of events) {
-    const cut = Math.floor(event.length / 2);
-    res.write(event.slice(0, cut));
-    await new Promise((r) => setImmediate(r));
-    res.write(event.slice(cut));
-  }
-  res.end();
-}
+const streamAnswer = (res: ServerResponse, pieces = PIECES, opts: { usage?: boolean; done?: boolean } = {}) => streamChat(res, pieces, opts);
+const apiError = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => sendError(res, status, message, { type: 'server_error', headers });
 
-function completion(res: ServerResponse, content: string, usage = { prompt_tokens: 250, completion_tokens: 30 }) {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      id: 'chatcmpl-abc123',
-      object: 'chat.completion',
-      created: 1741570283,
-      model: 'gpt-4o-mini-2024-07-18',
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' }],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-    }),
-  );
-}
-
-function apiError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } }));
-}
-
-let server: Server;
+let fake: FakeOpenAI;
 let baseUrl: string;
-let handler: Handler;
 let requests: Recorded[];
+const handle = (handler: Handler) => fake.handle((req, res, n) => handler(req as Recorded, res, n));
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      const closedEarly = new Promise<void>((resolve) => res.on('close', () => !res.writableFinished && resolve()));
-      const rec: Recorded = { url: req.url, headers: req.headers, body: JSON.parse(raw) as ChatBody, closedEarly };
-      requests.push(rec);
-      void handler(rec, res, requests.length);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  fake = await startFakeOpenAI({ answer: PIECES });
+  baseUrl = fake.url;
+  requests = fake.requests as Recorded[];
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await fake.close();
 });
 
 beforeEach(() => {
-  requests = [];
-  handler = (_req, res) => streamAnswer(res);
+  fake.reset();
 });
 
 const make = (extra: Partial<ConstructorParameters<typeof OpenAIGenerator>[0]> = {}) =>
@@ -200,7 +115,7 @@ describe('OpenAIGenerator.generate', () => {
   });
 
   it('estimates usage when the server reports none and omits [DONE]', async () => {
-    handler = (_req, res) => streamAnswer(res, PIECES, { usage: false, done: false });
+    handle((_req, res) => streamAnswer(res, PIECES, { usage: false, done: false }));
     const { events, text } = await collect(make({ apiKey: undefined }).generate(REQUEST));
     const done = events.at(-1)!;
     if (done.type !== 'done') throw new Error('expected done last');
@@ -210,7 +125,7 @@ describe('OpenAIGenerator.generate', () => {
   });
 
   it('retries a 429 before the stream starts', async () => {
-    handler = (_req, res, n) => (n === 1 ? apiError(res, 429, 'Rate limit reached', { 'retry-after': '0' }) : streamAnswer(res));
+    handle((_req, res, n) => (n === 1 ? apiError(res, 429, 'Rate limit reached', { 'retry-after': '0' }) : streamAnswer(res)));
     const { text, events } = await collect(make().generate(REQUEST));
     expect(requests).toHaveLength(2);
     expect(text).toBe(PIECES.join(''));
@@ -218,7 +133,7 @@ describe('OpenAIGenerator.generate', () => {
   });
 
   it('gives up with the API message after maxRetries', async () => {
-    handler = (_req, res) => apiError(res, 503, 'The engine is currently overloaded');
+    handle((_req, res) => apiError(res, 503, 'The engine is currently overloaded'));
     await expect(collect(make({ maxRetries: 1 }).generate(REQUEST))).rejects.toThrow(/HTTP 503.*overloaded.*gave up after 2 attempts/);
     expect(requests).toHaveLength(2);
     // Core turns it into 503 upstream_unavailable: worth retrying.
@@ -226,18 +141,18 @@ describe('OpenAIGenerator.generate', () => {
   });
 
   it('does not retry a client error', async () => {
-    handler = (_req, res) => apiError(res, 400, "This model's maximum context length is 128000 tokens.");
+    handle((_req, res) => apiError(res, 400, "This model's maximum context length is 128000 tokens."));
     await expect(collect(make().generate(REQUEST))).rejects.toThrow(/HTTP 400.*maximum context length/);
     expect(requests).toHaveLength(1);
     await expect(collect(make().generate(REQUEST))).rejects.toMatchObject({ name: 'UpstreamError', transient: false });
   });
 
   it('fails, without retrying, when the server breaks off after the stream began', async () => {
-    handler = (_req, res) => {
+    handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Orders to other ' }));
       setImmediate(() => res.socket!.destroy());
-    };
+    });
     const seen: GeneratorEvent[] = [];
     const run = async () => {
       for await (const e of make().generate(REQUEST)) seen.push(e);
@@ -248,21 +163,21 @@ describe('OpenAIGenerator.generate', () => {
   });
 
   it('fails on an error event inside a 200 stream, without retrying', async () => {
-    handler = (_req, res) => {
+    handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ content: 'Orders ' }));
       res.end(`data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } })}\n\n`);
-    };
+    });
     await expect(collect(make().generate(REQUEST))).rejects.toThrow(/server had an error while processing/);
     expect(requests).toHaveLength(1);
   });
 
   it('closes the HTTP connection when the caller aborts mid-stream', async () => {
-    handler = (_req, res) => {
+    handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ content: 'Orders to other ' }));
       // and never ends: only the client can close this
-    };
+    });
     const controller = new AbortController();
     const seen: GeneratorEvent[] = [];
     for await (const e of make().generate({ ...REQUEST, signal: controller.signal })) {
@@ -274,10 +189,10 @@ describe('OpenAIGenerator.generate', () => {
   });
 
   it('closes the HTTP connection when the consumer stops reading', async () => {
-    handler = (_req, res) => {
+    handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ content: 'Orders to other ' }));
-    };
+    });
     for await (const e of make().generate(REQUEST)) {
       expect(e.type).toBe('delta');
       break;
@@ -286,14 +201,14 @@ describe('OpenAIGenerator.generate', () => {
   });
 
   it('times out a server that never answers', async () => {
-    handler = () => undefined;
+    handle(() => undefined);
     await expect(collect(make({ timeoutMs: 100, maxRetries: 0 }).generate(REQUEST))).rejects.toThrow(/timed out/);
   });
 });
 
 describe('OpenAIGenerator.condense', () => {
   it('asks for a standalone query in the same language and returns the trimmed text', async () => {
-    handler = (_req, res) => completion(res, '  How long does delivery to the provinces take?\n');
+    handle((_req, res) => completion(res, '  How long does delivery to the provinces take?\n'));
     const out = await make().condense('and for provinces?', [
       { role: 'user', content: 'How long does shipping take to Bangkok?' },
       { role: 'assistant', content: 'Delivery within Bangkok takes 1–2 business days [2].' },
@@ -317,7 +232,7 @@ describe('OpenAIGenerator.condense', () => {
   });
 
   it('retries a 500 on a non-streaming call', async () => {
-    handler = (_req, res, n) => (n === 1 ? apiError(res, 500, 'boom') : completion(res, 'ค่าส่งต่างจังหวัดเท่าไหร่'));
+    handle((_req, res, n) => (n === 1 ? apiError(res, 500, 'boom') : completion(res, 'ค่าส่งต่างจังหวัดเท่าไหร่')));
     expect(await make().condense('แล้วต่างจังหวัดล่ะ', [{ role: 'user', content: 'ค่าส่งในกรุงเทพเท่าไหร่' }])).toBe('ค่าส่งต่างจังหวัดเท่าไหร่');
     expect(requests).toHaveLength(2);
   });
@@ -325,7 +240,7 @@ describe('OpenAIGenerator.condense', () => {
 
 describe('OpenAIGenerator.contextualize', () => {
   it('asks for a short situating context and returns the trimmed prefix with usage', async () => {
-    handler = (_req, res) => completion(res, '\nThis chunk is from the Shipping policy, section on delivery times to provinces. ', { prompt_tokens: 812, completion_tokens: 19 });
+    handle((_req, res) => completion(res, '\nThis chunk is from the Shipping policy, section on delivery times to provinces. ', { prompt_tokens: 812, completion_tokens: 19 }));
     const result = await make().contextualize({
       documentTitle: 'Shipping policy',
       documentText: '# Shipping\n## Bangkok\nDelivery within Bangkok takes 1–2 business days.\n## Provinces\nDeliveries to other provinces take 3–5 business days.',
@@ -346,7 +261,7 @@ describe('OpenAIGenerator.contextualize', () => {
   });
 
   it('cuts an over-long document but keeps the part around the chunk', async () => {
-    handler = (_req, res) => completion(res, 'Context.');
+    handle((_req, res) => completion(res, 'Context.'));
     const filler = (tag: string) => Array.from({ length: 400 }, (_, i) => `${tag}${i}`).join(' ');
     const chunkText = 'The warranty covers battery defects for 24 months.';
     await make({ maxDocumentChars: 3000 }).contextualize({

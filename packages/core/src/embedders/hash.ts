@@ -8,7 +8,8 @@
  * Same input → same vector on every machine (pure JS hash, no randomness). Depends only on the
  * shared tokenizer, so ingest and query stay consistent.
  */
-import type { Embedder, EmbedOptions } from '../ports/embedder.js';
+import type { Embedder, EmbedOptions, EmbedResult } from '../ports/embedder.js';
+import { checkBatchSize } from './batches.js';
 import { segmentWords, termOf } from '../text/tokenizer.js';
 
 export interface HashEmbedderOptions {
@@ -21,10 +22,12 @@ export interface HashEmbedderOptions {
   wordWeight?: number;
   bigramWeight?: number;
   charWeight?: number;
+  /** Texts per `embedDocuments` call (core batches larger inputs). Default 256. */
+  maxBatch?: number;
 }
 
 const DEFAULTS: Required<HashEmbedderOptions> = {
-  dimension: 1024, minN: 3, maxN: 5, wordWeight: 1, bigramWeight: 0.5, charWeight: 1,
+  dimension: 1024, minN: 3, maxN: 5, wordWeight: 1, bigramWeight: 0.5, charWeight: 1, maxBatch: 256,
 };
 
 /** FNV-1a over UTF-16 code units, then murmur3's fmix32 to spread the low bits. */
@@ -43,8 +46,10 @@ function hash32(s: string): number {
 }
 
 export class HashEmbedder implements Embedder {
+  readonly specificationVersion = 'v1';
   readonly id: string;
   readonly dimension: number;
+  readonly maxBatch: number;
   private readonly o: Required<HashEmbedderOptions>;
 
   constructor(options: HashEmbedderOptions = {}) {
@@ -52,17 +57,21 @@ export class HashEmbedder implements Embedder {
     const o = this.o;
     if (!Number.isInteger(o.dimension) || o.dimension < 8) throw new RangeError('dimension must be an integer >= 8');
     if (o.minN < 1 || o.maxN < o.minN) throw new RangeError('need 1 <= minN <= maxN');
+    if (!Number.isInteger(o.maxBatch) || o.maxBatch < 1) throw new RangeError('maxBatch must be a positive integer');
     this.dimension = o.dimension;
+    this.maxBatch = o.maxBatch;
     this.id = `hash-v1-d${o.dimension}-n${o.minN}${o.maxN}-w${o.wordWeight}-b${o.bigramWeight}-c${o.charWeight}`;
   }
 
-  async embedDocuments(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
-    const out: Float32Array[] = [];
+  async embedDocuments(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResult> {
+    checkBatchSize(this, texts.length);
+    const embeddings: Float32Array[] = [];
     for (const t of texts) {
       options?.signal?.throwIfAborted();
-      out.push(this.embed(t));
+      embeddings.push(this.embed(t));
     }
-    return out;
+    // No model, no tokens: nothing to report.
+    return { embeddings };
   }
 
   async embedQuery(text: string, options?: EmbedOptions): Promise<Float32Array> {

@@ -85,6 +85,7 @@ interface Sentence {
 }
 
 export class ExtractiveGenerator implements Generator {
+  readonly specificationVersion = 'v1';
   readonly id = 'extractive-v1';
   private readonly minCoverage: number;
   private readonly maxSentences: number;

@@ -1,5 +1,6 @@
 import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
+import { embedInBatches } from '../embedders/batches.js';
 import { embeddingText, lexicalFields } from '../services/ingest.js';
 import type { JobContext } from './types.js';
 
@@ -47,7 +48,7 @@ export async function vectorizeReindex(ctx: JobContext, now: Date): Promise<Resu
     }
     const owners = await Promise.all(chunks.map((c) => store.documents.locate(c.tenantId, c.documentId)));
     const live = chunks.filter((_, i) => owners[i]);
-    const vectors = await embedder.embedDocuments(live.map((c) => embeddingText(c.title, c.headingPath, c.text)));
+    const { embeddings: vectors } = await embedInBatches(embedder, live.map((c) => embeddingText(c.title, c.headingPath, c.text)));
     for (const [i, chunk] of chunks.entries()) {
       const owner = owners[i];
       if (!owner) {

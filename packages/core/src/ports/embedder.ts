@@ -5,17 +5,38 @@
  *
  * Vectors are L2-normalised Float32Arrays of length `dimension`. Methods throw on
  * failure; the ingest service turns a throw into a `failed` document with a readable error.
+ * `describeEmbedderConformance` (`@panya/core/testing`) checks an implementation against this contract.
  */
 export interface Embedder {
+  /** The version of this contract the implementation speaks; core refuses any other. */
+  readonly specificationVersion: 'v1';
   /** Stable identifier persisted with the index, e.g. `hash-v1` or `local:Xenova/multilingual-e5-small:q8`. */
   readonly id: string;
   readonly dimension: number;
-  /** Embeds passages (document chunks); models with passage/query prefixes add the passage one. */
-  embedDocuments(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /**
+   * Most texts one `embedDocuments` call takes (a provider's request limit, a model's batch).
+   * Core splits larger inputs into batches of at most this many (`embedInBatches`); an
+   * implementation sends each call as one request or inference and refuses a longer list.
+   */
+  readonly maxBatch: number;
+  /** Embeds passages (document chunks), one vector per text in input order; models with passage/query prefixes add the passage one. */
+  embedDocuments(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResult>;
   /** Embeds a search query; models with passage/query prefixes add the query one. */
   embedQuery(text: string, options?: EmbedOptions): Promise<Float32Array>;
 }
 
 export interface EmbedOptions {
   signal?: AbortSignal;
+}
+
+export interface EmbedResult {
+  /** One vector per input text, in input order. */
+  embeddings: Float32Array[];
+  /** What the provider reports having used; absent when it reports nothing (local models). */
+  usage?: EmbeddingUsage;
+}
+
+export interface EmbeddingUsage {
+  /** Input tokens, as the provider counts them. */
+  tokens: number;
 }

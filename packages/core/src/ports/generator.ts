@@ -5,7 +5,10 @@
  * Grounding contract: the text cites context passages as `[n]` (their `n`); an answer that cites
  * nothing is treated as "no grounded answer". When the context does not answer the question, a
  * generator says so plainly in the requested locale and cites nothing.
+ * `describeGeneratorConformance` (`@panya/core/testing`) checks an implementation against this contract.
  */
+import type { Locale } from '../messages.js';
+
 export interface GeneratorContext {
   /** Citation number, from 1. */
   n: number;
@@ -29,7 +32,7 @@ export interface PersonaInstructions {
 
 export interface GenerateRequest {
   query: string;
-  locale: 'th' | 'en';
+  locale: Locale;
   /** Ranked passages, best first. */
   context: GeneratorContext[];
   /** Earlier turns of the conversation, oldest first. */
@@ -49,9 +52,14 @@ export type GeneratorUsage = {
 export type GeneratorEvent = { type: 'delta'; text: string } | { type: 'done'; usage: GeneratorUsage };
 
 export interface Generator {
+  /** The version of this contract the implementation speaks; core refuses any other. */
+  readonly specificationVersion: 'v1';
   /** e.g. `extractive-v1`, `openai:gpt-4o-mini`. */
   readonly id: string;
-  /** Streams the answer; stops promptly (without throwing past the abort) when `signal` aborts. */
+  /**
+   * Streams the answer: `delta` pieces of text, then one `done` with the usage, last. Stops promptly
+   * (without throwing past the abort, and without a `done`) when `signal` aborts.
+   */
   generate(request: GenerateRequest): AsyncIterable<GeneratorEvent>;
   /**
    * Rewrites a follow-up question into a standalone search query using the conversation so far

@@ -5,6 +5,7 @@ import type { IndexingClaim, Scope } from '../ports/store.js';
 import { chunkMarkdown } from '../ingest/chunker.js';
 import { tokenize, TOKENIZER_VERSION } from '../text/tokenizer.js';
 import { EmbedderMismatchError } from '../errors.js';
+import { embedInBatches } from '../embedders/batches.js';
 import type { ServiceDeps } from './context.js';
 
 /** Usage meter of one contextualization call at ingest. */
@@ -138,8 +139,8 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
   async function embed(prepared: PreparedDoc[]): Promise<Float32Array[][]> {
     for (const p of prepared) await contextualize(p);
     const texts = prepared.flatMap((p) => p.chunks.map((c, i) => [p.prefixes?.[i], embeddingText(c.title, c.headingPath, c.text)].filter(Boolean).join('\n')));
-    const vectors = await embedder.embedDocuments(texts);
-    if (vectors.length !== texts.length) throw new Error(`Embedder returned ${vectors.length} vectors for ${texts.length} chunks.`);
+    const { embeddings: vectors, usage } = await embedInBatches(embedder, texts);
+    if (usage) logger.debug('embedded chunks', { embedder: embedder.id, chunks: texts.length, tokens: usage.tokens });
     let at = 0;
     return prepared.map((p) => p.chunks.map(() => vectors[at++]!));
   }
@@ -249,8 +250,7 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
         for (let after = 0; ; ) {
           const batch = await store.search.listUnstaged(after, REBUILD_BATCH);
           if (batch.length === 0) break;
-          const vectors = await embedder.embedDocuments(batch.map((c) => embeddingText(c.title, c.headingPath, c.text)));
-          if (vectors.length !== batch.length) throw new Error(`Embedder returned ${vectors.length} vectors for ${batch.length} chunks.`);
+          const { embeddings: vectors } = await embedInBatches(embedder, batch.map((c) => embeddingText(c.title, c.headingPath, c.text)));
           await store.search.stageVectors(batch.map((c, i) => ({ chunkId: c.id, vector: vectors[i]! })));
           after = batch.at(-1)!.cursor;
           done += batch.length;

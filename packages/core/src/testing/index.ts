@@ -2,3 +2,9 @@ export { describeStoreConformance, type StoreFactory, type StoreHandle } from '.
 export { seedWorkspaceData, type SchemaProbe } from './workspaces-conformance.js';
 export * from './fixtures.js';
 export * from './payment.js';
+export {
+  describeEmbedderConformance,
+  describeGeneratorConformance,
+  type EmbedderConformanceOptions,
+  type GeneratorConformanceOptions,
+} from './provider-conformance.js';

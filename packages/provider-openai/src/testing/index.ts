@@ -1,0 +1,18 @@
+export {
+  startFakeOpenAI,
+  DEFAULT_ANSWER,
+  fakeEmbedding,
+  fakeTokenCount,
+  sendEmbeddings,
+  streamChat,
+  sendCompletion,
+  sendError,
+  chatChunk,
+  usageChunk,
+  type FakeOpenAI,
+  type FakeOpenAIHandler,
+  type FakeOpenAIOptions,
+  type FakeOpenAIRequest,
+  type EmbeddingsBody,
+  type ChatBody,
+} from './fake-server.js';
