@@ -3,19 +3,9 @@
  * X-Requested-With header every cookie-authenticated write needs (CSRF defence).
  */
 
-export interface Problem {
-  status: number;
-  title?: string;
-  detail?: string;
-  code?: string;
-  errors?: { path: string; message: string }[];
-}
+import { ApiError, type Problem } from './api-error.js';
 
-export class ApiError extends Error {
-  constructor(readonly problem: Problem) {
-    super(problem.detail ?? problem.title ?? `HTTP ${problem.status}`);
-  }
-}
+export { ApiError, isApiError, type Problem } from './api-error.js';
 
 const HEADERS = { 'X-Requested-With': 'panya-admin', Accept: 'application/json' };
 

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, apiBase, ApiError } from './api.js';
+import { api, apiBase, isApiError } from './api.js';
 import type { AppContext } from './context.js';
 import { lang, setLang, t, useLang, type MessageKey } from './i18n.js';
 import { BillingScreen } from './screens/billing.js';
@@ -65,7 +65,7 @@ function App() {
       setTenant(membership?.tenantSlug ?? null);
       setWorkspace(membership?.workspaceSlug ?? 'default');
     } catch (e) {
-      if (e instanceof ApiError && e.problem.status === 401) setSession(null);
+      if (isApiError(e) && e.problem.status === 401) setSession(null);
       else setError(e);
     }
   }

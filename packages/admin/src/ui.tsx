@@ -1,13 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { ApiError } from './api.js';
+import { isApiError } from './api.js';
 import { t, useLang } from './i18n.js';
 
 /** A failed call, as an alert that names what went wrong (the problem's detail and fields). */
 export function ErrorBox({ error }: { error: unknown }) {
   useLang();
   if (!error) return null;
-  const problem = error instanceof ApiError ? error.problem : null;
+  const problem = isApiError(error) ? error.problem : null;
   return (
     <div class="error" role="alert">
       <strong>{t('error')}:</strong> {error instanceof Error ? error.message : String(error)}

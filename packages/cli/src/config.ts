@@ -1,4 +1,4 @@
-import { parseHelpHost } from '@panya/core';
+import { hasMarker, parseHelpHost } from '@panya/core';
 import { z } from 'zod';
 
 /** The most `panya serve --workers` (or `PANYA_WORKERS`) accepts. */
@@ -71,8 +71,18 @@ const envSchema = z.object({
 
 export type EnvConfig = z.infer<typeof envSchema>;
 
+const CONFIG = Symbol.for('panya.error.config');
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  readonly [CONFIG] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMarker(value, CONFIG);
+  }
+}
+
+export function isConfigError(error: unknown): error is ConfigError {
+  return hasMarker(error, CONFIG);
 }
 
 export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createEngine, parseHelpHost, silentLogger, type EdgeProvider, type Engine, type IngestOptions, type IngestRunner, type Logger, type Store } from '@panya/core';
-import { createEdgeProvider, EdgeConfigError, parseEdgeConfig } from '@panya/edge';
-import { createStripePaymentProcessor, StripeConfigError, stripeConfigFromEnv } from '@panya/payment-stripe';
+import { createEdgeProvider, isEdgeConfigError, parseEdgeConfig } from '@panya/edge';
+import { createStripePaymentProcessor, isStripeConfigError, stripeConfigFromEnv } from '@panya/payment-stripe';
 import { ConfigError } from './config.js';
 import type { EnvConfig } from './config.js';
 import { selectEmbedder } from './embedder.js';
@@ -112,7 +112,7 @@ export function edgeFromEnv(env: NodeJS.ProcessEnv, logger: Logger): { provider:
     const config = parseEdgeConfig(env);
     return { provider: createEdgeProvider(config, logger), target: config.provider === 'none' ? null : config.edgeTarget };
   } catch (error) {
-    if (error instanceof EdgeConfigError) throw new ConfigError(`Invalid environment configuration:\n  ${error.message}`);
+    if (isEdgeConfigError(error)) throw new ConfigError(`Invalid environment configuration:\n  ${error.message}`);
     throw error;
   }
 }
@@ -127,7 +127,7 @@ export function paymentsFromEnv(env: NodeJS.ProcessEnv): PaymentsFromEnv | undef
     const billing = { processor: createStripePaymentProcessor(config), catalog: config.catalog, ...(env.PANYA_BASE_URL ? { returnUrl: env.PANYA_BASE_URL } : {}) };
     return { billing, meterEventNames: config.meterEventNames };
   } catch (error) {
-    if (error instanceof StripeConfigError) throw new ConfigError(`Invalid environment configuration:\n  ${error.message}`);
+    if (isStripeConfigError(error)) throw new ConfigError(`Invalid environment configuration:\n  ${error.message}`);
     throw error;
   }
 }

@@ -32,8 +32,16 @@ export type Document = Ok<'/api/docs/{id}', 'get'>;
 export type DocumentList = Ok<'/api/docs', 'get'>;
 
 /** A refused or failed request: the HTTP status and the problem document the API answered with. */
+const PANYA_API_ERROR = Symbol.for('panya.error.api');
+const marked = (value: unknown, marker: symbol) => typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+
+/** Recognised by its `Symbol.for` marker (`isPanyaApiError`), so two copies of the client in one page agree. */
 export class PanyaApiError extends Error {
   override readonly name = 'PanyaApiError';
+  readonly [PANYA_API_ERROR] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return marked(value, PANYA_API_ERROR);
+  }
   constructor(
     readonly status: number,
     readonly problem: Problem,
@@ -44,6 +52,10 @@ export class PanyaApiError extends Error {
   get code(): ProblemCode {
     return this.problem.code;
   }
+}
+
+export function isPanyaApiError(error: unknown): error is PanyaApiError {
+  return marked(error, PANYA_API_ERROR);
 }
 
 export interface PanyaClientOptions {

@@ -79,9 +79,10 @@ export const errors = {
  * copies of a package in one process (or a bundled and an installed one) still agree, and
  * `instanceof` is answered from the marker.
  */
-function marked(value: unknown, marker: symbol): boolean {
+export function hasMarker(value: unknown, marker: symbol): boolean {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
 }
+const marked = hasMarker;
 
 const STORE_CONFLICT = Symbol.for('panya.error.store-conflict');
 const ABORT_TRANSACTION = Symbol.for('panya.error.abort-transaction');
@@ -122,6 +123,10 @@ export class AbortTransaction extends Error {
   }
 }
 
+export function isAbortTransaction(error: unknown): error is AbortTransaction {
+  return marked(error, ABORT_TRANSACTION);
+}
+
 /** The stored vectors come from another embedder than the configured one: they cannot be mixed. */
 export class EmbedderMismatchError extends Error {
   readonly [EMBEDDER_MISMATCH] = true;
@@ -139,6 +144,10 @@ export class EmbedderMismatchError extends Error {
     );
     this.name = 'EmbedderMismatchError';
   }
+}
+
+export function isEmbedderMismatchError(error: unknown): error is EmbedderMismatchError {
+  return marked(error, EMBEDDER_MISMATCH);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine, HashEmbedder, type Contextualizer, type Embedder } from '@panya/core';
+import { createEngine, HashEmbedder, isEmbedderMismatchError, type Contextualizer, type Embedder } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 
 /** Records what it was asked and answers with a fixed prefix. */
@@ -81,10 +81,34 @@ describe('ingest queue', () => {
     (await first.documents.create(ctx, { title: 'T', contentMd: 'x' }, { wait: true }))._unsafeUnwrap();
     const second = createEngine({ store, embedder: new HashEmbedder({ dimension: 256 }) });
     await expect(second.start()).rejects.toThrow(/panya reindex --all/);
+    // Refused before anything changed: the index keeps its embedder and its vectors.
+    const refused = await second.start().catch((error: unknown) => error);
+    expect(isEmbedderMismatchError(refused)).toBe(true);
+    expect(String((refused as Error).message)).toMatch(/"hash-v1-d\d+[^"]*" \(\d+ dimensions\), but the configured embedder is "[^"]+" \(256 dimensions\)/);
+    expect(await store.search.getIndexInfo()).toMatchObject({ embedderId: first.embedder.id, dimension: first.embedder.dimension });
+    expect(await store.search.hasVectors()).toBe(true);
     // Re-indexing everything with the new embedder is the way out.
     expect(await second.ingest.rebuildIndex()).toEqual({ chunks: 1, documents: 1, requeued: 0 });
     expect(await second.ingest.drain()).toBe(0);
     expect(await store.search.getIndexInfo()).toMatchObject({ embedderId: second.embedder.id, dimension: 256 });
+    await second.close();
+  });
+});
+
+describe('embedder switches', () => {
+  it('lets an index whose vectors are all gone adopt another embedder at start', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const first = createEngine({ store });
+    (await first.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
+    const ctx = (await first.access.system('acme'))._unsafeUnwrap();
+    const doc = (await first.documents.create(ctx, { title: 'T', contentMd: 'x' }, { wait: true }))._unsafeUnwrap();
+    expect(await store.search.getIndexInfo()).toMatchObject({ embedderId: first.embedder.id });
+    (await first.documents.delete(ctx, doc.id))._unsafeUnwrap();
+    const second = createEngine({ store, embedder: new HashEmbedder({ dimension: 256 }) });
+    await second.start();
+    expect(await store.search.getIndexInfo()).toMatchObject({ embedderId: second.embedder.id, dimension: 256 });
+    (await second.documents.create(ctx, { title: 'T', contentMd: 'x' }, { wait: true }))._unsafeUnwrap();
+    expect(await store.search.hasVectors()).toBe(true);
     await second.close();
   });
 });

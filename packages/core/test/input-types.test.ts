@@ -19,6 +19,12 @@ async function misuse(engine: Engine, ctx: RequestContext) {
   await engine.documents.create(ctx, { contentMd: 'x' });
   // @ts-expect-error topK is a number
   await engine.queries.search(ctx, { query: 'x', topK: '5' });
+  // @ts-expect-error `confirm` is the field that repeats the slug
+  await engine.erasure.erase('acme', { confrim: 'acme' });
+  // @ts-expect-error `confirm` is a string
+  await engine.erasure.eraseOwn(ctx, { confirm: true });
+  // @ts-expect-error a hostname is a string field named `hostname`
+  await engine.hostnames.create(ctx, { host: 'help.example.com' });
 }
 void misuse;
 

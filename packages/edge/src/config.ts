@@ -2,7 +2,7 @@
  * Edge provider configuration from the environment. A mistake stops the start with a message
  * naming the variable; the hostname token may fall back to the purge token (with one warning).
  */
-import type { EdgeProvider, Logger } from '@panya/core';
+import { hasMarker, type EdgeProvider, type Logger } from '@panya/core';
 import { CLOUDFLARE_API_URL, CloudflareEdge } from './cloudflare.js';
 import { DnsEdge } from './dns.js';
 import { NoEdge } from './none.js';
@@ -23,11 +23,21 @@ export type EdgeConfig =
     }
   | { provider: 'dns'; edgeTarget: string; servers: string[] };
 
+const EDGE_CONFIG = Symbol.for('panya.error.edge-config');
+
 export class EdgeConfigError extends Error {
+  readonly [EDGE_CONFIG] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMarker(value, EDGE_CONFIG);
+  }
   constructor(readonly variable: string, message: string) {
     super(`${variable}: ${message}`);
     this.name = 'EdgeConfigError';
   }
+}
+
+export function isEdgeConfigError(error: unknown): error is EdgeConfigError {
+  return hasMarker(error, EDGE_CONFIG);
 }
 
 type Env = Record<string, string | undefined>;

@@ -2,7 +2,7 @@
  * Stripe settings from the environment, checked at start: a mistake stops the start with a
  * message naming the variable.
  */
-import { METERS, PAID_TIERS, type MeterEventNames, type MeterKey, type PriceCatalog, type TierPrices } from '@panya/core';
+import { hasMarker, METERS, PAID_TIERS, type MeterEventNames, type MeterKey, type PriceCatalog, type TierPrices } from '@panya/core';
 
 export interface StripeConfig {
   secretKey: string;
@@ -13,7 +13,13 @@ export interface StripeConfig {
   meterEventNames: MeterEventNames;
 }
 
+const STRIPE_CONFIG = Symbol.for('panya.error.stripe-config');
+
 export class StripeConfigError extends Error {
+  readonly [STRIPE_CONFIG] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMarker(value, STRIPE_CONFIG);
+  }
   constructor(
     readonly variable: string,
     message: string,
@@ -21,6 +27,10 @@ export class StripeConfigError extends Error {
     super(`${variable}: ${message}`);
     this.name = 'StripeConfigError';
   }
+}
+
+export function isStripeConfigError(error: unknown): error is StripeConfigError {
+  return hasMarker(error, STRIPE_CONFIG);
 }
 
 const METER_VARIABLES: Record<MeterKey, string> = {

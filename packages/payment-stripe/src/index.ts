@@ -1,2 +1,2 @@
-export { stripeConfigFromEnv, StripeConfigError, STRIPE_VARIABLES, type StripeConfig } from './config.js';
+export { stripeConfigFromEnv, StripeConfigError, isStripeConfigError, STRIPE_VARIABLES, type StripeConfig } from './config.js';
 export { createStripeClient, createStripePaymentProcessor } from './processor.js';

@@ -1,4 +1,4 @@
-import { StoreConflictError } from '@panya/core';
+import { isStoreConflict, StoreConflictError } from '@panya/core';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 
 export type Row = Record<string, unknown>;
@@ -15,7 +15,7 @@ export interface Conn {
 
 /** Unique violations become the port's conflict error; everything else passes through. */
 export function toStoreError(error: unknown): unknown {
-  if ((error as { code?: unknown } | null)?.code === '23505' && !(error instanceof StoreConflictError)) {
+  if ((error as { code?: unknown } | null)?.code === '23505' && !isStoreConflict(error)) {
     return new StoreConflictError((error as Error).message);
   }
   return error;

@@ -1,5 +1,5 @@
-import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, Scope, SearchIndex } from '@panya/core';
-import { DEFAULT_LEXICAL_WEIGHTS, EmbedderMismatchError, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
+import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
+import { DEFAULT_LEXICAL_WEIGHTS, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
 import { json, type Conn, type Names, type Row } from './database.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
@@ -53,6 +53,8 @@ const toChunk = (r: Row): ChunkRecord => ({
  * (workspace_id NULL) match every workspace of their own tenant.
  */
 export class PgSearchIndex implements SearchIndex {
+  /** Trigram (substring) matches and vectors, both in the database. */
+  readonly capabilities: SearchCapabilities = { trigram: true, vectors: true };
   private readonly ranker: LexicalRanker;
 
   /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
@@ -121,13 +123,17 @@ export class PgSearchIndex implements SearchIndex {
       await this.lock(tx);
       const current = await this.readInfo(tx);
       if (current && current.embedderId === info.embedderId && current.dimension === info.dimension) return;
-      if (current) {
-        const { rows } = await tx.query(`SELECT EXISTS (SELECT 1 FROM ${this.vectorTable}) AS any`);
-        if (rows[0]?.any) throw new EmbedderMismatchError(current, info);
-        await tx.query(`DROP TABLE IF EXISTS ${this.vectorTable}`);
-      }
+      // Vectors of another embedder cannot stay: core decides whether a switch is allowed (ensureIndexInfo).
+      if (current) await tx.query(`DROP TABLE IF EXISTS ${this.vectorTable}`);
       await this.createVectorTable(tx, info);
     });
+  }
+
+  async hasVectors() {
+    // The vector table exists from the first `setIndexInfo` on.
+    if (!(await this.readInfo(this.db))) return false;
+    const { rows } = await this.db.query(`SELECT EXISTS (SELECT 1 FROM ${this.vectorTable}) AS any`);
+    return rows[0]?.any === true;
   }
 
   reset(info: IndexInfo) {

@@ -1,4 +1,4 @@
-import type { Store, StoreHealth } from '@panya/core';
+import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -77,6 +77,7 @@ async function storeHealth(conn: Conn, n: Names): Promise<StoreHealth> {
 /** A transaction's view of the store: every aggregate on the transaction's connection. */
 function transactionView(conn: Conn, config: Config, close: () => Promise<void>): Store {
   const view: Store = {
+    capabilities: CAPABILITIES,
     ...aggregates(conn, config, false),
     // Nested transactions are savepoints: an inner failure rolls back only the inner block.
     transaction: (fn) => conn.atomic((inner) => fn(transactionView(inner, config, close))),
@@ -86,7 +87,11 @@ function transactionView(conn: Conn, config: Config, close: () => Promise<void>)
   return view;
 }
 
+/** Every node opens the same database; no batch insert of documents (core writes them one by one in a transaction). */
+const CAPABILITIES: StoreCapabilities = { batchInsert: false, sharedDatabase: true };
+
 export class PostgresStore implements Store {
+  readonly capabilities = CAPABILITIES;
   readonly tenants;
   readonly workspaces;
   readonly apiKeys;

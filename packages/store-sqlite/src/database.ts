@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { StoreConflictError } from '@panya/core';
+import { isStoreConflict, StoreConflictError } from '@panya/core';
 import * as sqliteVec from 'sqlite-vec';
 
 export type Db = Database.Database;
@@ -80,7 +80,7 @@ export class Statements {
 /** Rethrows unique/primary-key violations as the port's conflict error. */
 export function translateError(error: unknown): never {
   const code = (error as { code?: string } | null)?.code;
-  if ((code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') && !(error instanceof StoreConflictError)) {
+  if ((code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') && !isStoreConflict(error)) {
     throw new StoreConflictError((error as Error).message);
   }
   throw error;

@@ -1,5 +1,5 @@
-import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchIndex } from '@panya/core';
-import { DEFAULT_LEXICAL_WEIGHTS, EmbedderMismatchError, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
+import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
+import { DEFAULT_LEXICAL_WEIGHTS, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
@@ -42,6 +42,8 @@ const toChunk = (r: Row): ChunkRecord => ({
  * cosine KNN, partitioned by workspace so a filtered query scans one workspace).
  */
 export class SqliteSearchIndex implements SearchIndex {
+  /** Trigram (substring) matches and vectors, both in the database. */
+  readonly capabilities: SearchCapabilities = { trigram: true, vectors: true };
   private readonly ranker: LexicalRanker;
 
   /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
@@ -96,14 +98,16 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.transaction(() => {
         const current = this.readInfo();
         if (current && current.embedderId === info.embedderId && current.dimension === info.dimension) return;
-        if (current) {
-          const vectors = (this.db.prepare('SELECT COUNT(*) AS n FROM chunk_vectors').get() as Row).n as number;
-          if (vectors > 0) throw new EmbedderMismatchError(current, info);
-          this.db.exec('DROP TABLE IF EXISTS chunk_vectors');
-        }
+        // Vectors of another embedder cannot stay: core decides whether a switch is allowed (ensureIndexInfo).
+        if (current) this.db.exec('DROP TABLE IF EXISTS chunk_vectors');
         this.createVectorTable(info);
       }).immediate(),
     );
+  }
+
+  hasVectors() {
+    // The vector table exists from the first `setIndexInfo` on.
+    return this.run(() => this.readInfo() !== null && (this.db.prepare('SELECT EXISTS (SELECT 1 FROM chunk_vectors) AS any').get() as Row).any === 1);
   }
 
   reset(info: IndexInfo) {

@@ -1,4 +1,4 @@
-import type { Store, StoreHealth } from '@panya/core';
+import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { SqliteConversations } from './conversations.js';
@@ -86,6 +86,8 @@ function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean, write
 }
 
 export class SqliteStore implements Store {
+  /** Batches go in one transaction (off the thread with `offThreadDocumentWrites`); a file database is shared by every process that opens it, `:memory:` by none. */
+  readonly capabilities: StoreCapabilities;
   readonly tenants;
   readonly workspaces;
   readonly apiKeys;
@@ -120,6 +122,7 @@ export class SqliteStore implements Store {
   private readonly writer: DocumentWriter | undefined;
 
   constructor(readonly db: Db, options: { lockWaitMs?: number; writer?: DocumentWriter } = {}) {
+    this.capabilities = { batchInsert: true, sharedDatabase: !db.memory };
     this.lockWaitMs = options.lockWaitMs ?? 5000;
     this.writer = options.writer;
     const sql = new Statements(db);
@@ -152,6 +155,7 @@ export class SqliteStore implements Store {
     const inTx = aggregates(db, sql, async (fn) => translated(fn)(), false);
     this.txView = {
       ...inTx,
+      capabilities: this.capabilities,
       transaction: (fn) => fn(this.txView),
       health: () => this.health(),
       close: () => this.close(),

@@ -8,7 +8,7 @@ import { sendProblem } from '../problem.js';
 import { SUPPORTED_UPLOAD_EXTENSIONS, type ConvertedUpload } from '../upload/convert.js';
 import { uploadAdmission, type UploadAdmission } from '../upload/admission.js';
 import { convertInWorker } from '../upload/pool.js';
-import { boundedMemoryStorage, UploadTooLargeError } from '../upload/storage.js';
+import { boundedMemoryStorage, isUploadTooLargeError } from '../upload/storage.js';
 
 /** @deprecated use `MAX_UPLOAD_FILE_BYTES` from `@panya/core`. */
 export const MAX_UPLOAD_BYTES = MAX_UPLOAD_FILE_BYTES;
@@ -117,7 +117,7 @@ export function uploadRouter(engine: Engine, options: UploadRouterOptions = {}):
   });
 
   const onParseError: ErrorRequestHandler = (error, req, res, next) => {
-    if (error instanceof UploadTooLargeError) {
+    if (isUploadTooLargeError(error)) {
       res.setHeader('Connection', 'close');
       return sendProblem(req, res, tooLarge(error.message, error.maxBytes, 'MAX_UPLOAD_REQUEST_BYTES'));
     }

@@ -1,6 +1,6 @@
 /** A conversion worker thread: converts one file; failures come back as data (errors do not survive the thread boundary). */
 import { runAsBackgroundThread } from '../background-thread.js';
-import { convertUpload, ConversionLimitError, UnsupportedMediaTypeError, type ConvertedUpload, type UploadedFile } from './convert.js';
+import { convertUpload, isConversionLimitError, isUnsupportedMediaTypeError, type ConversionLimitError, type ConvertedUpload, type UploadedFile } from './convert.js';
 
 export type ConversionOutcome =
   | { ok: true; value: ConvertedUpload }
@@ -13,8 +13,8 @@ export default async function convert(file: UploadedFile): Promise<ConversionOut
   try {
     return { ok: true, value: await convertUpload(file) };
   } catch (error) {
-    if (error instanceof UnsupportedMediaTypeError) return { ok: false, kind: 'unsupported', message: error.message };
-    if (error instanceof ConversionLimitError) return { ok: false, kind: 'limit', message: error.message, limit: error.limit, max: error.max };
+    if (isUnsupportedMediaTypeError(error)) return { ok: false, kind: 'unsupported', message: error.message };
+    if (isConversionLimitError(error)) return { ok: false, kind: 'limit', message: error.message, limit: error.limit, max: error.max };
     return { ok: false, kind: 'unreadable', message: error instanceof Error ? error.message : String(error) };
   }
 }

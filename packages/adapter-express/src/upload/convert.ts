@@ -1,4 +1,4 @@
-import { MAX_CONVERTED_CHARS, MAX_PDF_INFLATED_BYTES, MAX_PDF_PAGES } from '@panya/core';
+import { hasMarker, MAX_CONVERTED_CHARS, MAX_PDF_INFLATED_BYTES, MAX_PDF_PAGES } from '@panya/core';
 import TurndownService from 'turndown';
 import { inflatedPdfBytes } from './pdf-inflate.js';
 
@@ -35,8 +35,15 @@ const BY_MIME: Readonly<Record<string, Kind>> = {
 
 export const SUPPORTED_UPLOAD_EXTENSIONS: readonly string[] = Object.keys(BY_EXTENSION);
 
+const UNSUPPORTED_MEDIA_TYPE = Symbol.for('panya.error.unsupported-media-type');
+const CONVERSION_LIMIT = Symbol.for('panya.error.conversion-limit');
+
 export class UnsupportedMediaTypeError extends Error {
   override readonly name = 'UnsupportedMediaTypeError';
+  readonly [UNSUPPORTED_MEDIA_TYPE] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMarker(value, UNSUPPORTED_MEDIA_TYPE);
+  }
   readonly supportedExtensions: readonly string[] = SUPPORTED_UPLOAD_EXTENSIONS;
 
   constructor(
@@ -53,6 +60,10 @@ export class UnsupportedMediaTypeError extends Error {
 /** A well-formed file that costs more to convert than one upload may: `limit` names the bound. */
 export class ConversionLimitError extends Error {
   override readonly name = 'ConversionLimitError';
+  readonly [CONVERSION_LIMIT] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMarker(value, CONVERSION_LIMIT);
+  }
   constructor(
     message: string,
     readonly limit: 'MAX_PDF_PAGES' | 'MAX_PDF_INFLATED_BYTES' | 'MAX_CONVERTED_CHARS' | 'CONVERSION_BUDGET_MS',
@@ -60,6 +71,14 @@ export class ConversionLimitError extends Error {
   ) {
     super(message);
   }
+}
+
+export function isUnsupportedMediaTypeError(error: unknown): error is UnsupportedMediaTypeError {
+  return hasMarker(error, UNSUPPORTED_MEDIA_TYPE);
+}
+
+export function isConversionLimitError(error: unknown): error is ConversionLimitError {
+  return hasMarker(error, CONVERSION_LIMIT);
 }
 
 /** Turns an uploaded file into a title and Markdown content. The extension decides; the MIME type is the fallback. */
@@ -204,7 +223,7 @@ async function pdfToText(bytes: Uint8Array, filename: string, fallbackTitle: str
     const title = typeof metaTitle === 'string' && metaTitle.trim() ? metaTitle.trim() : fallbackTitle;
     return { title, contentMd: pages.join('\n\n') };
   } catch (cause) {
-    if (cause instanceof ConversionLimitError) throw cause;
+    if (isConversionLimitError(cause)) throw cause;
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new Error(`Cannot read PDF "${filename}": ${reason}`, { cause });
   } finally {

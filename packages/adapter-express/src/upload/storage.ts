@@ -1,12 +1,23 @@
 import type { Request } from 'express';
 import type multer from 'multer';
+import { hasMarker } from '@panya/core';
+
+const UPLOAD_TOO_LARGE = Symbol.for('panya.error.upload-too-large');
 
 /** Raised when the files of one request together pass the request's byte budget. */
 export class UploadTooLargeError extends Error {
   override readonly name = 'UploadTooLargeError';
+  readonly [UPLOAD_TOO_LARGE] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMarker(value, UPLOAD_TOO_LARGE);
+  }
   constructor(readonly maxBytes: number) {
     super(`The files of one upload may total at most ${maxBytes} bytes.`);
   }
+}
+
+export function isUploadTooLargeError(error: unknown): error is UploadTooLargeError {
+  return hasMarker(error, UPLOAD_TOO_LARGE);
 }
 
 /**

@@ -1,8 +1,18 @@
-import { API_KEY_SCOPES, type ApiKeyScope, type Engine, type PanyaError, type PlanName } from '@panya/core';
+import { API_KEY_SCOPES, hasMarker, type ApiKeyScope, type Engine, type PanyaError, type PlanName } from '@panya/core';
 import type { Io } from '../runtime.js';
+
+const COMMAND = Symbol.for('panya.error.command');
 
 export class CommandError extends Error {
   override name = 'CommandError';
+  readonly [COMMAND] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMarker(value, COMMAND);
+  }
+}
+
+export function isCommandError(error: unknown): error is CommandError {
+  return hasMarker(error, COMMAND);
 }
 
 /** Turns a domain error into a CLI failure with the field-level details. */

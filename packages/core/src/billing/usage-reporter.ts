@@ -10,7 +10,7 @@
  * next report, and never by editing an event already sent.
  */
 import { ok, type Result } from 'neverthrow';
-import type { PanyaError } from '../errors.js';
+import { hasMarker, type PanyaError } from '../errors.js';
 import type { JobContext } from '../jobs/types.js';
 import type { MeterOutboxRecord } from '../ports/billing.js';
 import type { Store, TenantRecord } from '../ports/store.js';
@@ -64,10 +64,18 @@ export async function runUsageReporter(ctx: JobContext, now: Date): Promise<Resu
   return ok({ ...summary, period, sent, unsent });
 }
 
+const NOTHING_TO_REPORT = Symbol.for('panya.error.nothing-to-report');
+
+/** Rolls the reporting transaction back when the period turns out not to bill. */
 class NothingToReport extends Error {
+  readonly [NOTHING_TO_REPORT] = true;
   constructor(readonly decision: ReportDecision) {
     super('nothing to report');
   }
+}
+
+function isNothingToReport(error: unknown): error is NothingToReport {
+  return hasMarker(error, NOTHING_TO_REPORT);
 }
 
 /** Decides one tenant's period and, when it bills, writes its outbox rows. */
@@ -93,7 +101,7 @@ async function reportTenant(ctx: JobContext, tenant: TenantRecord, period: strin
       await tx.resolutions.addCredits(tenant.id, Object.fromEntries(final.events.map((e) => [e.meter, -e.credited])));
     });
   } catch (error) {
-    if (!(error instanceof NothingToReport)) throw error;
+    if (!isNothingToReport(error)) throw error;
     const reason = error.decision.status === 'skipped' ? error.decision.reason : 'within_included';
     return { tenantId: tenant.id, status: 'skipped', reason };
   }

@@ -54,11 +54,28 @@ export interface IndexInfo {
   tokenizer?: string;
 }
 
+/**
+ * What a search index can do. A channel it lacks is never asked (search fuses the others) and the
+ * conformance suite skips that channel's cases, naming the capability.
+ */
+export interface SearchCapabilities {
+  /** `trigram()`: substring matches for fragments the segmenter could not split (Thai, typos). */
+  readonly trigram: boolean;
+  /** `semantic()` and the vector side of rebuilds: nearest chunks by cosine similarity. */
+  readonly vectors: boolean;
+}
+
 export interface SearchIndex {
+  readonly capabilities: SearchCapabilities;
   /** The embedder the stored vectors came from; null until the first vector is written. */
   getIndexInfo(): Promise<IndexInfo | null>;
-  /** Records the embedder; refuses (throws) when vectors of another embedder are stored. */
+  /**
+   * Records the embedder. Another embedder's vectors are dropped: core refuses a switch while
+   * vectors exist (`EmbedderMismatchError`) before it calls this.
+   */
   setIndexInfo(info: IndexInfo): Promise<void>;
+  /** Whether any chunk has a vector (of any tenant). */
+  hasVectors(): Promise<boolean>;
   /** Drops every chunk and vector of every tenant and adopts another embedder (full re-index). */
   reset(info: IndexInfo): Promise<void>;
   /** Replaces every chunk of a document in one transaction (never half-indexed). */

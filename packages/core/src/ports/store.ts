@@ -325,7 +325,16 @@ export interface StoreHealth {
   queuedDocuments: number;
 }
 
+/** What a store can do beyond the ports every store implements; the conformance suite skips what it lacks, naming it. */
+export interface StoreCapabilities {
+  /** `documents.insertMany`: a batch written in one transaction, off the calling thread. */
+  readonly batchInsert: boolean;
+  /** Other processes or nodes can open the same database (leases, change sequences and caches agree across them). */
+  readonly sharedDatabase: boolean;
+}
+
 export interface Store {
+  readonly capabilities: StoreCapabilities;
   readonly tenants: TenantStore;
   readonly workspaces: WorkspaceStore;
   readonly apiKeys: ApiKeyStore;

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { AbortTransaction, errors, isStoreConflict, type PanyaError } from '../errors.js';
+import { AbortTransaction, errors, isAbortTransaction, isStoreConflict, type PanyaError } from '../errors.js';
 import type { Clock, Ids, Logger } from '../ports/system.js';
 import type { MembershipRole } from '../ports/operations.js';
 import type { ApiKeyScope, PublicSurface, Scope, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
@@ -55,7 +55,7 @@ export async function runInTransaction<T>(
     });
     return ok(value);
   } catch (error) {
-    if (error instanceof AbortTransaction) return err(error.error);
+    if (isAbortTransaction(error)) return err(error.error);
     if (isStoreConflict(error)) return err(errors.conflict(error.message));
     throw error;
   }

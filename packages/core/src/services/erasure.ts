@@ -51,7 +51,7 @@ export function createErasureService(deps: ErasureDeps) {
   const { store, clock } = deps;
 
   /** Erases the tenant `slug` once `confirm` repeats it. */
-  async function erase(slug: string, input: unknown): Promise<Result<ErasureSummary, PanyaError>> {
+  async function erase(slug: string, input: z.input<typeof eraseTenantSchema>): Promise<Result<ErasureSummary, PanyaError>> {
     const body = parseInput(eraseTenantSchema, input);
     if (body.isErr()) return err(body.error);
     if (body.value.confirm !== slug) {
@@ -77,7 +77,7 @@ export function createErasureService(deps: ErasureDeps) {
     erase,
 
     /** `DELETE /api/tenant`: only the tenant's owner, signed in, tenant-wide. */
-    async eraseOwn(ctx: RequestContext, input: unknown): Promise<Result<ErasureSummary, PanyaError>> {
+    async eraseOwn(ctx: RequestContext, input: z.input<typeof eraseTenantSchema>): Promise<Result<ErasureSummary, PanyaError>> {
       const { principal } = ctx;
       if (principal.kind !== 'user' || principal.role !== 'owner' || principal.workspaceId !== null) {
         return err(errors.forbidden("Only the tenant's owner, signed in, can erase the tenant."));

@@ -133,7 +133,7 @@ export function createHostnameService(deps: HostnameServiceDeps) {
   return {
     view,
 
-    async create(ctx: RequestContext, input: unknown): Promise<Result<HostnameView, PanyaError>> {
+    async create(ctx: RequestContext, input: z.input<typeof createHostnameSchema>): Promise<Result<HostnameView, PanyaError>> {
       const allowed = manage(ctx);
       if (allowed.isErr()) return err(allowed.error);
       const now = clock.now();

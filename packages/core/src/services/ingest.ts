@@ -94,10 +94,9 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
     const info = await store.search.getIndexInfo();
     const configured = { embedderId: embedder.id, dimension: embedder.dimension, tokenizer: TOKENIZER_VERSION };
     if (info && (info.embedderId !== configured.embedderId || info.dimension !== configured.dimension)) {
-      await store.search.setIndexInfo(configured).catch((error: unknown) => {
-        if (error instanceof EmbedderMismatchError) throw error;
-        throw new EmbedderMismatchError(info, configured);
-      });
+      // Vectors of two embedders cannot be compared: a switch is only free while no vector is stored.
+      if (await store.search.hasVectors()) throw new EmbedderMismatchError(info, configured);
+      await store.search.setIndexInfo(configured);
     } else if (!info) {
       await store.search.setIndexInfo(configured);
     } else if (info.tokenizer && info.tokenizer !== TOKENIZER_VERSION) {

@@ -88,11 +88,12 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const topic = searchTerms(query);
     const { terms, pairs, grams } = topic.terms.length > 0 ? topic : { terms: boundTerms(tokenize(query)), pairs: [], grams: [] };
     const fragments = boundTerms(queryFragments(query), MAX_QUERY_FRAGMENTS);
+    const { capabilities } = store.search;
     const [lexical, semantic] = await Promise.all([
       weights.lexical > 0 && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k) : none,
-      weights.semantic > 0 ? embedder.embedQuery(query).then((v) => store.search.semantic(scope, v, k), keywordsOnly) : none,
+      weights.semantic > 0 && capabilities.vectors ? embedder.embedQuery(query).then((v) => store.search.semantic(scope, v, k), keywordsOnly) : none,
     ]);
-    const fallback = weights.trigram > 0 && fragments.length > 0 && (weights.lexical === 0 || lexical.length < TRIGRAM_FALLBACK_BELOW);
+    const fallback = weights.trigram > 0 && capabilities.trigram && fragments.length > 0 && (weights.lexical === 0 || lexical.length < TRIGRAM_FALLBACK_BELOW);
     const trigram = fallback ? await store.search.trigram(scope, fragments, k) : [];
     return reciprocalRankFusion({ lexical, trigram, semantic }, weights, RRF_K);
   }

@@ -1,3 +1,4 @@
+import type { TestContext } from 'vitest';
 import type { DocumentRecord, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { createIds } from '../system.js';
 
@@ -61,4 +62,12 @@ export async function seedTwoTenants(store: Store) {
     scopeA2: { tenantId: a.id, workspaceId: aSecond.id },
     scopeB: { tenantId: b.id, workspaceId: bDefault.id },
   };
+}
+
+/**
+ * Skips a conformance case the store declares it cannot run, naming the capability (the reporter
+ * shows the reason): a backend opts out by declaring, never by a silent early return.
+ */
+export function requireCapability(ctx: TestContext, declared: boolean, capability: string): void {
+  if (!declared) ctx.skip(`the store declares ${capability}: false`);
 }

@@ -1,12 +1,11 @@
 /** Search-index and ingest-queue behaviour every store must share. */
 import { describe, expect, it } from 'vitest';
-import { EmbedderMismatchError } from '../errors.js';
 import type { ChunkInput } from '../ports/search-index.js';
 import type { Scope, Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { searchTerms } from '../text/query.js';
 import { tokenize } from '../text/tokenizer.js';
-import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtures.js';
+import { makeDocument, makeTenant, makeWorkspace, requireCapability, seedTwoTenants } from './fixtures.js';
 
 const ids = createIds();
 const DIM = 4;
@@ -34,17 +33,20 @@ const q = (text: string) => ({ ...searchTerms(text), fragments: [] });
 
 export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<Store | null> = async () => null): void {
   describe('search index', () => {
-    it('records the embedder and refuses another one while vectors exist', async () => {
+    // Whether the embedder may change is core's decision (ingest `ensureIndexInfo`, tested in core's
+    // ingest tests): the store records the embedder and answers whether vectors are stored.
+    it('records the embedder and tells whether any vector is stored', async () => {
       const store = getStore();
       expect(await store.search.getIndexInfo()).toBeNull();
+      expect(await store.search.hasVectors()).toBe(false);
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
       expect(await store.search.getIndexInfo()).toEqual({ embedderId: 'e1', dimension: DIM });
+      expect(await store.search.hasVectors()).toBe(false);
       const s = await seedTwoTenants(store);
-      await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'hello')]);
-      const error = await store.search.setIndexInfo({ embedderId: 'e2', dimension: 8 }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(EmbedderMismatchError);
-      expect(String((error as Error).message)).toMatch(/reindex/);
-      expect(await store.search.getIndexInfo()).toEqual({ embedderId: 'e1', dimension: DIM });
+      await store.search.replaceDocumentChunks(s.scopeB, 'doc_1', [chunk('doc_1', 'hello')]);
+      expect(await store.search.hasVectors()).toBe(true);
+      await store.search.removeDocumentChunks(s.scopeB, 'doc_1');
+      expect(await store.search.hasVectors()).toBe(false);
     });
 
     it('resets to another embedder, dropping every chunk', async () => {
@@ -58,8 +60,9 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       expect(await store.search.lexical(s.scopeA, q('hello'), 10)).toEqual([]);
     });
 
-    it('rebuilds vectors beside the live ones: search answers from the old until the swap, and a missing vector blocks it', async () => {
+    it('rebuilds vectors beside the live ones: search answers from the old until the swap, and a missing vector blocks it', async (ctx) => {
       const store = getStore();
+      requireCapability(ctx, store.search.capabilities.vectors, 'search.capabilities.vectors');
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
       const s = await seedTwoTenants(store);
       await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'hello'), chunk('doc_1', 'world')]);
@@ -123,9 +126,11 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       expect(await docsOf(store.search.lexical(s.scopeA, q('refund'), 10))).toEqual(['doc_a']);
       expect(await docsOf(store.search.lexical(s.scopeA2, q('refund'), 10), s.scopeA2)).toEqual(['doc_a2']);
       expect(await docsOf(store.search.lexical(s.scopeB, q('refund'), 10), s.scopeB)).toEqual(['doc_b']);
-      expect(await docsOf(store.search.trigram(s.scopeA, ['efund'], 10))).toEqual(['doc_a']);
-      expect(await docsOf(store.search.semantic(s.scopeA, unit(1, 0, 0, 0), 10))).toEqual(['doc_a']);
-      expect(await docsOf(store.search.semantic(s.scopeB, unit(1, 0, 0, 0), 10), s.scopeB)).toEqual(['doc_b']);
+      if (store.search.capabilities.trigram) expect(await docsOf(store.search.trigram(s.scopeA, ['efund'], 10))).toEqual(['doc_a']);
+      if (store.search.capabilities.vectors) {
+        expect(await docsOf(store.search.semantic(s.scopeA, unit(1, 0, 0, 0), 10))).toEqual(['doc_a']);
+        expect(await docsOf(store.search.semantic(s.scopeB, unit(1, 0, 0, 0), 10), s.scopeB)).toEqual(['doc_b']);
+      }
       // getChunks itself is scoped: tenant B cannot read tenant A's chunk by id.
       const [hitA] = await store.search.lexical(s.scopeA, q('refund'), 1);
       expect(await store.search.getChunks(s.scopeB, [hitA!.chunkId])).toEqual([]);
@@ -167,7 +172,7 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       await store.search.replaceDocumentChunks(s.scopeB, 'doc_b', [chunk('doc_b', 'secret of tenant b')]);
       for (const nasty of ['"', 'scope:*', 'NOT', 'a OR b', '*', ')(', 'secret"']) {
         await expect(store.search.lexical(s.scopeA, { terms: [nasty], pairs: [[nasty, nasty]], fragments: [] }, 10)).resolves.toEqual([]);
-        await expect(store.search.trigram(s.scopeA, [nasty + 'xyz'], 10)).resolves.toEqual([]);
+        if (store.search.capabilities.trigram) await expect(store.search.trigram(s.scopeA, [nasty + 'xyz'], 10)).resolves.toEqual([]);
       }
     });
 
@@ -195,16 +200,85 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       await store.search.insertLegacyChunk(s.a.id, 'doc_legacy', chunk('doc_legacy', 'legacy warranty terms', unit(0, 0, 1, 0)));
       for (const scope of [s.scopeA, s.scopeA2]) {
         expect(await store.search.lexical(scope, q('warranty'), 10)).toHaveLength(1);
-        expect(await store.search.semantic(scope, unit(0, 0, 1, 0), 10)).toHaveLength(1);
-        expect(await store.search.trigram(scope, ['warrant'], 10)).toHaveLength(1);
+        if (store.search.capabilities.vectors) expect(await store.search.semantic(scope, unit(0, 0, 1, 0), 10)).toHaveLength(1);
+        if (store.search.capabilities.trigram) expect(await store.search.trigram(scope, ['warrant'], 10)).toHaveLength(1);
       }
       expect(await store.search.lexical(s.scopeB, q('warranty'), 10)).toEqual([]);
-      expect(await store.search.semantic(s.scopeB, unit(0, 0, 1, 0), 10)).toEqual([]);
-      expect(await store.search.trigram(s.scopeB, ['warrant'], 10)).toEqual([]);
+      if (store.search.capabilities.vectors) expect(await store.search.semantic(s.scopeB, unit(0, 0, 1, 0), 10)).toEqual([]);
+      if (store.search.capabilities.trigram) expect(await store.search.trigram(s.scopeB, ['warrant'], 10)).toEqual([]);
       // Re-indexing the document gives it workspace metadata: it leaves the other workspace.
       await store.search.replaceDocumentChunks(s.scopeA, 'doc_legacy', [chunk('doc_legacy', 'legacy warranty terms', unit(0, 0, 1, 0))]);
       expect(await store.search.lexical(s.scopeA, q('warranty'), 10)).toHaveLength(1);
       expect(await store.search.lexical(s.scopeA2, q('warranty'), 10)).toEqual([]);
+    });
+  });
+
+  describe('port methods', () => {
+    it('drops a legacy chunk by id, and only that one', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.insertLegacyChunk(s.a.id, 'doc_gone', chunk('doc_gone', 'orphaned warranty text'));
+      await store.search.insertLegacyChunk(s.b.id, 'doc_kept', chunk('doc_kept', 'kept warranty text'));
+      const [gone, kept] = await store.search.listLegacyChunks(0, 10);
+      expect([gone?.documentId, kept?.documentId]).toEqual(['doc_gone', 'doc_kept']);
+      await store.search.removeLegacyChunk(gone!.id);
+      expect((await store.search.listLegacyChunks(0, 10)).map((c) => c.id)).toEqual([kept!.id]);
+      expect(await store.search.lexical(s.scopeA, q('warranty'), 10)).toEqual([]);
+      expect(await store.search.lexical(s.scopeB, q('warranty'), 10)).toHaveLength(1);
+      expect(await store.search.getChunks(s.scopeA, [gone!.id])).toEqual([]);
+      // Gone already: a second removal changes nothing.
+      await store.search.removeLegacyChunk(gone!.id);
+      expect(await store.search.listLegacyChunks(0, 10)).toHaveLength(1);
+    });
+
+    it('warms a workspace index that then answers, and stays fresh after writes', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.warm(s.scopeA2); // an empty workspace warms too
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'warranty covers batteries')]);
+      await store.search.replaceDocumentChunks(s.scopeB, 'doc_b', [chunk('doc_b', 'warranty of tenant B')]);
+      await store.search.warm(s.scopeA);
+      const ids = async (scope: Scope, text: string) => (await store.search.getChunks(scope, (await store.search.lexical(scope, q(text), 10)).map((h) => h.chunkId))).map((c) => c.documentId);
+      expect(await ids(s.scopeA, 'warranty')).toEqual(['doc_1']);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_2', [chunk('doc_2', 'extended warranty')]);
+      expect((await ids(s.scopeA, 'warranty')).sort()).toEqual(['doc_1', 'doc_2']);
+      expect(await ids(s.scopeA2, 'warranty')).toEqual([]);
+    });
+
+    it('locates a tenant’s document in whichever workspace holds it, never another tenant’s', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const second = makeDocument(s.a.id, s.aSecond.id);
+      const other = makeDocument(s.b.id, s.bDefault.id);
+      await store.documents.insert(second);
+      await store.documents.insert(other);
+      expect((await store.documents.locate(s.a.id, second.id))?.workspaceId).toBe(s.aSecond.id);
+      expect(await store.documents.locate(s.a.id, other.id)).toBeNull();
+      expect(await store.documents.locate(s.b.id, second.id)).toBeNull();
+      expect(await store.documents.locate(s.a.id, 'doc_missing')).toBeNull();
+    });
+
+    it('inserts a batch of documents all or none', async (ctx) => {
+      const store = getStore();
+      requireCapability(ctx, store.capabilities.batchInsert, 'capabilities.batchInsert');
+      expect(typeof store.documents.insertMany).toBe('function');
+      const s = await seedTwoTenants(store);
+      const batch = [makeDocument(s.a.id, s.aDefault.id, { title: 'One' }), makeDocument(s.a.id, s.aDefault.id, { title: 'Two' })];
+      await store.documents.insertMany!(batch);
+      expect((await store.documents.getMany(s.scopeA, batch.map((d) => d.id))).map((d) => d.title).sort()).toEqual(['One', 'Two']);
+      // One duplicate id fails the whole batch: the new document before it is not kept either.
+      const fresh = makeDocument(s.a.id, s.aDefault.id, { title: 'Three' });
+      await expect(store.documents.insertMany!([fresh, { ...batch[0]!, title: 'Again' }])).rejects.toThrow();
+      expect(await store.documents.get(s.scopeA, fresh.id)).toBeNull();
+      expect((await store.documents.get(s.scopeA, batch[0]!.id))?.title).toBe('One');
+    });
+
+    it('declares its capabilities, and declares batchInsert exactly when it has insertMany', () => {
+      const store = getStore();
+      for (const value of [store.capabilities.batchInsert, store.capabilities.sharedDatabase, store.search.capabilities.trigram, store.search.capabilities.vectors]) expect(typeof value).toBe('boolean');
+      expect(typeof store.documents.insertMany === 'function').toBe(store.capabilities.batchInsert);
     });
   });
 
@@ -249,13 +323,15 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       expect(copy.map((r) => r.map((h) => ({ ...h, doc: h.doc?.replace('_copy', '') })))).toEqual(before);
     });
 
-    it('shows a write committed through another connection to the next search', async () => {
+    it('shows a write committed through another connection to the next search', async (ctx) => {
       const store = getStore();
+      // A one-process backend (SQLite :memory:) has no other connection to see from.
+      requireCapability(ctx, store.capabilities.sharedDatabase, 'capabilities.sharedDatabase');
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
       const s = await seedTwoTenants(store);
       await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'warranty covers batteries')]);
       const peer = await openPeer();
-      if (!peer) return; // one-process backend (SQLite :memory:): the same store sees its own writes above
+      if (!peer) return ctx.skip('this backend handle opens no second connection (StoreHandle.openPeer)');
       try {
         // The peer caches the workspace, then this store writes: the peer's next search sees it.
         expect(await rankingOf(peer, s.scopeA, 'warranty')).toHaveLength(1);

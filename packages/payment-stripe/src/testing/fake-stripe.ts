@@ -32,7 +32,10 @@ export interface RecordedRequest {
 
 type Params = Record<string, unknown>;
 
+const STRIPE_API = Symbol.for('panya.error.fake-stripe-api');
+
 class StripeApiError extends Error {
+  readonly [STRIPE_API] = true;
   constructor(
     readonly status: number,
     readonly type: string,
@@ -42,6 +45,10 @@ class StripeApiError extends Error {
   ) {
     super(message);
   }
+}
+
+function isStripeApiError(error: unknown): error is StripeApiError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[STRIPE_API] === true;
 }
 
 const invalid = (message: string, param?: string) => new StripeApiError(400, 'invalid_request_error', message, param);
@@ -203,7 +210,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     try {
       body = JSON.stringify(route(method, url.pathname, params));
     } catch (error) {
-      if (!(error instanceof StripeApiError)) throw error;
+      if (!isStripeApiError(error)) throw error;
       status = error.status;
       body = JSON.stringify({ error: { type: error.type, message: error.message, ...(error.param ? { param: error.param } : {}), ...(error.code ? { code: error.code } : {}) } });
     }
