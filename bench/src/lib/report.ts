@@ -67,17 +67,29 @@ export function renderAnswers(r: Any): string {
 }
 
 export function renderScifact(r: Any): string {
-  const rows = Object.entries(r.latencyMs as Record<string, Any>).map(([k, v]) => [k, f(v.p50, 3), f(v.p99, 3), v.runP50s.map((x: number) => f(x, 3)).join(' / ')]);
-  const ra = r.ratios;
-  const search = (r.http as Any[]).filter((x) => x.target === 'POST /api/search').sort((a, b) => b.reqPerSec - a.reqPerSec)[0];
-  return [
-    `${r.documents.toLocaleString('en-US')} documents, ${r.chunks.toLocaleString('en-US')} chunks, ${r.queries} test queries × ${r.runs} runs; default embedder. First search of the workspace (builds its in-memory lexical index) ${f(r.firstSearchMs, 1)} ms; process RSS grew ${mbs(r.searchRssDeltaBytes)} opening the database and running a pass.\n`,
-    table(['system', 'p50 ms', 'p99 ms', 'per-run p50'], rows),
-    `\nPanya search() p50 ${f(r.latencyMs['panya search()'].p50, 3)} ms (target ≤ 1 ms: ${verdict(r.latencyMs['panya search()'].p50 <= 1)}); search()/matching floor = **${f(ra.searchOverMatchFloorP50)}×** (target ≤ 2×: ${verdict(ra.searchOverMatchFloorP50 <= 2)}), retrieve()/floor = ${f(ra.retrieveOverMatchFloorP50)}×; FTS5 ranked/retrieve() = ${f(ra.fts5RankedOverPanyaRetrieveP50)}×; MiniSearch/search() = ${f(ra.miniSearchOverPanyaSearchP50)}×; Orama/search() = ${f(ra.oramaOverPanyaSearchP50)}×.\n`,
-    table(['HTTP target @10 connections', 'workers', 'req/s (median)', 'p50 ms', 'p99 ms', 'per-run req/s', 'non-2xx + errors'], (r.http as Any[]).map((x) => [x.target, x.workers, x.reqPerSec, x.latencyP50Ms, x.latencyP99Ms, x.runsReqPerSec.join(' / '), x.non2xx])),
-    search ? `\nPOST /api/search, best of the worker counts (${search.workers}): ${search.reqPerSec} req/s (target ≥ 1,500: ${verdict(search.reqPerSec >= 1500)}), p99 ${search.latencyP99Ms} ms (target ≤ 20 ms: ${verdict(search.latencyP99Ms <= 20)}).` : '',
-    ...Object.entries(r.pending ?? {}).map(([k, v]) => `\n${k}: ${v}`),
-  ].join('\n');
+  const out: string[] = [];
+  if (r.latencyMs) {
+    const rows = Object.entries(r.latencyMs as Record<string, Any>).map(([k, v]) => [k, f(v.p50, 3), f(v.p99, 3), v.runP50s.map((x: number) => f(x, 3)).join(' / ')]);
+    const ra = r.ratios;
+    out.push(
+      `${r.documents.toLocaleString('en-US')} documents, ${r.chunks.toLocaleString('en-US')} chunks, ${r.queries} test queries × ${r.runs} runs; default embedder. First search of the workspace (builds its in-memory lexical index) ${f(r.firstSearchMs, 1)} ms; process RSS grew ${mbs(r.searchRssDeltaBytes)} opening the database and running a pass.\n`,
+      table(['system', 'p50 ms', 'p99 ms', 'per-run p50'], rows),
+      `\nPanya search() p50 ${f(r.latencyMs['panya search()'].p50, 3)} ms (target ≤ 1 ms: ${verdict(r.latencyMs['panya search()'].p50 <= 1)}); search()/matching floor = **${f(ra.searchOverMatchFloorP50)}×** (target ≤ 2×: ${verdict(ra.searchOverMatchFloorP50 <= 2)}), retrieve()/floor = ${f(ra.retrieveOverMatchFloorP50)}×; FTS5 ranked/retrieve() = ${f(ra.fts5RankedOverPanyaRetrieveP50)}×; MiniSearch/search() = ${f(ra.miniSearchOverPanyaSearchP50)}×; Orama/search() = ${f(ra.oramaOverPanyaSearchP50)}×.\n`,
+    );
+  } else out.push(`In-process part ${r.inProcess ?? 'skipped'}.\n`);
+  const http = r.http as Any[];
+  const cpu = (x: Any) => (x.serverCpuMsPerRequest === undefined || x.serverCpuMsPerRequest === null ? '–' : f(x.serverCpuMsPerRequest, 3));
+  const load = (x: Any) => (x.loadCpuMsPerRequest === undefined ? '–' : f(x.loadCpuMsPerRequest, 3));
+  out.push(table(['HTTP target @10 connections', 'workers', 'req/s (median)', 'p50 ms', 'p99 ms', 'per-run req/s', 'server CPU ms/req', 'load generator CPU ms/req', 'non-2xx + errors'], http.map((x) => [x.target, x.workers, x.reqPerSec, x.latencyP50Ms, x.latencyP99Ms, x.runsReqPerSec.join(' / '), cpu(x), load(x), x.non2xx])));
+  const hr = r.httpRatios;
+  if (hr) {
+    const ratios = Object.entries(hr.searchOverHealthzReqPerSec as Record<string, number>).map(([k, v]) => `${k.replace('workers', 'workers ')}: ${f(v, 3)}`);
+    out.push(`\nSearch req/s over /healthz req/s in the same run — ${ratios.join('; ')}. Search req/s, workers 2 over workers 1: ${hr.searchWorkers2OverWorkers1 ?? '–'}×.`);
+  }
+  const search = http.filter((x) => x.target === 'POST /api/search').sort((a, b) => b.reqPerSec - a.reqPerSec)[0];
+  if (search) out.push(`\nPOST /api/search, best of the worker counts (${search.workers}): ${search.reqPerSec} req/s (target ≥ 1,500: ${verdict(search.reqPerSec >= 1500)}), p99 ${search.latencyP99Ms} ms (target ≤ 20 ms: ${verdict(search.latencyP99Ms <= 20)}).`);
+  out.push(...Object.entries(r.pending ?? {}).map(([k, v]) => `\n${k}: ${v}`));
+  return out.join('\n');
 }
 
 export const RENDER: Record<string, (r: Any) => string> = { search: renderSearch, http: renderHttp, ingest: renderIngest, quality: renderQuality, answers: renderAnswers, scifact: renderScifact, stall: renderStall, billing: renderBilling };

@@ -63,3 +63,11 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export const MAX_CHAT_STREAMS_PER_KEY = 10;
 /** Chat streams one tenant may hold open at once on one node (each holds a model stream upstream). */
 export const MAX_CHAT_STREAMS_PER_TENANT = 50;
+
+/**
+ * How long a process may keep trusting an API key it looked up: a key revoked by another process
+ * or node stops working everywhere within this long (at once in the process that revoked it).
+ */
+export const API_KEY_CACHE_MS = 1_000;
+/** API keys a process keeps looked up at most (the oldest are dropped first). */
+export const API_KEY_CACHE_ENTRIES = 10_000;

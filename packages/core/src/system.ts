@@ -5,13 +5,25 @@ export const systemClock: Clock = { now: () => new Date() };
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+/** Random bytes are drawn from the OS in blocks: one call per id would cost more than the id. */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+
+function randomByte(): number {
+  if (poolAt >= pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolAt = 0;
+  }
+  return pool[poolAt++]!;
+}
+
 /** `n` random base62 characters, drawn without modulo bias. */
 export function randomBase62(n: number): string {
   let out = '';
   while (out.length < n) {
-    for (const byte of randomBytes(n * 2)) {
-      if (byte < 248 && out.length < n) out += BASE62[byte % 62];
-    }
+    const byte = randomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

@@ -5,10 +5,14 @@ import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
 import { nonJsonBody } from '../routing.js';
 import { idempotentRequests } from '../idempotency.js';
 
-/** Aborts when the client goes away, so the work stops with it (no orphan generation). */
+/**
+ * Aborts when the client goes away before the response is complete, so the work stops with it
+ * (no orphan generation). A response sent in full aborts nothing: an abort builds an error with a
+ * stack trace, a cost every request would pay for nothing.
+ */
 export function abortOnClose(res: Response): AbortController {
   const controller = new AbortController();
-  res.on('close', () => controller.abort());
+  res.once('close', () => res.writableFinished || controller.abort());
   return controller;
 }
 

@@ -5,6 +5,7 @@ import type { ApiKeyKind, ApiKeyRecord } from '../ports/store.js';
 import { createApiKeySchema, type CreateApiKeyInput } from '../schemas/tenancy.js';
 import { parseInput } from '../schemas/validate.js';
 import { randomBase62 } from '../system.js';
+import { API_KEY_CACHE_ENTRIES, API_KEY_CACHE_MS } from '../bounds.js';
 import { requireScope, type Principal, type RequestContext, type ServiceDeps } from './context.js';
 
 export const API_KEY_PREFIX = 'svc_live_';
@@ -51,6 +52,29 @@ export interface ApiKeyHooks {
 
 export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
   const { store, clock, ids } = deps;
+  /**
+   * Live keys by hash, each trusted until `until` (`API_KEY_CACHE_MS` after its lookup): a busy
+   * key costs one store read per second, not one per request. Revoking here forgets the key at
+   * once; a revocation elsewhere (another process or node) takes effect here within the bound.
+   */
+  const live = new Map<string, { record: ApiKeyRecord; until: number }>();
+
+  async function lookup(hash: string): Promise<ApiKeyRecord | null> {
+    const now = clock.now().getTime();
+    const cached = live.get(hash);
+    if (cached && cached.until > now) return cached.record;
+    live.delete(hash);
+    const record = await store.apiKeys.findByHash(hash);
+    if (record && !record.revokedAt) {
+      if (live.size >= API_KEY_CACHE_ENTRIES) live.delete(live.keys().next().value!);
+      live.set(hash, { record, until: now + API_KEY_CACHE_MS });
+    }
+    return record;
+  }
+
+  function forget(id: string): void {
+    for (const [hash, { record }] of live) if (record.id === id) live.delete(hash);
+  }
 
   async function view(tenantId: string, records: Omit<ApiKeyRecord, 'secretHash'>[]): Promise<ApiKeyView[]> {
     const slugs = new Map((await store.workspaces.list(tenantId, { includeDeleted: true })).map((ws) => [ws.id, ws.slug]));
@@ -64,7 +88,9 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
   async function noteUse(record: ApiKeyRecord): Promise<void> {
     const now = clock.now();
     if (record.lastUsedAt && now.getTime() - Date.parse(record.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
-    await store.apiKeys.touch(record.id, now.toISOString()).catch(() => undefined);
+    // The looked-up record remembers the write, so a cached key is not touched again this minute.
+    record.lastUsedAt = now.toISOString();
+    await store.apiKeys.touch(record.id, record.lastUsedAt).catch(() => undefined);
   }
 
   const service = {
@@ -121,7 +147,7 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
       if (!presented) return err(errors.unauthorized('An API key is required: send "Authorization: Bearer svc_live_…".'));
       if (!KEY_PATTERN.test(presented)) return err(errors.unauthorized('The API key is malformed: Panya keys look like svc_live_… or svc_pub_….'));
       const hash = hashApiKey(presented);
-      const record = await store.apiKeys.findByHash(hash);
+      const record = await lookup(hash);
       if (!record || record.revokedAt) return err(errors.unauthorized('The API key is unknown or has been revoked.'));
       const same = timingSafeEqual(Buffer.from(record.secretHash, 'hex'), Buffer.from(hash, 'hex'));
       if (!same) return err(errors.unauthorized());
@@ -140,6 +166,7 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
 
     async revoke(tenantId: string, id: string): Promise<Result<void, PanyaError>> {
       const done = await store.apiKeys.revoke(tenantId, id, clock.now().toISOString());
+      forget(id);
       if (!done) return err(errors.notFound('API key'));
       const record = deps.revoked ? (await store.apiKeys.list(tenantId)).find((k) => k.id === id) : undefined;
       if (record) await deps.revoked!(record);

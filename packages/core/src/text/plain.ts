@@ -15,6 +15,8 @@ const TAG_START = /<(?=[a-z/!?])/gi;
 const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 
 export function plainText(text: string): string {
+  // Every pattern above starts with `<` or `[`: text without either has nothing to remove.
+  if (!text.includes('<') && !text.includes('[')) return text;
   return text
     .replace(COMMENT, '')
     .replace(IMAGE, '$1')

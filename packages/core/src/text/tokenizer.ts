@@ -52,14 +52,19 @@ export function normalizeText(text: string): string {
  * features (the hash embedder's character n-grams, the trigram channel) where surface form matters.
  */
 export function segmentWords(text: string): string[] {
+  // A query is segmented for its terms and again for its fragments: the last answer is kept.
+  if (text === lastSegmented.text) return [...lastSegmented.words];
   const words: string[] = [];
   for (const seg of segmenter.segment(normalizeText(text))) {
     if (!seg.isWordLike) continue;
     const word = cleanSegment(seg.segment);
     if (word.length > 0 && word.length <= MAX_TOKEN_LENGTH) words.push(word);
   }
-  return words;
+  lastSegmented = { text, words };
+  return [...words];
 }
+
+let lastSegmented: { text: string | null; words: readonly string[] } = { text: null, words: [] };
 
 /**
  * Thai spelling noise that changes no word: MAI YAMOK (ๆ, "say it again") is written attached
