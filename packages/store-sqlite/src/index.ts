@@ -2,3 +2,4 @@ export { openSqliteStore, SqliteStore, type SqliteStoreOptions } from './store.j
 export { DEFAULT_LEXICAL_WEIGHTS, SqliteSearchIndex, type LexicalWeights } from './search-index.js';
 export { migrations } from './migrations.js';
 export { WORKSPACE_CASCADE, workspaceScopedTables, type CascadeStep } from './workspace-cascade.js';
+export { DEFAULT_VECTOR_INDEX_THRESHOLD, type VectorIndexOptions } from './vector-index.js';

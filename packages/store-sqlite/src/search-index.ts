@@ -1,6 +1,7 @@
 import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
 import { DEFAULT_LEXICAL_WEIGHTS, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
+import type { VectorIndexes } from './vector-index.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
 
@@ -53,6 +54,8 @@ export class SqliteSearchIndex implements SearchIndex {
     private readonly run: Runner,
     weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS,
     shared = true,
+    /** Approximate search for large workspaces; absent, every query scans exactly. */
+    private readonly vectors?: VectorIndexes,
   ) {
     this.ranker = new LexicalRanker(this.lexicalSource(), { weights, cache: shared });
   }
@@ -285,13 +288,51 @@ export class SqliteSearchIndex implements SearchIndex {
         `SELECT c.id, v.distance FROM chunk_vectors v JOIN chunks c ON c.rowid = v.rowid
          WHERE v.embedding MATCH ? AND v.k = ? AND v.part = ? AND c.tenant_id = ?`,
       );
-      const own = knn.all(vector, limit, workspacePartition(scope), scope.tenantId) as Row[];
+      const exact = () => knn.all(vector, limit, workspacePartition(scope), scope.tenantId) as Row[];
+      // One read snapshot: the graph's catch-up and the live-chunk check see the same writes.
+      const own = this.vectors ? this.db.transaction(() => this.approximate(scope, vector, limit) ?? exact()).deferred() : exact();
       const legacy = knn.all(vector, limit, legacyPartition(scope.tenantId), scope.tenantId) as Row[];
       return [...own, ...legacy]
         .sort((a, b) => (a.distance as number) - (b.distance as number))
         .slice(0, limit)
         .map((r) => ({ chunkId: r.id as string, score: 1 - (r.distance as number) }));
     });
+  }
+
+  /**
+   * The workspace's graph candidates (twice as many as asked, for recall) that are still its live
+   * chunks; null when exact search must answer.
+   */
+  private approximate(scope: Scope, vector: Float32Array, limit: number): Row[] | null {
+    if (!this.vectors) return null;
+    const version = (this.sql.get('SELECT seq, floor FROM search_versions WHERE tenant_id = ?').get(scope.tenantId) as LexicalVersion | undefined) ?? { seq: 0, floor: 0 };
+    const candidates = this.vectors.candidates(scope, vector, Math.max(2 * limit, 40), version);
+    if (!candidates) return null;
+    const live = new Map(
+      (
+        this.sql
+          .get('SELECT c.rowid, c.id FROM json_each(?) j CROSS JOIN chunks c ON c.rowid = j.value WHERE c.tenant_id = ? AND c.workspace_id = ?')
+          .raw()
+          .all(JSON.stringify(candidates.map((c) => c.rowid)), scope.tenantId, scope.workspaceId) as [number, string][]
+      ).map(([rowid, id]) => [rowid, id]),
+    );
+    const rows: Row[] = [];
+    for (const c of candidates) {
+      const id = live.get(c.rowid);
+      if (id !== undefined) rows.push({ id, distance: c.distance });
+      if (rows.length === limit) break;
+    }
+    return rows;
+  }
+
+  /** Builds the workspace's vector graph now, when approximate search is on (tests, benchmarks, warm-up). */
+  async buildVectorIndex(scope: Scope) {
+    return this.vectors ? this.vectors.build(scope) : null;
+  }
+
+  /** Resolves when no vector graph build is running. */
+  async vectorIndexesIdle() {
+    await this.vectors?.idle();
   }
 
   getChunks(scope: Scope, ids: readonly string[]) {

@@ -13,6 +13,7 @@ import { migrate, migrations } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { tenantScopedTables } from './tenant-erasure.js';
 import { SqliteSearchIndex } from './search-index.js';
+import { VectorIndexes, type VectorIndexOptions } from './vector-index.js';
 import { SqliteJobs, SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
 import { SqliteApiKeys, SqliteAudit, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
 
@@ -55,8 +56,8 @@ const translated =
     }
   };
 
-function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean, writer?: DocumentWriter) {
-  const search = new SqliteSearchIndex(db, sql, run, undefined, shared);
+function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean, writer?: DocumentWriter, vectors?: VectorIndexes) {
+  const search = new SqliteSearchIndex(db, sql, run, undefined, shared, vectors);
   return {
     tenants: new SqliteTenants(sql, run, search),
     workspaces: new SqliteWorkspaces(sql, run, search),
@@ -121,13 +122,19 @@ export class SqliteStore implements Store {
   /** Inserts batches of documents off this thread, when the store was opened with `offThreadDocumentWrites`. */
   private readonly writer: DocumentWriter | undefined;
 
-  constructor(readonly db: Db, options: { lockWaitMs?: number; writer?: DocumentWriter } = {}) {
+  /** Graphs for approximate vector search, when the store is a file and they are on. */
+  private readonly vectors: VectorIndexes | undefined;
+
+  constructor(readonly db: Db, options: { lockWaitMs?: number; writer?: DocumentWriter; vectorIndex?: VectorIndexOptions } = {}) {
     this.capabilities = { batchInsert: true, sharedDatabase: !db.memory };
     this.lockWaitMs = options.lockWaitMs ?? 5000;
     this.writer = options.writer;
     const sql = new Statements(db);
+    const file = db.memory ? null : db.name;
+    const { mode = 'hnsw', threshold, dir } = options.vectorIndex ?? {};
+    if (file && mode === 'hnsw') this.vectors = new VectorIndexes(sql, dir ?? `${file}.vectors`, { path: file, busyTimeoutMs: this.lockWaitMs }, threshold);
     // Between tries, a transaction of this connection may have opened: wait for it each time.
-    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), true, this.writer);
+    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), true, this.writer, this.vectors);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;
@@ -204,6 +211,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     await this.gate.idle();
     await this.writer?.close();
+    await this.vectors?.close();
     if (this.db.open) this.db.close();
   }
 }
@@ -215,6 +223,8 @@ export interface SqliteStoreOptions extends OpenOptions {
    * For a file database; `:memory:` writes in place.
    */
   offThreadDocumentWrites?: boolean;
+  /** Approximate vector search for large workspaces (see VectorIndexOptions); a file database only. */
+  vectorIndex?: VectorIndexOptions;
 }
 
 /** Opens (creating if needed) and migrates a SQLite store. `path: ':memory:'` for tests. */
@@ -225,5 +235,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   db.pragma(`busy_timeout = ${SYNC_BUSY_TIMEOUT_MS}`);
   const lockWaitMs = options.busyTimeoutMs ?? 5000;
   const offThread = options.offThreadDocumentWrites && options.path !== ':memory:';
-  return new SqliteStore(db, { lockWaitMs, ...(offThread ? { writer: documentWriter({ path: options.path, busyTimeoutMs: lockWaitMs }) } : {}) });
+  return new SqliteStore(db, {
+    lockWaitMs,
+    ...(offThread ? { writer: documentWriter({ path: options.path, busyTimeoutMs: lockWaitMs }) } : {}),
+    ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : { vectorIndex: { mode: 'exact' } }),
+  });
 }

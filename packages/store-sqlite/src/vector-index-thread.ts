@@ -1,0 +1,55 @@
+/**
+ * The vector index builder thread: reads one workspace's vectors on its own connection (one read
+ * transaction, so the graph reflects exactly the change sequence number read with them), builds
+ * the HNSW graph with every core, and saves it beside the database. Failures come back as data.
+ */
+import { availableParallelism } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from './database.js';
+import { createGraph, saveGraph } from './vector-graph.js';
+
+export interface BuilderData {
+  path: string;
+  busyTimeoutMs: number;
+}
+
+export type BuildRequest = { id: number; tenantId: string; workspaceId: string; dir: string };
+export type BuildReply = { id: number; ok: true; seq: number; count: number; ms: number } | { id: number; ok: false; message: string };
+
+const { path, busyTimeoutMs } = workerData as BuilderData;
+const db = openDatabase({ path, busyTimeoutMs });
+
+const snapshot = db.transaction((tenantId: string, workspaceId: string) => {
+  const info = db.prepare('SELECT dimension FROM index_info WHERE id = 1').get() as { dimension: number } | undefined;
+  const version = db.prepare('SELECT seq FROM search_versions WHERE tenant_id = ?').get(tenantId) as { seq: number } | undefined;
+  if (!info) return null;
+  const rows = db
+    .prepare('SELECT v.rowid AS rowid, v.embedding AS embedding FROM chunk_vectors v WHERE v.part = ?')
+    .raw()
+    .all(`w:${workspaceId}`) as [number, Buffer][];
+  return { dimension: info.dimension, seq: version?.seq ?? 0, rows };
+});
+
+parentPort!.on('message', ({ id, tenantId, workspaceId, dir }: BuildRequest) => {
+  let reply: BuildReply;
+  try {
+    const started = Date.now();
+    const data = snapshot.deferred(tenantId, workspaceId);
+    if (!data) throw new Error('The index has no embedder yet.');
+    const { dimension, seq, rows } = data;
+    const keys = new BigUint64Array(rows.length);
+    const vectors = new Float32Array(rows.length * dimension);
+    rows.forEach(([rowid, blob], i) => {
+      keys[i] = BigInt(rowid);
+      // Copied byte-wise: a blob's offset in its buffer need not be aligned for a Float32Array view.
+      new Uint8Array(vectors.buffer, i * dimension * 4, dimension * 4).set(blob.subarray(0, dimension * 4));
+    });
+    const graph = createGraph(dimension);
+    if (rows.length > 0) graph.add(keys, vectors, availableParallelism());
+    saveGraph(graph, dir, workspaceId, { seq, dimension, count: rows.length });
+    reply = { id, ok: true, seq, count: rows.length, ms: Date.now() - started };
+  } catch (error) {
+    reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort!.postMessage(reply);
+});

@@ -1,0 +1,241 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Scope } from '@panya/core';
+import type { Index } from 'usearch';
+import type { Statements } from './database.js';
+import { latestGraph, openGraph } from './vector-graph.js';
+import type { BuildReply, BuildRequest, BuilderData } from './vector-index-thread.js';
+
+export interface VectorIndexOptions {
+  /** `hnsw` (default): approximate search on a persisted graph for workspaces of `threshold` chunks or more; `exact`: vec0 only. */
+  mode?: 'exact' | 'hnsw';
+  /** Chunks in a workspace from which it gets a graph; below, the exact scan is fast enough. */
+  threshold?: number;
+  /** Where graphs are kept; default `<database>.vectors`. */
+  dir?: string;
+}
+
+export const DEFAULT_VECTOR_INDEX_THRESHOLD = 20_000;
+/** Changes a graph may lag behind before exact search answers while it is rebuilt. */
+const MAX_DELTA = 5_000;
+/** Changes after which a graph is rebuilt while it keeps answering. */
+const REBUILD_DELTA = 2_000;
+/** How often a process looks for a newer graph written by another one. */
+const RESCAN_MS = 1_000;
+/** After a failed build, how long before the next try. */
+const RETRY_MS = 60_000;
+
+/** A workspace's graph in this process, and the chunks changed since it was built (scanned exactly). */
+interface Loaded {
+  graph: Index;
+  seq: number;
+  dimension: number;
+  /** Chunk rowid → current vector, for chunks inserted or changed after the graph. */
+  delta: Map<number, Float32Array>;
+  /** The change sequence number the delta reflects. */
+  through: number;
+  /** Chunks removed since the graph: their entries are filtered out by the caller until a rebuild. */
+  removed: number;
+  checkedAt: number;
+}
+
+export type Candidate = { rowid: number; distance: number };
+
+const toVector = (blob: Buffer, dimension: number) => {
+  const v = new Float32Array(dimension);
+  new Uint8Array(v.buffer).set(blob.subarray(0, dimension * 4));
+  return v;
+};
+
+function cosineDistance(a: Float32Array, b: Float32Array) {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb);
+}
+
+/**
+ * Approximate nearest chunks of a workspace from its HNSW graph, persisted beside the database by
+ * a builder thread and kept in step with the tenant's change sequence: each search first reads the
+ * chunks changed since the graph (as the lexical index does) and scans those exactly, so a write
+ * acknowledged by any process is found by the next search. Candidates are only rowids: the caller
+ * keeps those that are still live chunks of the workspace, so a removed chunk never comes back.
+ * `candidates` returns null whenever exact search must answer (small workspace, no graph yet,
+ * graph too far behind or unreadable); the missing graph is then scheduled for a build.
+ */
+export class VectorIndexes {
+  private readonly loaded = new Map<string, Loaded>();
+  private readonly counted = new Map<string, { seq: number; count: number }>();
+  private readonly builds = new Map<string, Promise<void>>();
+  private readonly failedAt = new Map<string, number>();
+  /** Graphs found unusable (too far behind): not loaded again until a newer one is written. */
+  private readonly stale = new Map<string, number>();
+  private builder: Worker | null = null;
+  private next = 0;
+  private readonly pending = new Map<number, (reply: BuildReply) => void>();
+  readonly threshold: number;
+
+  constructor(
+    private readonly sql: Statements,
+    private readonly dir: string,
+    private readonly builderData: BuilderData,
+    threshold = DEFAULT_VECTOR_INDEX_THRESHOLD,
+  ) {
+    this.threshold = threshold;
+  }
+
+  /** Up to `want` candidates nearest to `vector`, or null when exact search must answer. Synchronous: runs inside the store's runner. */
+  candidates(scope: Scope, vector: Float32Array, want: number, version: { seq: number; floor: number }): Candidate[] | null {
+    const key = `${scope.tenantId}\u0000${scope.workspaceId}`;
+    const current = this.refresh(key, scope, vector.length);
+    if (!current) {
+      if (this.count(key, scope, version.seq) >= this.threshold) this.schedule(key, scope);
+      return null;
+    }
+    if (current.seq < version.floor || !this.catchUp(current, scope, version)) {
+      this.loaded.delete(key);
+      this.stale.set(key, current.seq);
+      this.schedule(key, scope);
+      return null;
+    }
+    if (current.delta.size + current.removed >= REBUILD_DELTA) this.schedule(key, scope);
+
+    const found = current.graph.search(vector, Math.min(want, current.graph.size()) || 1, 1);
+    const out: Candidate[] = [];
+    for (let i = 0; i < found.keys.length; i++) {
+      const rowid = Number(found.keys[i]);
+      // A changed chunk's graph entry may hold an older vector under its rowid: the delta's is current.
+      if (!current.delta.has(rowid)) out.push({ rowid, distance: found.distances[i]! });
+    }
+    for (const [rowid, v] of current.delta) out.push({ rowid, distance: cosineDistance(vector, v) });
+    return out.sort((a, b) => a.distance - b.distance).slice(0, want);
+  }
+
+  /** The workspace's graph, loading a newer one from disk when another process (or this one's builder) wrote it. */
+  private refresh(key: string, scope: Scope, dimension: number): Loaded | null {
+    const current = this.loaded.get(key);
+    const now = Date.now();
+    if (current && current.dimension === dimension && now - current.checkedAt < RESCAN_MS) return current;
+    const seq = latestGraph(this.dir, scope.workspaceId);
+    if (current && current.dimension === dimension && (seq === null || seq <= current.seq)) {
+      current.checkedAt = now;
+      return current;
+    }
+    if (seq === null || seq <= (this.stale.get(key) ?? -1)) return null;
+    const opened = openGraph(this.dir, scope.workspaceId, seq, dimension);
+    if (!opened) {
+      this.loaded.delete(key);
+      return null;
+    }
+    const fresh: Loaded = { graph: opened.graph, seq, dimension, delta: new Map(), through: seq, removed: 0, checkedAt: now };
+    this.loaded.set(key, fresh);
+    return fresh;
+  }
+
+  /** Brings the delta up to the tenant's sequence; false when too much changed (or was pruned) to follow. */
+  private catchUp(current: Loaded, scope: Scope, version: { seq: number; floor: number }): boolean {
+    if (version.seq <= current.through) return true;
+    const changed = (this.sql.get('SELECT DISTINCT chunk_id FROM search_changes WHERE tenant_id = ? AND seq > ?').raw().all(scope.tenantId, current.through) as [string][]).map(
+      (r) => r[0],
+    );
+    // The list may have been pruned after the version was read: its floor must still be below what we follow.
+    const floor = (this.sql.get('SELECT floor FROM search_versions WHERE tenant_id = ?').raw().get(scope.tenantId) as [number] | undefined)?.[0] ?? 0;
+    if (floor > current.through || current.delta.size + changed.length > MAX_DELTA) return false;
+    if (changed.length > 0) {
+      const rows = this.sql
+        .get(
+          `SELECT c.rowid, v.embedding FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value CROSS JOIN chunk_vectors v ON v.rowid = c.rowid
+           WHERE c.tenant_id = ? AND c.workspace_id = ?`,
+        )
+        .raw()
+        .all(JSON.stringify(changed), scope.tenantId, scope.workspaceId) as [number, Buffer][];
+      for (const [rowid, blob] of rows) current.delta.set(rowid, toVector(blob, current.dimension));
+      current.removed += changed.length - rows.length;
+    }
+    current.through = version.seq;
+    return true;
+  }
+
+  /** The workspace's chunk count, counted again only when the tenant's chunks changed. */
+  private count(key: string, scope: Scope, seq: number): number {
+    const cached = this.counted.get(key);
+    if (cached && cached.seq === seq) return cached.count;
+    const count = (this.sql.get('SELECT COUNT(*) FROM chunks WHERE tenant_id = ? AND workspace_id = ?').raw().get(scope.tenantId, scope.workspaceId) as [number])[0];
+    this.counted.set(key, { seq, count });
+    return count;
+  }
+
+  /** Builds the workspace's graph on the builder thread unless a build is running or failed recently. */
+  private schedule(key: string, scope: Scope) {
+    if (this.builds.has(key) || Date.now() - (this.failedAt.get(key) ?? -Infinity) < RETRY_MS) return;
+    const build = this.build(scope)
+      .then((reply) => {
+        if (!reply.ok) this.failedAt.set(key, Date.now());
+        // The next search looks for the new graph at once.
+        const current = this.loaded.get(key);
+        if (current) current.checkedAt = 0;
+      })
+      .finally(() => this.builds.delete(key));
+    this.builds.set(key, build);
+  }
+
+  /** Builds (or rebuilds) a workspace's graph now, off this thread. */
+  build(scope: Scope): Promise<BuildReply> {
+    this.builder ??= this.startBuilder();
+    const id = this.next++;
+    const request: BuildRequest = { id, tenantId: scope.tenantId, workspaceId: scope.workspaceId, dir: this.dir };
+    // Referenced while it works, so an awaited build keeps the process alive.
+    this.builder.ref();
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.builder!.postMessage(request);
+    });
+  }
+
+  /** Resolves when no build is running (tests, benchmarks). */
+  async idle(): Promise<void> {
+    while (this.builds.size > 0) await Promise.all([...this.builds.values()]);
+  }
+
+  private startBuilder(): Worker {
+    const worker = spawnBuilder(this.builderData);
+    worker.unref();
+    worker.on('message', (reply: BuildReply) => {
+      const resolve = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      resolve?.(reply);
+    });
+    const fail = (error: unknown) => {
+      if (this.builder === worker) this.builder = null;
+      for (const [id, resolve] of this.pending) resolve({ id, ok: false, message: String(error) });
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`The vector index builder exited (code ${code}).`)));
+    return worker;
+  }
+
+  async close() {
+    const open = this.builder;
+    this.builder = null;
+    await open?.terminate();
+    this.loaded.clear();
+  }
+}
+
+/** Built JavaScript beside this module, or (in the repository) its TypeScript source through tsx. */
+function spawnBuilder(workerData: BuilderData): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(fromSource ? './vector-index-thread.ts' : './vector-index-thread.js', import.meta.url);
+  if (!fromSource) return new Worker(url, { workerData });
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json').replace(/package\.json$/, 'dist/esm/api/index.mjs')).href;
+  const loader = `import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(url.href)}))`;
+  return new Worker(loader, { eval: true, workerData, execArgv: ['--conditions=@panya/source'] });
+}
