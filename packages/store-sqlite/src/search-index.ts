@@ -290,7 +290,7 @@ export class SqliteSearchIndex implements SearchIndex {
       );
       const exact = () => knn.all(vector, limit, workspacePartition(scope), scope.tenantId) as Row[];
       // One read snapshot: the graph's catch-up and the live-chunk check see the same writes.
-      const own = this.vectors ? this.db.transaction(() => this.approximate(scope, vector, limit) ?? exact()).deferred() : exact();
+      const own = this.vectors ? this.db.transaction(() => this.approximate(scope, info, vector, limit) ?? exact()).deferred() : exact();
       const legacy = knn.all(vector, limit, legacyPartition(scope.tenantId), scope.tenantId) as Row[];
       return [...own, ...legacy]
         .sort((a, b) => (a.distance as number) - (b.distance as number))
@@ -303,10 +303,10 @@ export class SqliteSearchIndex implements SearchIndex {
    * The workspace's graph candidates (twice as many as asked, for recall) that are still its live
    * chunks; null when exact search must answer.
    */
-  private approximate(scope: Scope, vector: Float32Array, limit: number): Row[] | null {
+  private approximate(scope: Scope, info: IndexInfo, vector: Float32Array, limit: number): Row[] | null {
     if (!this.vectors) return null;
     const version = (this.sql.get('SELECT seq, floor FROM search_versions WHERE tenant_id = ?').get(scope.tenantId) as LexicalVersion | undefined) ?? { seq: 0, floor: 0 };
-    const candidates = this.vectors.candidates(scope, vector, Math.max(2 * limit, 40), version);
+    const candidates = this.vectors.candidates(scope, info, vector, Math.max(2 * limit, 40), version);
     if (!candidates) return null;
     const live = new Map(
       (

@@ -13,6 +13,8 @@ const usearch = createRequire(import.meta.url)('usearch') as typeof import('usea
 
 export interface GraphMeta {
   seq: number;
+  /** The embedder whose vectors the graph holds: another one's (after a switch or rebuild) never answer. */
+  embedderId: string;
   dimension: number;
   count: number;
 }
@@ -61,14 +63,14 @@ export function latestGraph(dir: string, workspaceId: string): number | null {
 
 /**
  * Maps the announced graph into memory (read-only, pages shared by every process on the file);
- * null when it is missing, unreadable or not of this dimension.
+ * null when it is missing, unreadable or of another embedder.
  */
-export function openGraph(dir: string, workspaceId: string, seq: number, dimension: number): { graph: Index; meta: GraphMeta } | null {
+export function openGraph(dir: string, workspaceId: string, seq: number, embedder: { embedderId: string; dimension: number }): { graph: Index; meta: GraphMeta } | null {
   try {
     const stem = join(dir, `${fileStem(workspaceId)}.${seq}`);
     const meta = JSON.parse(readFileSync(`${stem}.json`, 'utf8')) as GraphMeta;
-    if (meta.seq !== seq || meta.dimension !== dimension) return null;
-    const graph = createGraph(dimension);
+    if (meta.seq !== seq || meta.dimension !== embedder.dimension || meta.embedderId !== embedder.embedderId) return null;
+    const graph = createGraph(meta.dimension);
     graph.view(`${stem}.usearch`);
     if (graph.size() !== meta.count) return null;
     return { graph, meta };

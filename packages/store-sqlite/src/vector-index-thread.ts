@@ -20,14 +20,14 @@ const { path, busyTimeoutMs } = workerData as BuilderData;
 const db = openDatabase({ path, busyTimeoutMs });
 
 const snapshot = db.transaction((tenantId: string, workspaceId: string) => {
-  const info = db.prepare('SELECT dimension FROM index_info WHERE id = 1').get() as { dimension: number } | undefined;
+  const info = db.prepare('SELECT embedder_id, dimension FROM index_info WHERE id = 1').get() as { embedder_id: string; dimension: number } | undefined;
   const version = db.prepare('SELECT seq FROM search_versions WHERE tenant_id = ?').get(tenantId) as { seq: number } | undefined;
   if (!info) return null;
   const rows = db
     .prepare('SELECT v.rowid AS rowid, v.embedding AS embedding FROM chunk_vectors v WHERE v.part = ?')
     .raw()
     .all(`w:${workspaceId}`) as [number, Buffer][];
-  return { dimension: info.dimension, seq: version?.seq ?? 0, rows };
+  return { embedderId: info.embedder_id, dimension: info.dimension, seq: version?.seq ?? 0, rows };
 });
 
 parentPort!.on('message', ({ id, tenantId, workspaceId, dir }: BuildRequest) => {
@@ -36,7 +36,7 @@ parentPort!.on('message', ({ id, tenantId, workspaceId, dir }: BuildRequest) => 
     const started = Date.now();
     const data = snapshot.deferred(tenantId, workspaceId);
     if (!data) throw new Error('The index has no embedder yet.');
-    const { dimension, seq, rows } = data;
+    const { embedderId, dimension, seq, rows } = data;
     const keys = new BigUint64Array(rows.length);
     const vectors = new Float32Array(rows.length * dimension);
     rows.forEach(([rowid, blob], i) => {
@@ -46,7 +46,7 @@ parentPort!.on('message', ({ id, tenantId, workspaceId, dir }: BuildRequest) => 
     });
     const graph = createGraph(dimension);
     if (rows.length > 0) graph.add(keys, vectors, availableParallelism());
-    saveGraph(graph, dir, workspaceId, { seq, dimension, count: rows.length });
+    saveGraph(graph, dir, workspaceId, { seq, embedderId, dimension, count: rows.length });
     reply = { id, ok: true, seq, count: rows.length, ms: Date.now() - started };
   } catch (error) {
     reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };

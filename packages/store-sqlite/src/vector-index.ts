@@ -30,6 +30,7 @@ const RETRY_MS = 60_000;
 interface Loaded {
   graph: Index;
   seq: number;
+  embedderId: string;
   dimension: number;
   /** Chunk rowid → current vector, for chunks inserted or changed after the graph. */
   delta: Map<number, Float32Array>;
@@ -41,6 +42,7 @@ interface Loaded {
 }
 
 export type Candidate = { rowid: number; distance: number };
+type Embedder = { embedderId: string; dimension: number };
 
 const toVector = (blob: Buffer, dimension: number) => {
   const v = new Float32Array(dimension);
@@ -91,9 +93,9 @@ export class VectorIndexes {
   }
 
   /** Up to `want` candidates nearest to `vector`, or null when exact search must answer. Synchronous: runs inside the store's runner. */
-  candidates(scope: Scope, vector: Float32Array, want: number, version: { seq: number; floor: number }): Candidate[] | null {
+  candidates(scope: Scope, embedder: Embedder, vector: Float32Array, want: number, version: { seq: number; floor: number }): Candidate[] | null {
     const key = `${scope.tenantId}\u0000${scope.workspaceId}`;
-    const current = this.refresh(key, scope, vector.length);
+    const current = this.refresh(key, scope, embedder);
     if (!current) {
       if (this.count(key, scope, version.seq) >= this.threshold) this.schedule(key, scope);
       return null;
@@ -118,22 +120,24 @@ export class VectorIndexes {
   }
 
   /** The workspace's graph, loading a newer one from disk when another process (or this one's builder) wrote it. */
-  private refresh(key: string, scope: Scope, dimension: number): Loaded | null {
-    const current = this.loaded.get(key);
+  private refresh(key: string, scope: Scope, embedder: Embedder): Loaded | null {
+    const loaded = this.loaded.get(key);
+    const current = loaded && loaded.embedderId === embedder.embedderId && loaded.dimension === embedder.dimension ? loaded : undefined;
     const now = Date.now();
-    if (current && current.dimension === dimension && now - current.checkedAt < RESCAN_MS) return current;
+    if (current && now - current.checkedAt < RESCAN_MS) return current;
     const seq = latestGraph(this.dir, scope.workspaceId);
-    if (current && current.dimension === dimension && (seq === null || seq <= current.seq)) {
+    if (current && (seq === null || seq <= current.seq)) {
       current.checkedAt = now;
       return current;
     }
     if (seq === null || seq <= (this.stale.get(key) ?? -1)) return null;
-    const opened = openGraph(this.dir, scope.workspaceId, seq, dimension);
+    const opened = openGraph(this.dir, scope.workspaceId, seq, embedder);
     if (!opened) {
       this.loaded.delete(key);
+      this.stale.set(key, seq);
       return null;
     }
-    const fresh: Loaded = { graph: opened.graph, seq, dimension, delta: new Map(), through: seq, removed: 0, checkedAt: now };
+    const fresh: Loaded = { graph: opened.graph, seq, embedderId: embedder.embedderId, dimension: embedder.dimension, delta: new Map(), through: seq, removed: 0, checkedAt: now };
     this.loaded.set(key, fresh);
     return fresh;
   }
@@ -177,6 +181,7 @@ export class VectorIndexes {
     const build = this.build(scope)
       .then((reply) => {
         if (!reply.ok) this.failedAt.set(key, Date.now());
+        else this.stale.delete(key);
         // The next search looks for the new graph at once.
         const current = this.loaded.get(key);
         if (current) current.checkedAt = 0;
