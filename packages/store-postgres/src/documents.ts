@@ -3,6 +3,7 @@ import {
   type ClaimOptions,
   type DocumentPatch,
   type DocumentRecord,
+  type DocumentRef,
   type DocumentStatus,
   type DocumentStore,
   type IndexingOutcome,
@@ -44,6 +45,12 @@ export class PgDocuments implements DocumentStore {
 
   locate(tenantId: string, id: string) {
     return this.rows.one(`SELECT * FROM ${this.table} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+  }
+
+  async getRefs(scope: Scope, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query(`SELECT id, url, public_surfaces FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND id = ANY($3::text[])`, [scope.tenantId, scope.workspaceId, ids]);
+    return rows.map((r): DocumentRef => ({ id: r.id as string, url: (r.url as string | null) ?? null, publicSurfaces: r.public_surfaces as DocumentRef['publicSurfaces'] }));
   }
 
   async getMany(scope: Scope, ids: readonly string[]) {

@@ -1,4 +1,4 @@
-import { DOCUMENT_STATUSES, type ClaimOptions, type IndexingOutcome, type DocumentPatch, type DocumentRecord, type DocumentStatus, type DocumentStore, type ListOptions, type PublicSurface, type Scope } from '@panya/core';
+import { DOCUMENT_STATUSES, type ClaimOptions, type IndexingOutcome, type DocumentPatch, type DocumentRecord, type DocumentRef, type DocumentStatus, type DocumentStore, type ListOptions, type PublicSurface, type Scope } from '@panya/core';
 import { tables } from '@panya/core/rows';
 import type { Runner, Statements } from './database.js';
 import type { DocumentWriter } from './document-writer.js';
@@ -45,6 +45,18 @@ export class SqliteDocuments implements DocumentStore {
 
   locate(tenantId: string, id: string) {
     return this.run(() => this.rows.one('SELECT * FROM documents WHERE tenant_id = ? AND id = ?', tenantId, id));
+  }
+
+  getRefs(scope: Scope, ids: readonly string[]) {
+    return this.run(() =>
+      ids.length === 0
+        ? []
+        : (this.sql.get('SELECT id, url, public_surfaces FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id IN (SELECT value FROM json_each(?))').all(scope.tenantId, scope.workspaceId, JSON.stringify(ids)) as Row[]).map((r) => ({
+            id: r.id as string,
+            url: (r.url as string | null) ?? null,
+            publicSurfaces: JSON.parse(r.public_surfaces as string) as DocumentRef['publicSurfaces'],
+          })),
+    );
   }
 
   getMany(scope: Scope, ids: readonly string[]) {

@@ -340,7 +340,8 @@ export class SqliteSearchIndex implements SearchIndex {
       if (ids.length === 0) return [];
       const rows = this.sql
         // CROSS JOIN keeps SQLite on the id index: probing each id beats scanning the tenant's chunks.
-        .get('SELECT c.* FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)')
+        // The columns a chunk record has: the stored index terms (as long as the text) stay unread.
+        .get('SELECT c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)')
         .all(JSON.stringify(ids), scope.tenantId, scope.workspaceId) as Row[];
       return rows.map(toChunk);
     });

@@ -199,6 +199,9 @@ export interface ClaimOptions {
 
 export type IndexingOutcome = { status: 'indexed' } | { status: 'failed'; error: string };
 
+/** A document as search results name it: its link, and the public surfaces it is published on. */
+export type DocumentRef = Pick<DocumentRecord, 'id' | 'url' | 'publicSurfaces'>;
+
 export interface DocumentStore {
   insert(doc: DocumentRecord): Promise<void>;
   /**
@@ -212,6 +215,8 @@ export interface DocumentStore {
   /** Every document of the workspace that has an external id (a sync's view of what exists). */
   listExternalIds(scope: Scope): Promise<{ id: string; externalId: string }[]>;
   getMany(scope: Scope, ids: readonly string[]): Promise<DocumentRecord[]>;
+  /** What a search result shows of its documents and who may read them, without their content (in no order). */
+  getRefs(scope: Scope, ids: readonly string[]): Promise<DocumentRef[]>;
   /** A tenant's document in whichever workspace holds it (maintenance jobs only; requests use `get`). */
   locate(tenantId: string, id: string): Promise<DocumentRecord | null>;
   list(scope: Scope, options: ListOptions): Promise<Page<DocumentRecord>>;

@@ -3,7 +3,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import type { AnswerResponse } from '../schemas/responses.js';
 import type { Generator, GeneratorUsage } from '../ports/generator.js';
-import type { DocumentRecord } from '../ports/store.js';
+import type { DocumentRef } from '../ports/store.js';
 import { answerSchema, detectLocale, type AnswerInput, type Locale } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
@@ -29,7 +29,7 @@ async function complete(generator: Generator, request: Parameters<Generator['gen
 export function createAnswerService(deps: ServiceDeps & { generator: Generator; search: SearchService; queries: QueryService }) {
   const { generator } = deps;
 
-  async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal, restrict?: (doc: DocumentRecord) => boolean): Promise<Result<AnswerResponse, PanyaError>> {
+  async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal, restrict?: (doc: DocumentRef) => boolean): Promise<Result<AnswerResponse, PanyaError>> {
     const persona = await findPersona(deps.store, ctx.scope, input.personaId);
     if (persona.isErr()) return err(persona.error);
     const locale = answerLocale(input, persona.value);

@@ -1,7 +1,7 @@
 import { CONTEXT_PASSAGES } from '../bounds.js';
 import type { Citation } from '../ports/conversations.js';
 import type { GeneratorContext } from '../ports/generator.js';
-import type { DocumentRecord, Scope } from '../ports/store.js';
+import type { DocumentRef, Scope } from '../ports/store.js';
 import { plainText } from '../text/plain.js';
 import type { SearchService } from './search.js';
 
@@ -13,7 +13,7 @@ export interface GroundingContext {
 }
 
 /** Retrieves the passages an answer may cite, numbered from 1 in rank order (the search pipeline, top 6). */
-export async function retrieveContext(search: SearchService, scope: Scope, query: string, restrict?: (doc: DocumentRecord) => boolean): Promise<GroundingContext> {
+export async function retrieveContext(search: SearchService, scope: Scope, query: string, restrict?: (doc: DocumentRef) => boolean): Promise<GroundingContext> {
   const { results } = await search.run(scope, { query, topK: CONTEXT_PASSAGES }, restrict);
   return {
     passages: results.map((r, i) => ({ n: i + 1, chunkId: r.chunkId, documentId: r.documentId, title: r.title, headingPath: r.headingPath, text: r.text })),

@@ -3,7 +3,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, type PanyaError } from '../errors.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { RankedHit } from '../ports/search-index.js';
-import type { DocumentRecord, Scope } from '../ports/store.js';
+import type { DocumentRef, Scope } from '../ports/store.js';
 import type { SearchResponse, SearchResult } from '../schemas/responses.js';
 import { searchSchema, type SearchInput, type SearchRequest } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
@@ -137,7 +137,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
    * Ranked, hydrated chunks for an already validated request. `restrict` keeps only chunks of the
    * documents it accepts (the help center: published documents), chosen among all fused candidates.
    */
-  async function run(scope: Scope, request: SearchRequest, restrict?: (doc: DocumentRecord) => boolean): Promise<SearchResponse> {
+  async function run(scope: Scope, request: SearchRequest, restrict?: (doc: DocumentRef) => boolean): Promise<SearchResponse> {
     const started = performance.now();
     const { query, topK } = request;
     const weights = { ...defaults, ...request.weights };
@@ -146,7 +146,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
 
     const top = fused.slice(0, options.reranker || restrict ? k : topK);
     const chunks = new Map((await store.search.getChunks(scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));
-    const docs = new Map((await store.documents.getMany(scope, [...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [d.id, d]));
+    const docs = new Map((await store.documents.getRefs(scope, [...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [d.id, d]));
     let results: SearchResult[] = [];
     for (const hit of top) {
       const chunk = chunks.get(hit.chunkId);

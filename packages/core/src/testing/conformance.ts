@@ -113,11 +113,21 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     });
 
     describe('documents', () => {
-      it('round-trips a document with every field', async () => {
+      it('round-trips a document with every field; getRefs reads its link and surfaces', async () => {
         const s = await seedTwoTenants(store);
         const d = makeDocument(s.a.id, s.aDefault.id, { title: 'ภาษาไทย', contentMd: '# ก\n\nข', url: 'https://x.test/a', publicSurfaces: ['help_center'], status: 'failed', error: 'boom' });
         await store.documents.insert(d);
         expect(await store.documents.get(s.scopeA, d.id)).toEqual(d);
+        const plain = makeDocument(s.a.id, s.aDefault.id);
+        await store.documents.insert(plain);
+        const refs = await store.documents.getRefs(s.scopeA, [d.id, plain.id, 'doc_missing']);
+        expect(refs.sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+          [
+            { id: d.id, url: 'https://x.test/a', publicSurfaces: ['help_center'] },
+            { id: plain.id, url: plain.url, publicSurfaces: plain.publicSurfaces },
+          ].sort((x, y) => x.id.localeCompare(y.id)),
+        );
+        expect(await store.documents.getRefs(s.scopeA, [])).toEqual([]);
       });
 
       it('never returns another tenant’s or another workspace’s document', async () => {
@@ -128,6 +138,8 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(await store.documents.get(s.scopeA2, d.id)).toBeNull();
         expect(await store.documents.get({ tenantId: s.b.id, workspaceId: s.aDefault.id }, d.id)).toBeNull();
         expect(await store.documents.getMany(s.scopeB, [d.id])).toEqual([]);
+        expect(await store.documents.getRefs(s.scopeB, [d.id])).toEqual([]);
+        expect(await store.documents.getRefs(s.scopeA2, [d.id])).toEqual([]);
         expect((await store.documents.list(s.scopeB, { limit: 10 })).items).toEqual([]);
         expect((await store.documents.list(s.scopeA2, { limit: 10 })).items).toEqual([]);
         expect(await store.documents.update(s.scopeB, d.id, { title: 'x', updatedAt: d.updatedAt })).toBeNull();
