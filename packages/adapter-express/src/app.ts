@@ -35,7 +35,7 @@ export interface PanyaAppOptions {
   sessionSecret?: string;
   /** Mark cookies `Secure` (default: true unless NODE_ENV is development or test). */
   secureCookies?: boolean;
-  /** This node's name as a job-lease holder. */
+  /** This node's name as a job-lease holder; default: the engine's (`EngineOptions.holder`). */
   nodeId?: string;
   /** Interval of SSE heartbeat comments (default 15 s). */
   sseHeartbeatMs?: number;
@@ -148,7 +148,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
   app.use(cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex')));
   const cookie = { secure: options.secureCookies ?? !['development', 'test'].includes(process.env.NODE_ENV ?? '') };
-  const cron = cronRouter(engine, { ...(options.cronSecret ? { secret: options.cronSecret } : {}), nodeId: options.nodeId ?? `node-${randomUUID()}` });
+  const cron = cronRouter(engine, { ...(options.cronSecret ? { secret: options.cronSecret } : {}), ...(options.nodeId ? { nodeId: options.nodeId } : {}) });
   // Dify's external knowledge API: its own error format, the workspace named in the body.
   app.post('/api/dify/retrieval', difyRetrievalRoute(engine));
   app.all('/api/dify/retrieval', onlyMethods('POST'));

@@ -144,6 +144,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
         let demo: DemoStarted | null = null;
         try {
           await engine.ingest.reclaim();
+          await engine.jobs.reclaim();
           if (opts.demo) {
             await engine.ingest.ensureIndexInfo();
             const keyFile = demoKeyFile(db);
@@ -179,12 +180,10 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       // The printed key must find the demo articles at once: index new ones before listening.
       if (demo && demo.articlesAdded > 0) await engine.ingest.drain();
       await engine.start();
-      const nodeId = env.PANYA_NODE_ID ? holder.node : `${hostname()}-${process.pid}`;
       const running = await startServer(engine, {
         ...listen,
         logger,
         app: {
-          nodeId,
           // A server on loopback only answers MCP requests addressed to loopback (DNS-rebinding protection).
           ...(LOOPBACK.has(listen.host) ? { mcp: { allowedHosts: [...LOOPBACK] } } : {}),
           secureCookies: env.PANYA_BASE_URL?.startsWith('https:') ?? false,
@@ -202,7 +201,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
         (error: unknown) => warming.signal.aborted || logger.warn('search index warm-up stopped', { error: error instanceof Error ? error.message : String(error) }),
       );
       // In a cluster, the first worker runs the schedule (job leases would keep the others idle anyway).
-      const scheduler = opts.cron && (slot ?? 1) === 1 ? startScheduler(engine, { holder: nodeId, logger }) : null;
+      const scheduler = opts.cron && (slot ?? 1) === 1 ? startScheduler(engine, { logger }) : null;
       if (slot !== null) reportListening(running.url);
       else io.out(`Panya listening on ${running.url}`);
       if (demo) printDemo(demo, running.url);

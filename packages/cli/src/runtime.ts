@@ -74,6 +74,7 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
     ...(generator ? { generator } : {}),
     ...(generator && env?.PANYA_CONTEXTUALIZE ? { contextualizer: generator } : {}),
     ...(ingestRunner ? { ingestRunner } : {}),
+    ...(ingestHolder ? { holder: { node: ingestHolder.node, incarnation: ingestHolder.incarnation } } : {}),
     ...(onRound || ingestHolder ? { ingest: { ...(onRound ? { onRound } : {}), ...(ingestHolder ? { holder: ingestHolder } : {}) } } : {}),
     ...(edge ? { edge: edge.provider, ...(edge.target ? { edgeTarget: edge.target } : {}) } : {}),
     ...(env?.PANYA_HELP_HOST ? { helpHost: parseHelpHost(env.PANYA_HELP_HOST) } : {}),

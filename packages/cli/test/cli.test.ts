@@ -297,7 +297,7 @@ describe('in-process scheduler', () => {
     const { openEngine } = await import('../src/runtime.js');
     const { startScheduler } = await import('../src/scheduler.js');
     const engine = await openEngine({ db });
-    const scheduler = startScheduler(engine, { holder: 'node-a', logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const scheduler = startScheduler(engine, { logger: { debug() {}, info() {}, warn() {}, error() {} } });
     try {
       const patterns = Object.fromEntries(scheduler.crons.map((c) => [c.name, c.getPattern()]));
       expect(patterns).toMatchObject({

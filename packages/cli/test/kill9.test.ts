@@ -107,6 +107,75 @@ describe('kill -9 and restart', () => {
     }
     expect(pending).toEqual([]);
     crashes.push(`- bulk ingest: killed after ${acknowledged.length} of ${sent} sent documents were acknowledged; after restart all ${acknowledged.length} exist and are indexed`);
+  }, 180_000);
+
+  it('workspace cleanup: a hard delete killed mid-run is finished by the next run after restart, and touches no other workspace', async () => {
+    node ??= await start();
+    const workspace = async (slug: string, docs: number) => {
+      const created = (await (await call(node!, '/api/workspaces', key, 'POST', { slug, name: slug })).json()) as { id: string };
+      for (let i = 0; i < docs; i += 250) {
+        const items = Array.from({ length: Math.min(250, docs - i) }, (_, j) => ({ title: `${slug} ${i + j}`, contentMd: `# ${slug} ${i + j}\n\nArticle ${i + j} about returns and refunds.` }));
+        expect((await call(node!, `/c/acme/_w/${slug}/api/docs/bulk`, key, 'POST', { create: items })).status).toBeLessThan(300);
+      }
+      return created.id;
+    };
+    const doomed = await workspace('old-brand', 1500);
+    const kept = await workspace('new-brand', 100);
+    expect((await call(node, `/api/workspaces/${doomed}`, key, 'DELETE')).status).toBe(200);
+    // Thirty-one days later: past the recovery window.
+    const store: SqliteStore = openSqliteStore({ path: db });
+    store.db.prepare('UPDATE workspaces SET deleted_at = ? WHERE id = ?').run(new Date(Date.now() - 31 * 86_400_000).toISOString(), doomed);
+    const tables = (store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE '%VIRTUAL%'").all() as { name: string }[])
+      .map((t) => t.name)
+      .filter((t) => (store.db.prepare('SELECT name FROM pragma_table_info(?)').all(t) as { name: string }[]).some((c) => c.name === 'workspace_id'));
+    /** Rows per table of one workspace, in every table with `workspace_id`. */
+    const rowsOf = (id: string) => Object.fromEntries(tables.map((t) => [t, (store.db.prepare(`SELECT COUNT(*) AS n FROM "${t}" WHERE workspace_id = ?`).get(id) as { n: number }).n]));
+    const total = (rows: Record<string, number>) => Object.values(rows).reduce((a, b) => a + b, 0);
+    // Bulk writes are queued: wait until every document is indexed (its chunks written).
+    const indexedBy = Date.now() + 90_000;
+    while ((store.db.prepare("SELECT COUNT(*) AS n FROM documents WHERE status IN ('pending', 'indexing')").get() as { n: number }).n > 0 && Date.now() < indexedBy) await new Promise((r) => setTimeout(r, 100));
+    const keptBefore = rowsOf(kept);
+    const before = total(rowsOf(doomed));
+    expect(before).toBeGreaterThanOrEqual(3000);
+
+    const cron = (n: Node) => fetch(`${n.url}/api/cron/workspace-cleanup`, { headers: { Authorization: `Bearer ${CRON_SECRET}` } });
+    const cleanup = cron(node).catch(() => null);
+    // As soon as the first rows are gone, hold the database's write lock so the run cannot go
+    // further, and kill it there: mid-run, whatever the machine's speed.
+    const chunksOf = store.db.prepare('SELECT COUNT(*) AS n FROM chunks WHERE workspace_id = ?');
+    const chunksBefore = (chunksOf.get(doomed) as { n: number }).n;
+    const deadline = Date.now() + 30_000;
+    while ((chunksOf.get(doomed) as { n: number }).n === chunksBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+    for (;;) {
+      try {
+        store.db.exec('BEGIN IMMEDIATE');
+        break;
+      } catch (error) {
+        if (!/busy|locked/i.test(String(error))) throw error;
+      }
+    }
+    await kill9(node);
+    store.db.exec('ROLLBACK');
+    expect(await cleanup, 'the first run finished before the kill').toBeNull();
+    const left = total(rowsOf(doomed));
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(before);
+    // The workspace row goes last: while any of its rows remain, it is still there to be resumed.
+    expect(store.db.prepare('SELECT id FROM workspaces WHERE id = ?').get(doomed)).toBeDefined();
+
+    node = await start();
+    const restarted = Date.now();
+    const rerun = await cron(node);
+    const summary = (await rerun.json()) as { ran: boolean; done?: boolean; hardDeleted?: number; reason?: string };
+    expect(rerun.status).toBe(200);
+    // The killed run's job lease must not hold the next run back.
+    expect(summary).toMatchObject({ ran: true, done: true, hardDeleted: 1 });
+    const finishedMs = Date.now() - restarted;
+    expect(rowsOf(doomed)).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
+    expect(store.db.prepare('SELECT id FROM workspaces WHERE id = ?').get(doomed)).toBeUndefined();
+    expect(rowsOf(kept)).toEqual(keptBefore);
+    await store.close();
+    crashes.push(`- workspace cleanup: killed mid-run with ${left} of ${before} workspace rows left; after restart the next run deleted the rest (${(finishedMs / 1000).toFixed(1)} s) and left the other workspace's ${total(keptBefore)} rows untouched`);
     if (process.env.PANYA_RELIABILITY_REPORT) {
       const { recordFigures } = await import('../../adapter-express/test/security/harness.js');
       recordFigures('crashes', crashes);

@@ -38,7 +38,7 @@ import { createSearchService, type SearchOptions } from './services/search.js';
 import { createInstruments } from './services/instruments.js';
 import { checkReadiness } from './services/readiness.js';
 import type { JobContext } from './jobs/index.js';
-import { createJobService } from './services/jobs.js';
+import { createJobService, type LeaseHolder } from './services/jobs.js';
 import { createLimitsService } from './services/limits.js';
 import { createQueryService } from './services/queries.js';
 import { createTenancyService } from './services/tenancy.js';
@@ -72,6 +72,8 @@ export interface EngineOptions {
   helpHost?: HelpHost;
   /** Checkout, subscriptions and meter events; absent: billing is off. */
   payments?: BillingOptions;
+  /** This process as holder of job leases; `start()` frees what its node's earlier runs held. */
+  holder?: LeaseHolder;
 }
 
 /**
@@ -123,6 +125,7 @@ export function createEngine(options: EngineOptions) {
   const documents = createDocumentService({ ...deps, indexing: worker, ...(options.ingestRunner ? {} : { ingest }), worker, changed: helpCenter.siteChanged });
   const connectors = createConnectorService({ ...deps, access, documents });
   const settings = createTenantSettingsService({ ...deps, connectors });
+  const jobs = createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}), ...(options.holder ? { holder: options.holder } : {}) });
   return {
     deps,
     store: options.store,
@@ -156,7 +159,7 @@ export function createEngine(options: EngineOptions) {
     erasure,
     billing: createBillingService({ ...deps, limitsChanged: planChanged, ...(options.payments ? { payments: options.payments } : {}) }),
     flows: createFlowService(deps),
-    jobs: createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}) }),
+    jobs,
     ingest,
     worker,
     instruments,
@@ -166,6 +169,7 @@ export function createEngine(options: EngineOptions) {
     async start() {
       await ingest.ensureIndexInfo();
       await ingest.reclaim();
+      await jobs.reclaim();
       worker.start();
     },
     async close() {

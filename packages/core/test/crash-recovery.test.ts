@@ -41,3 +41,30 @@ describe('crash recovery of the ingest queue', () => {
     }
   }, 60_000);
 });
+
+describe('crash recovery of job leases', () => {
+  it("a restarted node runs a job its killed run held at once; another node still waits for the lease", async () => {
+    const path = join(dir, 'jobs.db');
+    // The first run takes the cleanup job's ten-minute lease and dies without releasing it.
+    const first = createEngine({ store: openSqliteStore({ path }), holder: { node: 'node-1', incarnation: 'run-1' } });
+    const now = new Date();
+    expect(await first.store.jobs.acquireLease('workspace-cleanup', 'node-1/run-1/jobs', now.toISOString(), new Date(now.getTime() + 600_000).toISOString())).toBe(true);
+    await first.store.close();
+
+    const other = createEngine({ store: openSqliteStore({ path }), holder: { node: 'node-2', incarnation: 'run-1' } });
+    await other.start();
+    expect((await other.jobs.run('workspace-cleanup', {}))._unsafeUnwrap()).toMatchObject({ ran: false, reason: 'running_elsewhere' });
+    await other.close();
+
+    const restarted = createEngine({ store: openSqliteStore({ path }), holder: { node: 'node-1', incarnation: 'run-2' } });
+    expect((await restarted.jobs.run('workspace-cleanup', {}))._unsafeUnwrap()).toMatchObject({ ran: false });
+    await restarted.start();
+    try {
+      expect((await restarted.jobs.run('workspace-cleanup', {}))._unsafeUnwrap()).toMatchObject({ ran: true, summary: { done: true } });
+      // Released after the run: the other node may take it next time.
+      expect(await restarted.store.jobs.acquireLease('workspace-cleanup', 'node-2/run-1/jobs', now.toISOString(), now.toISOString())).toBe(true);
+    } finally {
+      await restarted.close();
+    }
+  }, 60_000);
+});

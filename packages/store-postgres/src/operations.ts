@@ -180,6 +180,11 @@ export class PgJobs implements JobStore {
     await this.db.query(`DELETE FROM ${this.n.t('job_leases')} WHERE job = $1 AND holder = $2`, [job, holder]);
   }
 
+  async reclaimLeases(node: string, keepPrefix: string) {
+    const { rowCount } = await this.db.query(`DELETE FROM ${this.n.t('job_leases')} WHERE left(holder, length($1) + 1) = $1 || '/' AND left(holder, length($2)) <> $2`, [node, keepPrefix]);
+    return rowCount ?? 0;
+  }
+
   async getState(job: string) {
     const { rows } = await this.db.query(`SELECT state FROM ${this.n.t('job_state')} WHERE job = $1`, [job]);
     return rows[0] ? json<Record<string, unknown>>(rows[0].state) : null;

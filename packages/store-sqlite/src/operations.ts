@@ -157,6 +157,15 @@ export class SqliteJobs implements JobStore {
     });
   }
 
+  reclaimLeases(node: string, keepPrefix: string) {
+    return this.run(
+      () =>
+        this.sql
+          .get("DELETE FROM job_leases WHERE substr(holder, 1, length(@node) + 1) = @node || '/' AND substr(holder, 1, length(@keep)) <> @keep")
+          .run({ node, keep: keepPrefix }).changes,
+    );
+  }
+
   getState(job: string) {
     return this.run(() => {
       const row = this.sql.get('SELECT state FROM job_state WHERE job = ?').get(job) as Row | undefined;

@@ -8,8 +8,8 @@ import { methodNotAllowed } from '../routing.js';
 export interface CronOptions {
   /** `PANYA_CRON_SECRET`; without it only admin mode works. */
   secret?: string;
-  /** Identifies this node as a lease holder. */
-  nodeId: string;
+  /** Identifies this node as a lease holder; default: the engine's. */
+  nodeId?: string;
 }
 
 /**
@@ -28,7 +28,7 @@ export function cronRouter(engine: Engine, options: CronOptions): Router {
     const { tenantId } = allowed.value;
     const budgetMs = parseJobBudget(req.query.budgetMs);
     if (budgetMs.isErr()) return sendProblem(req, res, budgetMs.error);
-    const run = await engine.jobs.run(job, { holder: options.nodeId, ...(tenantId ? { tenantId } : {}), ...(budgetMs.value !== undefined ? { budgetMs: budgetMs.value } : {}) });
+    const run = await engine.jobs.run(job, { ...(options.nodeId ? { holder: options.nodeId } : {}), ...(tenantId ? { tenantId } : {}), ...(budgetMs.value !== undefined ? { budgetMs: budgetMs.value } : {}) });
     if (run.isErr()) return sendProblem(req, res, run.error);
     res.json(run.value.ran ? { job: run.value.job, ran: true, ...(tenantId ? { tenantId } : {}), ...run.value.summary } : run.value);
   });

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type PanyaError } from '../errors.js';
 import { isJobName, JOBS, type JobContext, type JobName } from '../jobs/index.js';
@@ -17,8 +17,14 @@ export interface JobRunOptions {
   /** Admin mode: run for one tenant only. */
   tenantId?: string;
   budgetMs?: number;
-  /** Who holds the lease (a node id). */
-  holder: string;
+  /** Who holds the lease; default: this engine's holder (see `LeaseHolder`). */
+  holder?: string;
+}
+
+/** This process as a lease holder: the node (stable across restarts) and this run of it. */
+export interface LeaseHolder {
+  node: string;
+  incarnation: string;
 }
 
 /** Longest a single run may be asked to work, in milliseconds (`?budgetMs=` on the cron endpoint). */
@@ -41,8 +47,10 @@ const LEASE_MS = 10 * 60_000;
  * Runs scheduled jobs under a per-job lease in the store, so that when every node's scheduler
  * (or several cron callers) fires at once, the job executes once.
  */
-export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames']; hostnames?: JobContext['hostnames']; erasure?: JobContext['erasure']; payments?: PaymentProcessor }) {
+export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames']; hostnames?: JobContext['hostnames']; erasure?: JobContext['erasure']; payments?: PaymentProcessor; holder?: LeaseHolder }) {
   const { store, clock, logger, embedder } = deps;
+  // `node/incarnation/jobs`, like ingest leases: a restart frees what the killed run held (`reclaim`).
+  const self = deps.holder ? `${deps.holder.node}/${deps.holder.incarnation}/jobs` : `anonymous/${randomUUID()}/jobs`;
 
   return {
     isJob: isJobName,
@@ -53,7 +61,8 @@ export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensur
       if (options.tenantId && !job.adminMode) return err(errors.forbidden(`Job "${name}" cannot run in admin mode.`));
       const now = clock.now();
       const lease = options.tenantId ? `${name}:${options.tenantId}` : name;
-      const acquired = await store.jobs.acquireLease(lease, options.holder, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
+      const holder = options.holder ?? self;
+      const acquired = await store.jobs.acquireLease(lease, holder, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
       if (!acquired) return ok({ job: name, ran: false, reason: 'running_elsewhere' });
       try {
         const ctx: JobContext = {
@@ -74,8 +83,21 @@ export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensur
         logger.info('job finished', { job: name, tenantId: options.tenantId ?? null });
         return ok({ job: name, ran: true, summary: summary.value });
       } finally {
-        await store.jobs.releaseLease(lease, options.holder);
+        await store.jobs.releaseLease(lease, holder);
       }
+    },
+
+    /**
+     * Frees the job leases earlier incarnations of this node held when they stopped (a crash,
+     * kill -9): a job they were running runs again at once instead of after the lease expires.
+     * Its steps are resumable (cleanup, cursors) or deduplicated (meter events).
+     */
+    async reclaim(): Promise<number> {
+      if (!deps.holder) return 0;
+      const { node, incarnation } = deps.holder;
+      const count = await store.jobs.reclaimLeases(node, `${node}/${incarnation}/`);
+      if (count > 0) logger.info('freed job leases an earlier run of this node held', { node, count });
+      return count;
     },
   };
 }

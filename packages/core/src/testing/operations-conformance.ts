@@ -127,6 +127,25 @@ export function operationsSuite(getStore: () => Store): void {
       expect(await store.jobs.acquireLease('retention', 'node-c', '2030-01-01T00:11:00.000Z', '2030-01-01T00:20:00.000Z')).toBe(true);
     });
 
+    it("frees at once the leases of a restarted node's earlier incarnations, and only those", async () => {
+      const store = getStore();
+      const t0 = '2030-01-01T00:00:00.000Z';
+      const t1 = '2030-01-01T00:10:00.000Z';
+      expect(await store.jobs.acquireLease('workspace-cleanup', 'a/100-x/jobs', t0, t1)).toBe(true);
+      expect(await store.jobs.acquireLease('usage-reporter:t1', 'a/100-x/jobs', t0, t1)).toBe(true);
+      expect(await store.jobs.acquireLease('retention', 'a/200-y/jobs', t0, t1)).toBe(true);
+      expect(await store.jobs.acquireLease('resolutions', 'ab/100-x/jobs', t0, t1)).toBe(true);
+      expect(await store.jobs.acquireLease('sla-breach', 'a/w1/100-x/jobs', t0, t1)).toBe(true);
+      // Node `a` starts again as incarnation 200-y: its own lease stays, node `ab`'s too.
+      expect(await store.jobs.reclaimLeases('a/w1', 'a/w1/300-z/')).toBe(1);
+      expect(await store.jobs.reclaimLeases('a', 'a/200-y/')).toBe(2);
+      expect(await store.jobs.acquireLease('workspace-cleanup', 'b/1/jobs', t0, t1)).toBe(true);
+      expect(await store.jobs.acquireLease('usage-reporter:t1', 'b/1/jobs', t0, t1)).toBe(true);
+      expect(await store.jobs.acquireLease('retention', 'b/1/jobs', t0, t1)).toBe(false);
+      expect(await store.jobs.acquireLease('resolutions', 'b/1/jobs', t0, t1)).toBe(false);
+      expect(await store.jobs.reclaimLeases('a', 'a/200-y/')).toBe(0);
+    });
+
     it('admits exactly one of many concurrent claimants', async () => {
       const store = getStore();
       const results = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((h) => store.jobs.acquireLease('job', h, '2030-01-01T00:00:00.000Z', '2030-01-01T00:10:00.000Z')));
