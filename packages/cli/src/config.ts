@@ -47,6 +47,8 @@ const envSchema = z.object({
   /** `serve`: worker threads running the ingest queue, per process (0: on the request thread, as the library does). */
   PANYA_INGEST_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   PANYA_EMBEDDER: z.enum(['auto', 'hash', 'local', 'openai']).default('auto'),
+  /** SQLite: `hnsw` searches workspaces of 20,000 chunks or more on a persisted HNSW graph, `exact` scans every vector. */
+  PANYA_VECTOR_INDEX: z.enum(['hnsw', 'exact']).default('hnsw'),
   /** `local`: model id or folder name, and where models live. */
   PANYA_LOCAL_MODEL: z.string().min(1).optional(),
   PANYA_LOCAL_MODEL_PATH: z.string().min(1).optional(),

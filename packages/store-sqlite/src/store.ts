@@ -238,6 +238,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   return new SqliteStore(db, {
     lockWaitMs,
     ...(offThread ? { writer: documentWriter({ path: options.path, busyTimeoutMs: lockWaitMs }) } : {}),
-    ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : { vectorIndex: { mode: 'exact' } }),
+    ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
   });
 }

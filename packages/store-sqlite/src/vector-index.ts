@@ -78,6 +78,7 @@ export class VectorIndexes {
   private readonly failedAt = new Map<string, number>();
   /** Graphs found unusable (too far behind): not loaded again until a newer one is written. */
   private readonly stale = new Map<string, number>();
+  private readonly lookedAt = new Map<string, number>();
   private builder: Worker | null = null;
   private next = 0;
   private readonly pending = new Map<number, (reply: BuildReply) => void>();
@@ -125,6 +126,9 @@ export class VectorIndexes {
     const current = loaded && loaded.embedderId === embedder.embedderId && loaded.dimension === embedder.dimension ? loaded : undefined;
     const now = Date.now();
     if (current && now - current.checkedAt < RESCAN_MS) return current;
+    // A workspace without a graph looks for one (written by another process) at the same pace.
+    if (!current && now - (this.lookedAt.get(key) ?? -Infinity) < RESCAN_MS) return null;
+    this.lookedAt.set(key, now);
     const seq = latestGraph(this.dir, scope.workspaceId);
     if (current && (seq === null || seq <= current.seq)) {
       current.checkedAt = now;
@@ -185,6 +189,7 @@ export class VectorIndexes {
         // The next search looks for the new graph at once.
         const current = this.loaded.get(key);
         if (current) current.checkedAt = 0;
+        this.lookedAt.delete(key);
       })
       .finally(() => this.builds.delete(key));
     this.builds.set(key, build);

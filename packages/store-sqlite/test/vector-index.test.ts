@@ -122,14 +122,29 @@ describe('approximate vector search (HNSW graph beside the database)', () => {
     expect(rebuilt.some((id) => id.startsWith(`${removedDoc}_`))).toBe(false);
   }, 60_000);
 
-  it('a store opened later on the same file uses the saved graph instead of building again', async () => {
-    const late = openSqliteStore({ path, vectorIndex: { mode: 'hnsw', threshold: THRESHOLD } });
+  it('a store opened later on the same file (HNSW is the default) uses the saved graph instead of building again', async () => {
+    const late = openSqliteStore({ path, vectorIndex: { threshold: THRESHOLD } });
     try {
       const spy = vi.spyOn(VectorIndexes.prototype, 'candidates');
       const q = queries[3]!;
       expect(ids(await late.search.semantic(scope, q, 10))).toEqual(ids(await store.search.semantic(scope, q, 10)));
       expect(Array.isArray(spy.mock.results[0]!.value)).toBe(true);
       spy.mockRestore();
+    } finally {
+      await late.close();
+    }
+  });
+
+  it('never answers from a graph of another embedder', async () => {
+    const late = openSqliteStore({ path, vectorIndex: { threshold: THRESHOLD } });
+    try {
+      expect(await late.search.semantic(other, queries[0]!, 10)).toHaveLength(10);
+      // The other workspace's vectors are written anew by another embedder of the same dimension.
+      await exact.search.setIndexInfo({ embedderId: 'other-embedder', dimension: DIM });
+      const fresh = near(centroids[0]!, 0.01);
+      await exact.search.replaceDocumentChunks(other, 'other_fresh', [chunk('other_fresh', 0, fresh)]);
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect(ids(await late.search.semantic(other, queries[0]!, 10))).toEqual(['other_fresh_0']);
     } finally {
       await late.close();
     }
