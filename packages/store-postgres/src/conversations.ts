@@ -22,7 +22,7 @@ export class PgConversations implements ConversationStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.conversations.one(`SELECT * FROM ${this.conversations.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+    return this.conversations.get(scope, id);
   }
 
   appendMessage(scope: Scope, m: NewMessage) {
@@ -65,7 +65,7 @@ export class PgConversations implements ConversationStore {
   }
 
   getMessage(scope: Scope, id: string) {
-    return this.messageRows.one(`SELECT * FROM ${this.messageRows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+    return this.messageRows.get(scope, id);
   }
 
   setFeedback(scope: Scope, messageId: string, feedback: MessageFeedback) {

@@ -17,7 +17,7 @@ export class PgFlows implements FlowStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.flows.one(`SELECT * FROM ${this.flows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+    return this.flows.get(scope, id);
   }
 
   list(scope: Scope) {
@@ -38,7 +38,7 @@ export class PgFlows implements FlowStore {
   }
 
   getRun(scope: Scope, id: string) {
-    return this.runs.one(`SELECT * FROM ${this.runs.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+    return this.runs.get(scope, id);
   }
 
   async draftRun(scope: Scope, id: string, draft: string, at: string) {

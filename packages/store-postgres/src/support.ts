@@ -38,7 +38,7 @@ export class PgTickets implements TicketStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.tickets.one(`SELECT * FROM ${this.tickets.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+    return this.tickets.get(scope, id);
   }
 
   async list(scope: Scope, filter: { status?: TicketStatus; priority?: TicketPriority }, { after, limit }: PageOptions) {
@@ -89,7 +89,7 @@ export class PgTickets implements TicketStore {
 export class PgPersonas implements PersonaStore {
   private readonly rows: Table<PersonaRecord>;
 
-  constructor(private readonly db: Conn, n: Names) {
+  constructor(db: Conn, n: Names) {
     this.rows = new Table(db, n, tables.PERSONAS);
   }
 
@@ -98,26 +98,19 @@ export class PgPersonas implements PersonaStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.rows.one(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+    return this.rows.get(scope, id);
   }
 
-  async list(scope: Scope, { after, limit }: PageOptions) {
-    const rows = await this.rows.all(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3) ORDER BY id DESC LIMIT $4`, [
-      scope.tenantId,
-      scope.workspaceId,
-      after ?? null,
-      limit + 1,
-    ]);
-    return page(rows, limit);
+  list(scope: Scope, options: PageOptions) {
+    return this.rows.list(scope, options);
   }
 
   update(scope: Scope, id: string, patch: PersonaPatch) {
-    return this.rows.update(patch, 'tenant_id = $1 AND workspace_id = $2 AND id = $3', [scope.tenantId, scope.workspaceId, id]);
+    return this.rows.patch(scope, id, patch);
   }
 
-  async delete(scope: Scope, id: string) {
-    const { rowCount } = await this.db.query(`DELETE FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
-    return (rowCount ?? 0) > 0;
+  delete(scope: Scope, id: string) {
+    return this.rows.delete(scope, id);
   }
 }
 
@@ -133,23 +126,19 @@ export class PgVisitors implements VisitorStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.rows.one(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+    return this.rows.get(scope, id);
   }
 
   findByEmail(scope: Scope, email: string) {
     return this.rows.one(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND email = $3`, [scope.tenantId, scope.workspaceId, email]);
   }
 
-  async list(scope: Scope, { after, limit, email }: PageOptions & { email?: string }) {
-    const rows = await this.rows.all(
-      `SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3) AND ($4::text IS NULL OR email = $4) ORDER BY id DESC LIMIT $5`,
-      [scope.tenantId, scope.workspaceId, after ?? null, email ?? null, limit + 1],
-    );
-    return page(rows, limit);
+  list(scope: Scope, { email, ...options }: PageOptions & { email?: string }) {
+    return this.rows.list(scope, options, { email });
   }
 
   update(scope: Scope, id: string, patch: { name?: string | null; email?: string | null; updatedAt: string }) {
-    return this.rows.update(patch, 'tenant_id = $1 AND workspace_id = $2 AND id = $3', [scope.tenantId, scope.workspaceId, id]);
+    return this.rows.patch(scope, id, patch);
   }
 
   listByDomain(scope: Scope, domain: string, limit: number) {
@@ -177,7 +166,7 @@ export class PgVisitors implements VisitorStore {
 export class PgCustomers implements CustomerStore {
   private readonly rows: Table<CustomerRecord>;
 
-  constructor(private readonly db: Conn, n: Names) {
+  constructor(db: Conn, n: Names) {
     this.rows = new Table(db, n, tables.CUSTOMERS);
   }
 
@@ -186,25 +175,19 @@ export class PgCustomers implements CustomerStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.rows.one(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
+    return this.rows.get(scope, id);
   }
 
-  async list(scope: Scope, { after, limit, domain, externalId }: PageOptions & { domain?: string; externalId?: string }) {
-    const rows = await this.rows.all(
-      `SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3)
-         AND ($4::text IS NULL OR domain = $4) AND ($5::text IS NULL OR external_id = $5) ORDER BY id DESC LIMIT $6`,
-      [scope.tenantId, scope.workspaceId, after ?? null, domain ?? null, externalId ?? null, limit + 1],
-    );
-    return page(rows, limit);
+  list(scope: Scope, { domain, externalId, ...options }: PageOptions & { domain?: string; externalId?: string }) {
+    return this.rows.list(scope, options, { domain, externalId });
   }
 
   update(scope: Scope, id: string, patch: CustomerPatch) {
-    return this.rows.update(patch, 'tenant_id = $1 AND workspace_id = $2 AND id = $3', [scope.tenantId, scope.workspaceId, id]);
+    return this.rows.patch(scope, id, patch);
   }
 
-  async delete(scope: Scope, id: string) {
-    const { rowCount } = await this.db.query(`DELETE FROM ${this.rows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, id]);
-    return (rowCount ?? 0) > 0;
+  delete(scope: Scope, id: string) {
+    return this.rows.delete(scope, id);
   }
 }
 

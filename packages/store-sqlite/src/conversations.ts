@@ -25,7 +25,7 @@ export class SqliteConversations implements ConversationStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => this.conversations.one('SELECT * FROM conversations WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.conversations.get(scope, id));
   }
 
   appendMessage(scope: Scope, m: NewMessage) {
@@ -75,7 +75,7 @@ export class SqliteConversations implements ConversationStore {
   }
 
   getMessage(scope: Scope, id: string) {
-    return this.run(() => this.messageRows.one('SELECT * FROM messages WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.messageRows.get(scope, id));
   }
 
   setFeedback(scope: Scope, messageId: string, feedback: MessageFeedback) {

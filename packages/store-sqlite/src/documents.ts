@@ -27,7 +27,7 @@ export class SqliteDocuments implements DocumentStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => this.rows.one('SELECT * FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.rows.get(scope, id));
   }
 
   getByExternalId(scope: Scope, externalId: string) {

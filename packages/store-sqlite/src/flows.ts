@@ -17,7 +17,7 @@ export class SqliteFlows implements FlowStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => this.flows.one('SELECT * FROM flows WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.flows.get(scope, id));
   }
 
   list(scope: Scope) {
@@ -37,7 +37,7 @@ export class SqliteFlows implements FlowStore {
   }
 
   getRun(scope: Scope, id: string) {
-    return this.run(() => this.runs.one('SELECT * FROM flow_runs WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.runs.get(scope, id));
   }
 
   draftRun(scope: Scope, id: string, draft: string, at: string) {
@@ -45,7 +45,7 @@ export class SqliteFlows implements FlowStore {
       this.sql
         .get("UPDATE flow_runs SET draft = ?, drafted_at = ?, status = 'drafted' WHERE tenant_id = ? AND workspace_id = ? AND id = ? AND status <> 'completed'")
         .run(draft, at, scope.tenantId, scope.workspaceId, id);
-      return this.runs.one('SELECT * FROM flow_runs WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id);
+      return this.runs.get(scope, id);
     });
   }
 

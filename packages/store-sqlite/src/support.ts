@@ -39,7 +39,7 @@ export class SqliteTickets implements TicketStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => this.tickets.one('SELECT * FROM tickets WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.tickets.get(scope, id));
   }
 
   list(scope: Scope, filter: { status?: TicketStatus; priority?: TicketPriority }, { after, limit }: PageOptions) {
@@ -91,7 +91,7 @@ export class SqliteTickets implements TicketStore {
 export class SqlitePersonas implements PersonaStore {
   private readonly rows: Table<PersonaRecord>;
 
-  constructor(private readonly sql: Statements, private readonly run: Runner) {
+  constructor(sql: Statements, private readonly run: Runner) {
     this.rows = new Table(sql, tables.PERSONAS);
   }
 
@@ -100,28 +100,19 @@ export class SqlitePersonas implements PersonaStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => this.rows.one('SELECT * FROM personas WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.rows.get(scope, id));
   }
 
-  list(scope: Scope, { after, limit }: PageOptions) {
-    return this.run(() =>
-      page(
-        this.rows.all('SELECT * FROM personas WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after) ORDER BY id DESC LIMIT @limit', {
-          ...scope,
-          after: after ?? null,
-          limit: limit + 1,
-        }),
-        limit,
-      ),
-    );
+  list(scope: Scope, options: PageOptions) {
+    return this.run(() => this.rows.list(scope, options));
   }
 
   update(scope: Scope, id: string, patch: PersonaPatch) {
-    return this.run(() => this.rows.update(patch, 'tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.rows.patch(scope, id, patch));
   }
 
   delete(scope: Scope, id: string) {
-    return this.run(() => this.sql.get('DELETE FROM personas WHERE tenant_id = ? AND workspace_id = ? AND id = ?').run(scope.tenantId, scope.workspaceId, id).changes > 0);
+    return this.run(() => this.rows.delete(scope, id));
   }
 }
 
@@ -137,27 +128,19 @@ export class SqliteVisitors implements VisitorStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => this.rows.one('SELECT * FROM visitors WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.rows.get(scope, id));
   }
 
   findByEmail(scope: Scope, email: string) {
     return this.run(() => this.rows.one('SELECT * FROM visitors WHERE tenant_id = ? AND workspace_id = ? AND email = ?', scope.tenantId, scope.workspaceId, email));
   }
 
-  list(scope: Scope, { after, limit, email }: PageOptions & { email?: string }) {
-    return this.run(() =>
-      page(
-        this.rows.all(
-          'SELECT * FROM visitors WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after) AND (@email IS NULL OR email = @email) ORDER BY id DESC LIMIT @limit',
-          { ...scope, after: after ?? null, email: email ?? null, limit: limit + 1 },
-        ),
-        limit,
-      ),
-    );
+  list(scope: Scope, { email, ...options }: PageOptions & { email?: string }) {
+    return this.run(() => this.rows.list(scope, options, { email }));
   }
 
   update(scope: Scope, id: string, patch: { name?: string | null; email?: string | null; updatedAt: string }) {
-    return this.run(() => this.rows.update(patch, 'tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.rows.patch(scope, id, patch));
   }
 
   listByDomain(scope: Scope, domain: string, limit: number) {
@@ -190,7 +173,7 @@ export class SqliteVisitors implements VisitorStore {
 export class SqliteCustomers implements CustomerStore {
   private readonly rows: Table<CustomerRecord>;
 
-  constructor(private readonly sql: Statements, private readonly run: Runner) {
+  constructor(sql: Statements, private readonly run: Runner) {
     this.rows = new Table(sql, tables.CUSTOMERS);
   }
 
@@ -199,28 +182,19 @@ export class SqliteCustomers implements CustomerStore {
   }
 
   get(scope: Scope, id: string) {
-    return this.run(() => this.rows.one('SELECT * FROM customers WHERE tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.rows.get(scope, id));
   }
 
-  list(scope: Scope, { after, limit, domain, externalId }: PageOptions & { domain?: string; externalId?: string }) {
-    return this.run(() =>
-      page(
-        this.rows.all(
-          `SELECT * FROM customers WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after)
-             AND (@domain IS NULL OR domain = @domain) AND (@externalId IS NULL OR external_id = @externalId) ORDER BY id DESC LIMIT @limit`,
-          { ...scope, after: after ?? null, domain: domain ?? null, externalId: externalId ?? null, limit: limit + 1 },
-        ),
-        limit,
-      ),
-    );
+  list(scope: Scope, { domain, externalId, ...options }: PageOptions & { domain?: string; externalId?: string }) {
+    return this.run(() => this.rows.list(scope, options, { domain, externalId }));
   }
 
   update(scope: Scope, id: string, patch: CustomerPatch) {
-    return this.run(() => this.rows.update(patch, 'tenant_id = ? AND workspace_id = ? AND id = ?', scope.tenantId, scope.workspaceId, id));
+    return this.run(() => this.rows.patch(scope, id, patch));
   }
 
   delete(scope: Scope, id: string) {
-    return this.run(() => this.sql.get('DELETE FROM customers WHERE tenant_id = ? AND workspace_id = ? AND id = ?').run(scope.tenantId, scope.workspaceId, id).changes > 0);
+    return this.run(() => this.rows.delete(scope, id));
   }
 }
 
