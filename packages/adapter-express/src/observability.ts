@@ -37,9 +37,9 @@ export function createMetrics(engine: Engine) {
     // A fact of the shared database that every process reads alike: across processes, never summed.
     aggregator: 'max',
     async collect() {
-      // An unreachable database leaves the gauge unset rather than failing the whole scrape.
-      const health = await engine.store.health().catch(() => null);
-      if (health) this.set(health.queuedDocuments);
+      // Read as readiness reads it (bounded in time); an unreachable database keeps the last figure rather than failing the scrape.
+      const { queuedDocuments } = await engine.readiness();
+      if (queuedDocuments !== null) this.set(queuedDocuments);
     },
   });
   return {

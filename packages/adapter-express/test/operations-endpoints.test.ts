@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { createEngine, type Logger } from '@panya/core';
+import { openPostgresStore } from '@panya/store-postgres';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
@@ -61,6 +64,77 @@ describe('GET /readyz', () => {
     expect(behind.body).toMatchObject({ failed: ['migrations'] });
     expect(behind.body.detail).toMatch(/schema is at migration 1/);
   });
+});
+
+const pgUrl = process.env.PANYA_TEST_PG;
+if (!pgUrl) console.warn('/readyz on PostgreSQL skipped: set PANYA_TEST_PG=postgres://… to run it.');
+
+/** A TCP relay to the database that can be cut (connections refused), or left silent (accepting, never answering). */
+async function databaseRelay(target: URL) {
+  let mode: 'open' | 'silent' = 'open';
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => (sockets.add(socket), socket.on('close', () => sockets.delete(socket)).on('error', () => socket.destroy()));
+  const server = createServer((client) => {
+    track(client);
+    if (mode === 'silent') return;
+    const upstream = track(connect(Number(target.port || 5432), target.hostname));
+    client.pipe(upstream).pipe(client);
+    upstream.on('close', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+  });
+  const listen = (port = 0) => new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
+  await listen();
+  const port = (server.address() as AddressInfo).port;
+  const dropAll = () => sockets.forEach((s) => s.destroy());
+  return {
+    url: Object.assign(new URL(target.href), { host: `127.0.0.1:${port}` }).href,
+    /** The server is gone: open connections break, new ones are refused. */
+    cut: () => new Promise<void>((ok) => (server.close(() => ok()), dropAll())),
+    /** Reachable again, but answering nothing (a server hung, or packets dropped on the way). */
+    silence: async () => ((mode = 'silent'), await listen(port)),
+    restore: () => ((mode = 'open'), dropAll()),
+    close: () => new Promise<void>((ok) => (server.close(() => ok()), dropAll())),
+  };
+}
+
+describe.skipIf(!pgUrl)('GET /readyz on PostgreSQL', () => {
+  it('goes 503 when the database server is gone or silent, in bounded time, and 200 once it is back', async () => {
+    const relay = await databaseRelay(new URL(pgUrl!));
+    const schema = `panya_ready_${randomBytes(6).toString('hex')}`;
+    const store = await openPostgresStore({ connectionString: relay.url, schema });
+    const engine = createEngine({ store, ingest: { pollMs: 50 } });
+    engines.push(engine);
+    await engine.start();
+    const app = createPanyaApp(engine);
+    try {
+      expect((await request(app).get('/readyz')).status).toBe(200);
+
+      await relay.cut();
+      const gone = await request(app).get('/readyz');
+      expect(gone.status).toBe(503);
+      expect(gone.body).toMatchObject({ checks: { database: 'failed' } });
+
+      await relay.silence();
+      const started = Date.now();
+      const silent = await request(app).get('/readyz');
+      expect(silent.status).toBe(503);
+      expect(silent.body.detail).toMatch(/database did not answer: timed out after 2 s/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // The queue-depth gauge reads the database the same way: the scrape still answers, in bounded time.
+      const scraped = Date.now();
+      expect((await request(app).get('/metrics')).status).toBe(200);
+      expect(Date.now() - scraped).toBeLessThan(10_000);
+
+      relay.restore();
+      let back = 0;
+      for (const deadline = Date.now() + 15_000; back !== 200 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) back = (await request(app).get('/readyz')).status;
+      expect(back).toBe(200);
+    } finally {
+      relay.restore();
+      await store.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+      await relay.close();
+    }
+  }, 60_000);
 });
 
 describe('GET /metrics and the access log', () => {

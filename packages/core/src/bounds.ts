@@ -71,3 +71,5 @@ export const MAX_CHAT_STREAMS_PER_TENANT = 50;
 export const API_KEY_CACHE_MS = 1_000;
 /** API keys a process keeps looked up at most (the oldest are dropped first). */
 export const API_KEY_CACHE_ENTRIES = 10_000;
+/** `/readyz` answers within about this long: a database that does not answer in time counts as not ready. */
+export const READINESS_TIMEOUT_MS = 2_000;
