@@ -124,13 +124,14 @@ describe('published packages: pnpm pack, install into a scratch project, the REA
     }
   });
 
-  it('ships ESM with types, exports and bin inside the tarball, real version ranges and a licence', () => {
+  it('ships ESM with types, exports and bin inside the tarball, real version ranges, a README and a licence', () => {
     for (const [name, { manifest, files }] of tarballs) {
       const where = `${name}: `;
       expect(manifest.type, `${where}type`).toBe('module');
       expect(manifest.files, `${where}files`).toBeDefined();
       expect(manifest.license, `${where}license`).toBe('MIT');
       expect(files, `${where}LICENSE`).toContain('LICENSE');
+      expect(files, `${where}README.md`).toContain('README.md');
       expect(files.some((f) => f.startsWith('src/')), `${where}sources are not shipped`).toBe(false);
       for (const field of DEPENDENCY_FIELDS)
         for (const [dependency, range] of Object.entries(manifest[field] ?? {})) expect(range, `${where}${field}.${dependency}`).not.toMatch(/^(workspace|link|file):/);
