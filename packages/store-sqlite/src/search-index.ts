@@ -300,13 +300,13 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /**
-   * The workspace's graph candidates (twice as many as asked, for recall) that are still its live
-   * chunks; null when exact search must answer.
+   * The workspace's graph candidates that are still its live chunks (a quarter more than asked, at
+   * least 10 more, so entries of removed chunks leave enough); null when exact search must answer.
    */
   private approximate(scope: Scope, info: IndexInfo, vector: Float32Array, limit: number): Row[] | null {
     if (!this.vectors) return null;
     const version = (this.sql.get('SELECT seq, floor FROM search_versions WHERE tenant_id = ?').get(scope.tenantId) as LexicalVersion | undefined) ?? { seq: 0, floor: 0 };
-    const candidates = this.vectors.candidates(scope, info, vector, Math.max(2 * limit, 40), version);
+    const candidates = this.vectors.candidates(scope, info, vector, limit + Math.max(10, Math.ceil(limit / 4)), version);
     if (!candidates) return null;
     const live = new Map(
       (
