@@ -56,7 +56,7 @@ for (let at = 0; at < count; at += 1000) {
 const t1 = performance.now();
 const indexed = await engine.ingest.drain();
 const t2 = performance.now();
-const chunks = await engine.store.search.countChunks(ctx.scope);
+const chunks = await engine.search.countChunks(ctx.scope);
 const peakRssBytes = process.resourceUsage().maxRSS * 1024;
 await engine.close();
 const fileBytes = statSync(path).size;

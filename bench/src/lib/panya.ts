@@ -129,10 +129,11 @@ export async function panyaDb(corpus: SearchCorpus, workspaces: 1 | 10, log: (m:
   const engine = createEngine({ store: openSqliteStore({ path: join(tmp, 'panya.db') }), embedder, ingest: { batchSize: 128 } });
   const created = await engine.tenancy.createTenant({ slug: 'bench', plan: 'enterprise' });
   if (created.isErr()) throw new Error(created.error.message);
-  const tenantId = created.value.tenant.id;
-  const now = new Date().toISOString();
+  const admin = await engine.access.system('bench');
+  if (admin.isErr()) throw new Error(admin.error.message);
   for (let w = 1; w < workspaces; w++) {
-    await engine.store.workspaces.insert({ id: engine.deps.ids.next('ws'), tenantId, slug: WORKSPACE_SLUGS[w]!, name: `Brand ${w}`, brandAccent: null, isDefault: false, deletedAt: null, createdAt: now, updatedAt: now });
+    const made = await engine.workspaces.create(admin.value, { slug: WORKSPACE_SLUGS[w]!, name: `Brand ${w}` });
+    if (made.isErr()) throw new Error(made.error.message);
   }
   const ctxs = await workspaceContexts(engine, workspaces);
   const docIds: string[] = new Array(corpus.n);
@@ -149,7 +150,7 @@ export async function panyaDb(corpus: SearchCorpus, workspaces: 1 | 10, log: (m:
   await engine.ingest.drain();
   if (embedder.misses > 0) throw new Error(`${embedder.misses} chunks did not map to a synthetic vector (chunker changed the text?)`);
   let total = 0;
-  for (const ctx of ctxs) total += await engine.store.search.countChunks(ctx.scope);
+  for (const ctx of ctxs) total += await engine.search.countChunks(ctx.scope);
   if (total !== corpus.n) throw new Error(`expected ${corpus.n} chunks, found ${total}`);
   await engine.close();
   const buildSeconds = (performance.now() - started) / 1000;

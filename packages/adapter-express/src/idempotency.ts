@@ -45,7 +45,7 @@ export function idempotentRequests(engine: Engine): RequestHandler {
     const settle = (action: () => Promise<void>) => {
       if (settled) return;
       settled = true;
-      action().catch((error: unknown) => engine.deps.logger.warn('idempotency record not saved', { key, error: String(error) }));
+      action().catch((error: unknown) => engine.logger.warn('idempotency record not saved', { key, error: String(error) }));
     };
     res.once('finish', () => settle(() => finish({ status: res.statusCode, headers: storedHeaders(res), body } satisfies StoredResponse)));
     // The client went away before the response was written: the key is given back.

@@ -7,6 +7,7 @@ import { createEngine, NO_ANSWER, type Engine, type GenerateRequest, type Genera
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp, type PanyaAppOptions } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 const ARTICLES = [
   { title: 'Shipping times', contentMd: '# Shipping times\n\nOrders to Bangkok arrive within 1-2 business days.\n\nOrders to other provinces arrive within 2-4 business days.' },
@@ -59,7 +60,7 @@ describe('POST /api/answer', () => {
     expect(Object.keys(citation).sort()).toEqual(['chunkId', 'documentId', 'n', 'snippet', 'title', 'url']);
     expect(citation.documentId).toBe(ids[1]);
     expect(res.body.answer).toContain(`[${citation.n}]`);
-    const chunk = await engine.store.search.getChunks({ tenantId: tenant.id, workspaceId: (await engine.store.workspaces.getDefault(tenant.id))!.id }, [citation.chunkId]);
+    const chunk = await engineInternals(engine).store.search.getChunks({ tenantId: tenant.id, workspaceId: (await engineInternals(engine).store.workspaces.getDefault(tenant.id))!.id }, [citation.chunkId]);
     expect(chunk[0]?.documentId).toBe(ids[1]);
     expect((await engine.usage.ledger(tenant.id)).apiQueries).toMatchObject({ answer: 1, total: 1 });
     expect(res.headers['ratelimit-remaining']).toBe('59');
@@ -107,7 +108,7 @@ describe('POST /api/chat (SSE)', () => {
     expect(citations[0]).toMatchObject({ documentId: ids[0] });
     expect(events.at(-1)!.event).toBe('done');
     expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ grounded: true, usage: { outputTokens: expect.any(Number) } });
-    const stored = await engine.store.conversations.messages({ tenantId: (await engine.store.tenants.getBySlug('acme'))!.id, workspaceId: (await engine.store.workspaces.getDefault((await engine.store.tenants.getBySlug('acme'))!.id))!.id }, meta.conversationId, 10);
+    const stored = await engineInternals(engine).store.conversations.messages({ tenantId: (await engineInternals(engine).store.tenants.getBySlug('acme'))!.id, workspaceId: (await engineInternals(engine).store.workspaces.getDefault((await engineInternals(engine).store.tenants.getBySlug('acme'))!.id))!.id }, meta.conversationId, 10);
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(stored[1]).toMatchObject({ id: meta.messageId, grounded: true });
   });
@@ -220,8 +221,8 @@ describe('chat stream lifecycle', () => {
     expect(generator.aborted).toBe(true);
     const parsed = parseSse(text);
     const conversationId = JSON.parse(parsed[0]!.data).conversationId;
-    const scope = { tenantId: tenant.id, workspaceId: (await engine.store.workspaces.getDefault(tenant.id))!.id };
-    expect((await engine.store.conversations.messages(scope, conversationId, 10)).map((m) => m.role)).toEqual(['user']);
+    const scope = { tenantId: tenant.id, workspaceId: (await engineInternals(engine).store.workspaces.getDefault(tenant.id))!.id };
+    expect((await engineInternals(engine).store.conversations.messages(scope, conversationId, 10)).map((m) => m.role)).toEqual(['user']);
   });
 
   it('reports a failure mid-stream as an error event', async () => {

@@ -10,6 +10,7 @@ import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { createStripeClient, createStripePaymentProcessor, stripeConfigFromEnv, type StripeConfig } from '@panya/payment-stripe';
 import { startFakeStripe, type FakeStripe } from '@panya/payment-stripe/testing';
+import { engineInternals } from '@panya/core/testing';
 
 const CRON = 'cron-secret-for-tests';
 const WEBHOOK_SECRET = 'whsec_month';
@@ -61,7 +62,7 @@ async function setup() {
   const event = fake.subscriptionEvent('customer.subscription.created', sub);
   const signature = await createStripeClient(config).webhooks.generateTestHeaderStringAsync({ payload: event, secret: WEBHOOK_SECRET });
   await request(app).post('/api/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', signature).send(event).expect(200);
-  expect(await e.store.tenants.get(tenant.id)).toMatchObject({ plan: 'team', paymentCustomerId: sub.customer });
+  expect(await engineInternals(e).store.tenants.get(tenant.id)).toMatchObject({ plan: 'team', paymentCustomerId: sub.customer });
 
   const chat = async (query: string, status = 200) => {
     const res = await request(app).post('/api/chat').set(auth).set('Content-Type', 'application/json').send({ query }).buffer(true).parse((r, done) => {
@@ -89,7 +90,7 @@ describe('a billed month', () => {
     for (const q of ['How long does shipping to Bangkok take?', 'How long do refunds take?', 'Refund method?', 'Shipping to Bangkok?']) october.push(await chat(q));
     await chat('When do refunds arrive?', 402);
     // A thumbs-down before the detector ran: never counted, and the cap frees a slot.
-    expect(await disqualifyResolution(e.store, scope, october[3]!, 'thumbs_down', new Date('2026-10-05T09:10:00Z'))).toBe('not_counted');
+    expect(await disqualifyResolution(engineInternals(e).store, scope, october[3]!, 'thumbs_down', new Date('2026-10-05T09:10:00Z'))).toBe('not_counted');
     october[3] = await chat('When do refunds arrive?');
     for (let i = 0; i < 3; i++) await request(app).post('/api/search').set(auth).send({ query: 'refunds' }).expect(200);
 
@@ -99,7 +100,7 @@ describe('a billed month', () => {
     at('2026-10-05T10:00:00Z');
     expect((await cron('resolutions')).body).toMatchObject({ job: 'resolutions', scanned: 4, written: 4 });
     expect((await cron('resolutions')).body).toMatchObject({ written: 0 });
-    expect(await e.store.resolutions.count(tenant.id, '2026-10')).toBe(4);
+    expect(await engineInternals(e).store.resolutions.count(tenant.id, '2026-10')).toBe(4);
     await chat('Refunds?', 402); // the cap counts the records
 
     // November 1st, 01:00: 4 resolutions − 2 included = 2; the pool is used up, so all 3 API queries are overage.
@@ -115,8 +116,8 @@ describe('a billed month', () => {
 
     // A thumbs-down on a reported October conversation: refunded, the sent events stay as they were.
     at('2026-11-02T08:00:00Z');
-    expect(await disqualifyResolution(e.store, scope, october[0]!, 'thumbs_down', new Date('2026-11-02T08:00:00Z'))).toBe('refunded');
-    expect(await e.store.resolutions.count(tenant.id, '2026-10')).toBe(3);
+    expect(await disqualifyResolution(engineInternals(e).store, scope, october[0]!, 'thumbs_down', new Date('2026-11-02T08:00:00Z'))).toBe('refunded');
+    expect(await engineInternals(e).store.resolutions.count(tenant.id, '2026-10')).toBe(3);
     expect((await cron('usage-reporter')).body).toMatchObject({ reported: 1 }); // October again: nothing new leaves
     expect(fake.meterEvents).toHaveLength(2);
 
@@ -129,8 +130,8 @@ describe('a billed month', () => {
       ['2026-10:svc_resolutions', '2'],
       ['2026-11:svc_resolutions', '1'],
     ]);
-    expect(await e.store.resolutions.credits(tenant.id)).toEqual({});
-    expect((await e.store.resolutions.list(tenant.id, '2026-10')).filter((r) => r.refundedAt).map((r) => r.correctedPeriod)).toEqual(['2026-11']);
+    expect(await engineInternals(e).store.resolutions.credits(tenant.id)).toEqual({});
+    expect((await engineInternals(e).store.resolutions.list(tenant.id, '2026-10')).filter((r) => r.refundedAt).map((r) => r.correctedPeriod)).toEqual(['2026-11']);
   });
 
   it('completed guided flows are sent on svc_guided_flow, each once', async () => {
@@ -156,15 +157,15 @@ describe('a billed month', () => {
     fake.meterEvents.length = 0;
     for (const q of ['How long does shipping to Bangkok take?', 'How long do refunds take?', 'Refund method?']) await chat(q);
     at('2026-11-01T01:00:00Z');
-    const mark = e.store.billing.markMeterEventSent.bind(e.store.billing);
-    e.store.billing.markMeterEventSent = async () => {
+    const mark = engineInternals(e).store.billing.markMeterEventSent.bind(engineInternals(e).store.billing);
+    engineInternals(e).store.billing.markMeterEventSent = async () => {
       throw new Error('node died after Stripe took the event');
     };
     expect((await cron('usage-reporter')).body).toMatchObject({ reported: 1, sent: 0, unsent: 1 });
     expect(fake.meterEvents).toHaveLength(1); // Stripe has it; the outbox does not know
-    e.store.billing.markMeterEventSent = mark;
+    engineInternals(e).store.billing.markMeterEventSent = mark;
     expect((await cron('usage-reporter')).body).toMatchObject({ reported: 1, sent: 1, unsent: 0 });
     expect(sent()).toEqual([['2026-10:svc_resolutions', '1']]);
-    expect((await e.store.billing.listMeterEvents(tenant.id)).every((r) => r.sentAt !== null)).toBe(true);
+    expect((await engineInternals(e).store.billing.listMeterEvents(tenant.id)).every((r) => r.sentAt !== null)).toBe(true);
   });
 });

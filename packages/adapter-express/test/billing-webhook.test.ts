@@ -12,6 +12,7 @@ import { createPanyaApp } from '@panya/adapter-express';
 import { createStripeClient, createStripePaymentProcessor, stripeConfigFromEnv, type StripeConfig } from '@panya/payment-stripe';
 import { startFakeStripe, type FakeStripe, type FakeSubscription } from '@panya/payment-stripe/testing';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 const SECRET = 'sk_test_webhook';
 const WEBHOOK_SECRET = 'whsec_webhook_test';
@@ -64,7 +65,7 @@ async function deliver(app: ReturnType<typeof createPanyaApp>, payload: string, 
 
 async function withHostname(e: Engine, tenantId: string, status: 'active' | 'inactive') {
   const at = NOW.toISOString();
-  await e.store.hostnames.insert({ id: 'hn_1', tenantId, hostname: 'help.acme.co.th', status, edgeHostnameId: 'edge_1', txtName: '_edge-custom-hostname.help.acme.co.th', txtValue: 'v', verificationError: null, verificationDetail: null, statusChangedAt: at, lastCheckedAt: at, createdAt: at, updatedAt: at });
+  await engineInternals(e).store.hostnames.insert({ id: 'hn_1', tenantId, hostname: 'help.acme.co.th', status, edgeHostnameId: 'edge_1', txtName: '_edge-custom-hostname.help.acme.co.th', txtValue: 'v', verificationError: null, verificationDetail: null, statusChangedAt: at, lastCheckedAt: at, createdAt: at, updatedAt: at });
 }
 
 async function checkout(app: ReturnType<typeof createPanyaApp>, auth: Record<string, string>, plan: string, interval: 'month' | 'year'): Promise<FakeSubscription> {
@@ -81,21 +82,21 @@ describe('POST /api/billing/webhook', () => {
     const sub = await checkout(app, acme.auth, 'business', 'month');
     const created = await deliver(app, fake.subscriptionEvent('customer.subscription.created', sub));
     expect(created.body).toMatchObject({ received: true, action: 'applied', tenantId: acme.tenant.id, plan: 'business', subscriptionStatus: 'active' });
-    expect(await e.store.tenants.get(acme.tenant.id)).toMatchObject({ plan: 'business', paymentCustomerId: sub.customer });
-    expect(await e.store.billing.getTenantBilling(acme.tenant.id)).toMatchObject({ subscriptionId: sub.id, subscriptionStatus: 'active', interval: 'month', lockedRates: null });
-    expect((await e.store.hostnames.get(acme.tenant.id, 'hn_1'))?.status).toBe('active');
+    expect(await engineInternals(e).store.tenants.get(acme.tenant.id)).toMatchObject({ plan: 'business', paymentCustomerId: sub.customer });
+    expect(await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id)).toMatchObject({ subscriptionId: sub.id, subscriptionStatus: 'active', interval: 'month', lockedRates: null });
+    expect((await engineInternals(e).store.hostnames.get(acme.tenant.id, 'hn_1'))?.status).toBe('active');
 
     // The customer switches to Team in Stripe's portal: below Business the hostname goes inactive.
     sub.items = [{ price: 'price_team', currentPeriodEnd: TERM_END }, { price: 'price_team_res', currentPeriodEnd: TERM_END }];
     await deliver(app, fake.subscriptionEvent('customer.subscription.updated', sub));
-    expect((await e.store.tenants.get(acme.tenant.id))?.plan).toBe('team');
-    expect((await e.store.hostnames.get(acme.tenant.id, 'hn_1'))?.status).toBe('inactive');
+    expect((await engineInternals(e).store.tenants.get(acme.tenant.id))?.plan).toBe('team');
+    expect((await engineInternals(e).store.hostnames.get(acme.tenant.id, 'hn_1'))?.status).toBe('inactive');
 
     sub.status = 'canceled';
     const deleted = await deliver(app, fake.subscriptionEvent('customer.subscription.deleted', sub));
     expect(deleted.body).toMatchObject({ action: 'applied', plan: 'free', subscriptionStatus: 'canceled' });
-    expect(await e.store.tenants.get(acme.tenant.id)).toMatchObject({ plan: 'free', paymentCustomerId: sub.customer });
-    expect((await e.store.billing.getTenantBilling(acme.tenant.id))?.subscriptionStatus).toBe('canceled');
+    expect(await engineInternals(e).store.tenants.get(acme.tenant.id)).toMatchObject({ plan: 'free', paymentCustomerId: sub.customer });
+    expect((await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id))?.subscriptionStatus).toBe('canceled');
   });
 
   it('an annual subscription locks the sign-up overage rates for the term; renewals keep them', async () => {
@@ -103,15 +104,15 @@ describe('POST /api/billing/webhook', () => {
     const acme = await makeTenant(e, 'acme', ['admin'], 'free');
     const sub = await checkout(app, acme.auth, 'team', 'year');
     await deliver(app, fake.subscriptionEvent('customer.subscription.created', sub));
-    const locked = await e.store.billing.getTenantBilling(acme.tenant.id);
+    const locked = await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id);
     expect(locked).toMatchObject({ interval: 'year', lockedRates: { resolutionSatang: 400, apiQuerySatang: 80 }, lockedUntil: new Date(TERM_END * 1000).toISOString() });
     const usage = await request(app).get('/api/billing/usage').set(acme.auth).expect(200);
     expect(usage.body.rates).toEqual({ resolutionSatang: 400, apiQuerySatang: 80, locked: true });
     // Were the plan's prices to change, the locked ones hold: a renewal of the same subscription keeps them.
-    await e.store.billing.putTenantBilling({ ...locked!, lockedRates: { resolutionSatang: 350, apiQuerySatang: 70 } });
+    await engineInternals(e).store.billing.putTenantBilling({ ...locked!, lockedRates: { resolutionSatang: 350, apiQuerySatang: 70 } });
     for (const item of sub.items) item.currentPeriodEnd = TERM_END + 365 * 86_400;
     await deliver(app, fake.subscriptionEvent('customer.subscription.updated', sub));
-    expect(await e.store.billing.getTenantBilling(acme.tenant.id)).toMatchObject({ lockedRates: { resolutionSatang: 350, apiQuerySatang: 70 }, lockedUntil: new Date((TERM_END + 365 * 86_400) * 1000).toISOString() });
+    expect(await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id)).toMatchObject({ lockedRates: { resolutionSatang: 350, apiQuerySatang: 70 }, lockedUntil: new Date((TERM_END + 365 * 86_400) * 1000).toISOString() });
   });
 
   it('a replayed event changes nothing; a late event of a replaced subscription does not downgrade', async () => {
@@ -122,17 +123,17 @@ describe('POST /api/billing/webhook', () => {
     await deliver(app, firstCreated);
     const second = await checkout(app, acme.auth, 'business', 'month');
     await deliver(app, fake.subscriptionEvent('customer.subscription.created', second));
-    expect((await e.store.tenants.get(acme.tenant.id))?.plan).toBe('business');
+    expect((await engineInternals(e).store.tenants.get(acme.tenant.id))?.plan).toBe('business');
 
     const replay = await deliver(app, firstCreated);
     expect(replay.body).toMatchObject({ action: 'replayed' });
-    expect((await e.store.tenants.get(acme.tenant.id))?.plan).toBe('business');
+    expect((await engineInternals(e).store.tenants.get(acme.tenant.id))?.plan).toBe('business');
 
     first.status = 'canceled';
     const late = await deliver(app, fake.subscriptionEvent('customer.subscription.deleted', first));
     expect(late.body).toMatchObject({ action: 'ignored', reason: 'replaced_subscription' });
-    expect((await e.store.tenants.get(acme.tenant.id))?.plan).toBe('business');
-    expect((await e.store.billing.getTenantBilling(acme.tenant.id))?.subscriptionId).toBe(second.id);
+    expect((await engineInternals(e).store.tenants.get(acme.tenant.id))?.plan).toBe('business');
+    expect((await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id))?.subscriptionId).toBe(second.id);
   });
 
   it('refuses a missing or wrong signature and a tampered body with 400, changing nothing; other events are acknowledged', async () => {
@@ -145,8 +146,8 @@ describe('POST /api/billing/webhook', () => {
     await request(app).post('/api/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', await sign(payload, 'whsec_other')).send(payload).expect(400);
     const tampered = payload.replace(sub.customer, 'cus_attacker');
     await request(app).post('/api/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', await sign(payload)).send(tampered).expect(400);
-    expect(await e.store.tenants.get(acme.tenant.id)).toMatchObject({ plan: 'free', paymentCustomerId: null });
-    expect(await e.store.billing.getTenantBilling(acme.tenant.id)).toBeNull();
+    expect(await engineInternals(e).store.tenants.get(acme.tenant.id)).toMatchObject({ plan: 'free', paymentCustomerId: null });
+    expect(await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id)).toBeNull();
 
     const invoice = JSON.stringify({ id: 'evt_invoice', object: 'event', type: 'invoice.paid', created: 1, data: { object: { id: 'in_1', object: 'invoice' } } });
     expect((await deliver(app, invoice)).body).toEqual({ received: true, eventId: 'evt_invoice', action: 'ignored', reason: 'invoice.paid' });

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type PriceCatalog } from '@panya/core';
-import { createFakePaymentProcessor } from '@panya/core/testing';
+import { createFakePaymentProcessor, engineInternals } from '@panya/core/testing';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
@@ -58,9 +58,9 @@ describe('POST /api/billing/seat-addon', () => {
     const { app } = setup();
     const team = await makeTenant(engine, 'team', ['admin'], 'team');
     expect((await request(app).post('/api/billing/seat-addon').set(team.auth).send({ seats: 8 }).expect(200)).body).toEqual({ seats: 8, addonSeats: 3, monthlySatang: 240_000 });
-    expect((await engine.store.billing.getTenantBilling(team.tenant.id))?.addonSeats).toBe(3);
+    expect((await engineInternals(engine).store.billing.getTenantBilling(team.tenant.id))?.addonSeats).toBe(3);
     await request(app).post('/api/billing/seat-addon').set(team.auth).send({ seats: 11 }).expect(400);
-    expect((await engine.store.billing.getTenantBilling(team.tenant.id))?.addonSeats).toBe(3);
+    expect((await engineInternals(engine).store.billing.getTenantBilling(team.tenant.id))?.addonSeats).toBe(3);
     const biz = await makeTenant(engine, 'biz');
     const refused = await request(app).post('/api/billing/seat-addon').set(biz.auth).send({ seats: 6 }).expect(403);
     expect(refused.body).toMatchObject({ code: 'plan_required', plan: 'team' });
@@ -71,12 +71,12 @@ describe('GET /api/billing/usage', () => {
   it('shows resolutions, API queries, included amounts, overage and the projected charge in satang', async () => {
     const { app } = setup();
     const team = await makeTenant(engine, 'team', ['admin'], 'team');
-    await engine.store.tenants.update(team.tenant.id, { quotas: { chatHardCap: 4 } }); // 2 included resolutions = 10 API queries
+    await engineInternals(engine).store.tenants.update(team.tenant.id, { quotas: { chatHardCap: 4 } }); // 2 included resolutions = 10 API queries
     for (let i = 0; i < 3; i++) {
-      await engine.store.conversations.insert({ id: `conv_${i}`, tenantId: team.tenant.id, workspaceId: team.defaultWorkspace.id, locale: 'en', hasGroundedAnswer: true, hasThumbsDown: i === 2, handedOff: false, createdAt: '2026-10-10T00:00:00.000Z', lastMessageAt: '2026-10-10T00:00:00.000Z' });
+      await engineInternals(engine).store.conversations.insert({ id: `conv_${i}`, tenantId: team.tenant.id, workspaceId: team.defaultWorkspace.id, locale: 'en', hasGroundedAnswer: true, hasThumbsDown: i === 2, handedOff: false, createdAt: '2026-10-10T00:00:00.000Z', lastMessageAt: '2026-10-10T00:00:00.000Z' });
     }
     for (let i = 0; i < 7; i++) {
-      await engine.store.usage.recordQuery({ id: `evt_${i}`, tenantId: team.tenant.id, workspaceId: team.defaultWorkspace.id, keyId: null, kind: 'search', tool: null, billingPeriod: '2026-10', createdAt: '2026-10-11T00:00:00.000Z' });
+      await engineInternals(engine).store.usage.recordQuery({ id: `evt_${i}`, tenantId: team.tenant.id, workspaceId: team.defaultWorkspace.id, keyId: null, kind: 'search', tool: null, billingPeriod: '2026-10', createdAt: '2026-10-11T00:00:00.000Z' });
     }
     const res = await request(app).get('/api/billing/usage?period=2026-10').set(team.auth).expect(200);
     // 2 resolutions (one thumbs-down) use the pool of 2; all 7 API queries are over, at 0.80 THB.
@@ -99,9 +99,9 @@ describe('GET /api/billing/usage', () => {
   it('uses the locked annual rates', async () => {
     const { app } = setup();
     const team = await makeTenant(engine, 'team', ['admin'], 'team');
-    await engine.store.tenants.update(team.tenant.id, { quotas: { chatHardCap: 0 } });
-    await engine.store.billing.putTenantBilling({ tenantId: team.tenant.id, subscriptionId: 'sub_1', subscriptionStatus: 'active', interval: 'year', lockedRates: { resolutionSatang: 350, apiQuerySatang: 70 }, lockedUntil: '2027-06-01T00:00:00.000Z', addonSeats: 0, updatedAt: '2026-06-01T00:00:00.000Z' });
-    await engine.store.usage.recordQuery({ id: 'evt_1', tenantId: team.tenant.id, workspaceId: team.defaultWorkspace.id, keyId: null, kind: 'answer', tool: null, billingPeriod: '2026-10', createdAt: '2026-10-11T00:00:00.000Z' });
+    await engineInternals(engine).store.tenants.update(team.tenant.id, { quotas: { chatHardCap: 0 } });
+    await engineInternals(engine).store.billing.putTenantBilling({ tenantId: team.tenant.id, subscriptionId: 'sub_1', subscriptionStatus: 'active', interval: 'year', lockedRates: { resolutionSatang: 350, apiQuerySatang: 70 }, lockedUntil: '2027-06-01T00:00:00.000Z', addonSeats: 0, updatedAt: '2026-06-01T00:00:00.000Z' });
+    await engineInternals(engine).store.usage.recordQuery({ id: 'evt_1', tenantId: team.tenant.id, workspaceId: team.defaultWorkspace.id, keyId: null, kind: 'answer', tool: null, billingPeriod: '2026-10', createdAt: '2026-10-11T00:00:00.000Z' });
     const res = await request(app).get('/api/billing/usage?period=2026-10').set(team.auth).expect(200);
     expect(res.body).toMatchObject({ rates: { resolutionSatang: 350, apiQuerySatang: 70, locked: true }, charges: { apiQueryOverageSatang: 70 } });
   });

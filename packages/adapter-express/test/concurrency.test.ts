@@ -15,6 +15,7 @@ import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
 import { recordFigures } from './security/harness.js';
+import { engineInternals } from '@panya/core/testing';
 
 const pgUrl = process.env.PANYA_TEST_PG;
 if (!pgUrl) console.warn('Limits under concurrency on PostgreSQL skipped: set PANYA_TEST_PG=postgres://… to run them.');
@@ -64,7 +65,7 @@ describe.each(stores)('limits under concurrency: $name', ({ name, make }) => {
     const b = createEngine({ store: await db.open() });
     try {
       const acme = await makeTenant(a, 'acme');
-      await a.store.tenants.update(acme.tenant.id, { quotas: { perKeyPerHour: 60 }, updatedAt: new Date().toISOString() });
+      await engineInternals(a).store.tenants.update(acme.tenant.id, { quotas: { perKeyPerHour: 60 }, updatedAt: new Date().toISOString() });
       (await a.users.createUser({ email: 'owner@acme.test', password: 'correct horse battery', tenantSlug: 'acme', role: 'owner' }))._unsafeUnwrap();
       const apps = [createPanyaApp(a), createPanyaApp(b)];
       // Stay clear of an hour boundary, where the key's bucket turns over.

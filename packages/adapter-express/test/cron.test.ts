@@ -4,6 +4,7 @@ import { createEngine, HashEmbedder, lexicalFields, type Engine } from '@panya/c
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 const SECRET = 'cron-secret-for-tests';
 let engine: Engine;
@@ -66,7 +67,7 @@ describe('cron endpoints', () => {
 
   it('runs a job once when two callers fire at the same moment (lease)', async () => {
     const app = await setup();
-    await engine.store.jobs.acquireLease('retention', 'another-node', new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
+    await engineInternals(engine).store.jobs.acquireLease('retention', 'another-node', new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
     const res = await request(app).get('/api/cron/retention').set('Authorization', `Bearer ${SECRET}`).expect(200);
     expect(res.body).toEqual({ job: 'retention', ran: false, reason: 'running_elsewhere' });
   });
@@ -78,7 +79,7 @@ describe('vectorize-reindex', () => {
     const acme = await makeTenant(engine, 'acme');
     const { makeWorkspace } = await import('@panya/core/testing');
     const second = makeWorkspace(acme.tenant.id, 'second');
-    await engine.store.workspaces.insert(second);
+    await engineInternals(engine).store.workspaces.insert(second);
     await engine.ingest.ensureIndexInfo();
     const embedder = new HashEmbedder();
     // 150 legacy chunks of documents in the "second" workspace, plus one whose document is gone.
@@ -87,9 +88,9 @@ describe('vectorize-reindex', () => {
       const doc = (await engine.documents.create((await engine.access.system('acme', 'second'))._unsafeUnwrap(), { title: `Policy ${i}`, contentMd: `Legacy policy number ${i}` }))._unsafeUnwrap();
       docs.push(doc);
       const text = `Legacy policy number ${i}`;
-      await engine.store.search.insertLegacyChunk(acme.tenant.id, doc.id, { id: `chk_legacy${i}`, documentId: doc.id, ordinal: 0, title: doc.title, headingPath: [], text, ...lexicalFields(doc.title, [], text), vector: (await embedder.embedDocuments([text])).embeddings[0]! });
+      await engineInternals(engine).store.search.insertLegacyChunk(acme.tenant.id, doc.id, { id: `chk_legacy${i}`, documentId: doc.id, ordinal: 0, title: doc.title, headingPath: [], text, ...lexicalFields(doc.title, [], text), vector: (await embedder.embedDocuments([text])).embeddings[0]! });
     }
-    await engine.store.search.insertLegacyChunk(acme.tenant.id, 'doc_gone', { id: 'chk_orphan', documentId: 'doc_gone', ordinal: 0, title: 'Gone', headingPath: [], text: 'Legacy orphan', ...lexicalFields('Gone', [], 'Legacy orphan'), vector: (await embedder.embedDocuments(['x'])).embeddings[0]! });
+    await engineInternals(engine).store.search.insertLegacyChunk(acme.tenant.id, 'doc_gone', { id: 'chk_orphan', documentId: 'doc_gone', ordinal: 0, title: 'Gone', headingPath: [], text: 'Legacy orphan', ...lexicalFields('Gone', [], 'Legacy orphan'), vector: (await embedder.embedDocuments(['x'])).embeddings[0]! });
     const inDefault = async () => (await request(app).post('/api/search').set(acme.auth).send({ query: 'legacy policy', topK: 50 }).expect(200)).body.results.length;
     expect(await inDefault()).toBeGreaterThan(0); // legacy chunks match every workspace of the tenant
 
@@ -106,7 +107,7 @@ describe('vectorize-reindex', () => {
     expect(await inDefault()).toBe(0);
     const inSecond = await request(app).post('/c/acme/_w/second/api/search').set(acme.auth).send({ query: 'legacy policy', topK: 50 }).expect(200);
     expect(inSecond.body.results.length).toBe(50);
-    expect((await engine.store.search.listLegacyChunks(0, 10)).length).toBe(0);
+    expect((await engineInternals(engine).store.search.listLegacyChunks(0, 10)).length).toBe(0);
     const again = await request(app).get('/api/cron/vectorize-reindex').set('Authorization', `Bearer ${SECRET}`).expect(200);
     expect(again.body).toMatchObject({ processed: 0, done: true });
   });
@@ -147,15 +148,15 @@ describe('sessions and memberships', () => {
     expect(refused.body.requiredScope).toBe('write');
     const editor = await login(app, 'editor@acme.test', pw);
     await editor.post(`/c/acme/api/docs/${doc.id}/reindex`).set('X-Requested-With', 'x').expect(202);
-    const audit = await engine.store.audit.list(acme.tenant.id, { type: 'doc.reindex' });
-    expect(audit.map((e) => e.actor)).toEqual([(await engine.store.users.getByEmail('editor@acme.test'))!.id]);
+    const audit = await engineInternals(engine).store.audit.list(acme.tenant.id, { type: 'doc.reindex' });
+    expect(audit.map((e) => e.actor)).toEqual([(await engineInternals(engine).store.users.getByEmail('editor@acme.test'))!.id]);
   });
 
   it('prefers the tenant-wide membership, and a workspace-scoped user loses the role in another workspace', async () => {
     const app = await setup();
     const acme = await makeTenant(engine, 'acme');
     const { makeWorkspace } = await import('@panya/core/testing');
-    await engine.store.workspaces.insert(makeWorkspace(acme.tenant.id, 'brand-b'));
+    await engineInternals(engine).store.workspaces.insert(makeWorkspace(acme.tenant.id, 'brand-b'));
     const pw = 'correct horse battery';
     (await engine.users.createUser({ email: 'both@acme.test', password: pw, tenantSlug: 'acme', workspaceSlug: 'brand-b', role: 'viewer' }))._unsafeUnwrap();
     (await engine.users.createUser({ email: 'both@acme.test', password: pw, tenantSlug: 'acme', role: 'editor' }))._unsafeUnwrap();

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { calibratedScore, queryTermSet } from '@panya/core';
 import { makeTenant, setup } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 type Ctx = Awaited<ReturnType<typeof setup>>;
 let t: Ctx;
@@ -103,7 +104,7 @@ describe('POST /api/dify/retrieval (Dify external knowledge API)', () => {
     await request(t.app).get('/api/dify/retrieval').set(t.acme.auth).expect(405);
     const ok = await ask('shipping').expect(200);
     expect(ok.headers['ratelimit-limit']).toBeDefined();
-    const events = await t.engine.store.usage.listQueries(t.acme.tenant.id);
+    const events = await engineInternals(t.engine).store.usage.listQueries(t.acme.tenant.id);
     expect(events.map((e) => e.kind)).toEqual(['search']);
   });
 });

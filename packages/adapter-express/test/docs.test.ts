@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTenant, setup } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 type Ctx = Awaited<ReturnType<typeof setup>>;
 let t: Ctx;
@@ -126,11 +127,11 @@ describe('tenant isolation', () => {
 describe('routing shape', () => {
   it('serves the same API at /api, /c/{tenant}/api and /c/{tenant}/_w/{workspace}/api', async () => {
     const second = { id: '', slug: 'second' };
-    const ws = await t.engine.store.workspaces.getDefault(t.acme.tenant.id);
+    const ws = await engineInternals(t.engine).store.workspaces.getDefault(t.acme.tenant.id);
     // A second workspace written through the store until workspace endpoints exist.
     const { makeWorkspace } = await import('@panya/core/testing');
     const w2 = makeWorkspace(t.acme.tenant.id, 'second');
-    await t.engine.store.workspaces.insert(w2);
+    await engineInternals(t.engine).store.workspaces.insert(w2);
     second.id = w2.id;
 
     const inDefault = await request(t.app).post('/c/acme/api/docs').set(t.acme.auth).send({ title: 'Default doc', contentMd: 'a' }).expect(201);
@@ -149,7 +150,7 @@ describe('routing shape', () => {
 
   it('confines a workspace-bound key to its workspace', async () => {
     const { makeWorkspace } = await import('@panya/core/testing');
-    await t.engine.store.workspaces.insert(makeWorkspace(t.acme.tenant.id, 'second'));
+    await engineInternals(t.engine).store.workspaces.insert(makeWorkspace(t.acme.tenant.id, 'second'));
     const bound = (await t.engine.apiKeys.create(t.acme.tenant.id, { scopes: ['read', 'write'], workspaceSlug: 'second' }))._unsafeUnwrap().key;
     const auth = { Authorization: `Bearer ${bound}` };
     const doc = await request(t.app).post('/api/docs').set(auth).send(article).expect(201);

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '@panya/core';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeEngine, makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 let engine: Engine;
 let app: ReturnType<typeof createPanyaApp>;
@@ -37,12 +38,12 @@ describe('DELETE /api/tenant', () => {
     // The slug must be repeated exactly.
     const unconfirmed = await owner.delete('/c/acme/api/tenant').set('X-Requested-With', 'fetch').send({ confirm: 'acme-typo' }).expect(400);
     expect(unconfirmed.body.errors).toEqual([expect.objectContaining({ path: 'confirm' })]);
-    expect(await engine.store.tenants.getBySlug('acme')).not.toBeNull();
+    expect(await engineInternals(engine).store.tenants.getBySlug('acme')).not.toBeNull();
 
     const done = await owner.delete('/c/acme/api/tenant').set('X-Requested-With', 'fetch').send({ confirm: 'acme' }).expect(200);
     expect(done.body).toMatchObject({ slug: 'acme', hostnames: [], deleted: expect.objectContaining({ tenants: 1, documents: 1, api_keys: 1, memberships: 2 }) });
-    expect(await engine.store.tenants.getBySlug('acme')).toBeNull();
-    expect(await engine.store.tombstones.getBySlug('acme')).toMatchObject({ slug: 'acme', hostnames: [] });
+    expect(await engineInternals(engine).store.tenants.getBySlug('acme')).toBeNull();
+    expect(await engineInternals(engine).store.tombstones.getBySlug('acme')).toMatchObject({ slug: 'acme', hostnames: [] });
     // The key and the session died with the tenant; the slug's addresses answer 410.
     await request(app).get('/api/docs').set(acme.auth).expect(401);
     const gone = await owner.get('/c/acme/api/docs').expect(410);

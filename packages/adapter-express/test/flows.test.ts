@@ -4,6 +4,7 @@ import { createEngine, type Engine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 let engine: Engine;
 afterEach(async () => engine?.close());
@@ -61,10 +62,10 @@ describe('guided flows', () => {
     await request(app).post(`/api/flow-runs/${run.body.id}/complete`).set(acme.auth).expect(200);
     await request(app).post(`/api/flow-runs/${run.body.id}/draft`).set(acme.auth).send({ content: 'changed' }).expect(409);
 
-    const audit = await engine.store.audit.list(acme.tenant.id, { type: 'flow.completed' });
+    const audit = await engineInternals(engine).store.audit.list(acme.tenant.id, { type: 'flow.completed' });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ subjectId: run.body.id, data: { flowId: flow.id } });
-    expect((await engine.store.usage.sumUsage(acme.tenant.id, '2026-10')).guided_flow).toBe(1);
-    expect((await engine.store.usage.sumUsage(globex.tenant.id, '2026-10')).guided_flow).toBeUndefined();
+    expect((await engineInternals(engine).store.usage.sumUsage(acme.tenant.id, '2026-10')).guided_flow).toBe(1);
+    expect((await engineInternals(engine).store.usage.sumUsage(globex.tenant.id, '2026-10')).guided_flow).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import { createEngine, LOGIN_THROTTLE, MAX_CHAT_STREAMS_PER_KEY, parseHelpHost, 
 import { openSqliteStore } from '@panya/store-sqlite';
 import { convertUpload, createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 const PASSWORD = 'correct horse battery';
 const engines: Engine[] = [];
@@ -46,7 +47,7 @@ describe('login throttling', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(300);
     expect(refused.headers['set-cookie']).toBeUndefined();
-    const events = await engine.store.audit.list(acme.tenant.id, { type: 'auth.login_throttled' });
+    const events = await engineInternals(engine).store.audit.list(acme.tenant.id, { type: 'auth.login_throttled' });
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ scope: 'account' });
   });

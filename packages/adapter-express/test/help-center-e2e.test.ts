@@ -12,6 +12,7 @@ import { startFakeCloudflare, type FakeCloudflare } from '@panya/edge/testing';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
 const HELP = 'help.panya.example';
@@ -94,9 +95,9 @@ describe('help center on a custom hostname, from registration to erasure', () =>
     // Erasure: a tombstone with the active hostname, nothing of the tenant left.
     const erased = (await engine.erasure.erase('acme', { confirm: 'acme' }))._unsafeUnwrap();
     expect(erased.hostnames).toEqual([HOST]);
-    expect(await engine.store.tombstones.getBySlug('acme')).toMatchObject({ slug: 'acme', hostnames: [HOST], purgedAt: null });
-    expect(await engine.store.tenants.getBySlug('acme')).toBeNull();
-    expect(await engine.store.hostnames.findByHostname(HOST)).toBeNull();
+    expect(await engineInternals(engine).store.tombstones.getBySlug('acme')).toMatchObject({ slug: 'acme', hostnames: [HOST], purgedAt: null });
+    expect(await engineInternals(engine).store.tenants.getBySlug('acme')).toBeNull();
+    expect(await engineInternals(engine).store.hostnames.findByHostname(HOST)).toBeNull();
 
     // The retention job purges every URL of the tenant at the edge.
     cf.purges.length = 0;
@@ -106,7 +107,7 @@ describe('help center on a custom hostname, from registration to erasure', () =>
     expect(purged.files.sort()).toEqual([`https://${HELP}/acme`, `https://${HELP}/acme/`, `https://${HOST}/`].sort());
     expect(purged.prefixes.sort()).toEqual([`${HELP}/acme/`, `${HOST}/`].sort());
     expect(purged.hosts).toEqual([HOST]);
-    expect((await engine.store.tombstones.getBySlug('acme'))?.purgedAt).not.toBeNull();
+    expect((await engineInternals(engine).store.tombstones.getBySlug('acme'))?.purgedAt).not.toBeNull();
     cf.purges.length = 0;
     await request(app).get('/api/cron/retention').set('Authorization', `Bearer ${SECRET}`).expect(200);
     expect(cf.purges).toEqual([]);

@@ -6,6 +6,7 @@ import { startFakeCloudflare, type FakeCloudflare } from '@panya/edge/testing';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
 const HELP = 'help.panya.example';
@@ -124,7 +125,7 @@ describe('help center on the help host', () => {
     expect(answer.text).toContain(`href="/acme/articles/${refunds.id}"`);
     expect(answer.text).not.toContain(internal.id);
     expect(answer.text).not.toContain('manager');
-    expect(await engine.store.usage.countQueries(acme.tenant.id, new Date().toISOString().slice(0, 7))).toMatchObject({ answer: 1 });
+    expect(await engineInternals(engine).store.usage.countQueries(acme.tenant.id, new Date().toISOString().slice(0, 7))).toMatchObject({ answer: 1 });
     await request(app).post('/acme/ask').set('Host', HELP).type('form').send({ q: '   ' }).expect(400);
   });
 
@@ -270,7 +271,7 @@ describe("the ask box answers through the help center's publishable key", () => 
     expect(answer.body.citations.map((c: { documentId: string }) => c.documentId)).toEqual([refunds.id]);
     expect(JSON.stringify(answer.body)).not.toContain(internal.id);
     expect(answer.headers['ratelimit-limit']).toBeDefined();
-    expect(await engine.store.usage.countQueries(acme.tenant.id, new Date().toISOString().slice(0, 7))).toMatchObject({ answer: 1 });
+    expect(await engineInternals(engine).store.usage.countQueries(acme.tenant.id, new Date().toISOString().slice(0, 7))).toMatchObject({ answer: 1 });
 
     // The key's own rules: a browser key from its pages only, never without Origin or from another site.
     expect((await askJson(key, { query: 'refunds' }, null).expect(403)).body.detail).toContain('browser page');
@@ -350,8 +351,8 @@ describe('host look-ups and operations endpoints on help hosts', () => {
 
   it('API requests on a dotted host look the host up once; adding or removing a hostname here is seen at once', async () => {
     const { acme } = await acmeWithArticles();
-    const byHost = vi.spyOn(engine.store.hostnames, 'findByHostname');
-    const byTomb = vi.spyOn(engine.store.tombstones, 'findByHostname');
+    const byHost = vi.spyOn(engineInternals(engine).store.hostnames, 'findByHostname');
+    const byTomb = vi.spyOn(engineInternals(engine).store.tombstones, 'findByHostname');
     for (let i = 0; i < 3; i++) await request(app).get('/api/docs').set('Host', 'api2.panya.example').set(acme.auth).expect(200);
     expect(byHost.mock.calls.filter(([h]) => h === 'api2.panya.example')).toHaveLength(1);
     expect(byTomb.mock.calls.filter(([h]) => h === 'api2.panya.example')).toHaveLength(1);

@@ -6,6 +6,7 @@ import { startFakeCloudflare, type FakeCloudflare } from '@panya/edge/testing';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
 const TARGET = 'edge.help.panya.example';
@@ -43,9 +44,9 @@ const edgeRow = (hostname: string) => [...cf.hostnames.values()].find((h) => h.h
 
 /** The operator's plan change (`panya tenant update`), which runs the hostname hook. */
 async function setPlan(tenantId: string, plan: 'team' | 'business' | 'growth') {
-  const tenant = (await engine.store.tenants.get(tenantId))!;
+  const tenant = (await engineInternals(engine).store.tenants.get(tenantId))!;
   (await engine.tenancy.update(tenant.slug, { plan }))._unsafeUnwrap();
-  return engine.store.hostnames.list(tenantId);
+  return engineInternals(engine).store.hostnames.list(tenantId);
 }
 
 describe('custom hostnames over HTTP, against a local Cloudflare', () => {
@@ -129,7 +130,7 @@ describe('custom hostnames over HTTP, against a local Cloudflare', () => {
     const acme = await makeTenant(engine, 'acme', ['admin']);
     const foreign = await makeTenant(engine, 'foreign', ['admin']);
     await request(app).post('/api/tenant/custom-hostnames').set(foreign.auth).send({ hostname: 'help.taken.com' }).expect(201);
-    await request(app).delete(`/api/tenant/custom-hostnames/${(await engine.store.hostnames.findByHostname('help.taken.com'))!.id}`).set(foreign.auth).expect(200);
+    await request(app).delete(`/api/tenant/custom-hostnames/${(await engineInternals(engine).store.hostnames.findByHostname('help.taken.com'))!.id}`).set(foreign.auth).expect(200);
     // Registered at the edge by someone else (another zone of the account, or left behind):
     cf.hostnames.set('foreign', { ...structuredClone(edgeRowTemplate), hostname: 'help.taken.com' });
     const res = await request(app).post('/api/tenant/custom-hostnames').set(acme.auth).send({ hostname: 'help.taken.com' }).expect(201);

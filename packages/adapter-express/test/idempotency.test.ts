@@ -6,6 +6,7 @@ import { openSqliteStore } from '@panya/store-sqlite';
 import { openPostgresStore } from '@panya/store-postgres';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 const pgUrl = process.env.PANYA_TEST_PG;
 if (!pgUrl) console.warn('Idempotency-Key on PostgreSQL skipped: set PANYA_TEST_PG=postgres://… to run it.');
@@ -46,7 +47,7 @@ describe.each(STORES)('Idempotency-Key on $name', (storeCase) => {
     acme = await makeTenant(engine, 'acme');
   });
   afterEach(async () => {
-    await engine.worker.stop();
+    await engineInternals(engine).worker.stop();
     await drop();
     await engine.close();
   });

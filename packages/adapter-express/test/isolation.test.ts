@@ -13,6 +13,7 @@ import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
 import { apiRoutes, checksum, exampleOf, fillPath, idPrefixOf, idsIn, isIdName, plainTables, recordFigures, type Route } from './security/harness.js';
+import { engineInternals } from '@panya/core/testing';
 
 const HELP = 'help.panya.example';
 const MARKER = 'Zebracorn';
@@ -67,7 +68,7 @@ beforeAll(async () => {
   const edge = new CloudflareEdge({ apiUrl: cf.apiUrl, zoneId: ZONE, hostnameToken: 'host-token', purgeToken: 'purge-token', timeoutMs: 2_000 });
   engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), helpHost: parseHelpHost(HELP), edge, edgeTarget: 'edge.panya.example' });
   app = createPanyaApp(engine);
-  db = (engine.store as unknown as { db: typeof db }).db;
+  db = (engineInternals(engine).store as unknown as { db: typeof db }).db;
   routes = (await apiRoutes(app)).filter((r) => !NOT_TENANT_DATA.test(r.path));
   const acme = await makeTenant(engine, 'acme');
   acmeId = acme.tenant.id;
@@ -246,7 +247,7 @@ describe('tenant and workspace isolation, route by route', () => {
     cases.add('GET help-host article|path:id|public');
 
     // Nothing the outsiders wrote in their own tenant refers to acme's ids either.
-    const globexId = ((await engine.store.tenants.getBySlug('globex')) as { id: string }).id;
+    const globexId = ((await engineInternals(engine).store.tenants.getBySlug('globex')) as { id: string }).id;
     const theirs = tables.flatMap((t) => {
       const cols = (db.prepare('SELECT name FROM pragma_table_info(?)').all(t) as { name: string }[]).map((c) => c.name);
       return cols.includes('tenant_id') ? (db.prepare(`SELECT * FROM "${t}" WHERE tenant_id = ?`).all(globexId) as unknown[]) : [];

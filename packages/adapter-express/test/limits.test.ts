@@ -4,6 +4,7 @@ import { createEngine, type Clock, type Engine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 /** A clock the test moves by setting `t`. */
 function clockAt(iso: string): Clock & { t: number } {
@@ -90,7 +91,7 @@ describe('usage events', () => {
     const acme = await makeTenant(engine, 'acme', undefined, 'business');
     await search(app, acme.auth).expect(200);
     await search(app, acme.auth).expect(200);
-    const events = await engine.store.usage.listQueries(acme.tenant.id);
+    const events = await engineInternals(engine).store.usage.listQueries(acme.tenant.id);
     expect(events).toHaveLength(2);
     const keyId = (await engine.apiKeys.list(acme.tenant.id))[0]!.id;
     expect(events[0]).toMatchObject({ kind: 'search', keyId, workspaceId: acme.defaultWorkspace.id, billingPeriod: '2026-11', tool: null });

@@ -13,6 +13,7 @@ import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
 import { apiRoutes, checksum, exampleOf, fillPath, plainTables, recordFigures, type Route } from './security/harness.js';
+import { engineInternals } from '@panya/core/testing';
 
 /** Runs per route and property: bounded so the suite stays within a minute or two on two cores. */
 const RUNS = Number(process.env.PANYA_FUZZ_RUNS ?? 12);
@@ -48,7 +49,7 @@ beforeAll(async () => {
   const edge = new CloudflareEdge({ apiUrl: cf.apiUrl, zoneId: ZONE, hostnameToken: 'host-token', purgeToken: 'purge-token', timeoutMs: 2_000 });
   engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), edge, edgeTarget: 'edge.panya.example' });
   app = createPanyaApp(engine);
-  db = (engine.store as unknown as { db: typeof db }).db;
+  db = (engineInternals(engine).store as unknown as { db: typeof db }).db;
   routes = await apiRoutes(app);
   const acme = await makeTenant(engine, 'acme');
   auth = acme.auth;

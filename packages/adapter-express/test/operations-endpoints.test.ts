@@ -10,6 +10,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../src/observability.js';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 const engines: ReturnType<typeof createEngine>[] = [];
 afterEach(async () => {
@@ -41,7 +42,7 @@ describe('GET /readyz', () => {
 
   it('is 503 problem JSON naming the database when the database is closed', async () => {
     const { engine, app } = await started();
-    await engine.store.close();
+    await engineInternals(engine).store.close();
     const res = await request(app).get('/readyz');
     expect(res.status).toBe(503);
     expect(res.type).toBe('application/problem+json');
@@ -51,13 +52,13 @@ describe('GET /readyz', () => {
 
   it('is 503 naming the ingest worker when it is stopped, and the schema when a migration is pending', async () => {
     const { engine, app } = await started();
-    await engine.worker.stop();
+    await engineInternals(engine).worker.stop();
     const stopped = await request(app).get('/readyz');
     expect(stopped.status).toBe(503);
     expect(stopped.body).toMatchObject({ failed: ['ingestWorker'], checks: { database: 'ok', migrations: 'ok', ingestWorker: 'failed' } });
 
-    engine.worker.start();
-    const db = (engine.store as unknown as { db: { pragma(s: string): unknown } }).db;
+    engineInternals(engine).worker.start();
+    const db = (engineInternals(engine).store as unknown as { db: { pragma(s: string): unknown } }).db;
     db.pragma('user_version = 1');
     const behind = await request(app).get('/readyz');
     expect(behind.status).toBe(503);
@@ -142,7 +143,7 @@ describe('GET /metrics and the access log', () => {
     const { logger, lines } = recordingLogger();
     const { engine, app } = await started({ logger });
     const acme = await makeTenant(engine, 'acme');
-    await engine.worker.stop(); // keep the document queued for the gauge
+    await engineInternals(engine).worker.stop(); // keep the document queued for the gauge
     await request(app).post('/c/acme/api/docs').set(acme.auth).send({ title: 'Shipping', contentMd: 'Orders ship in two days.' }).expect(201);
     await request(app).post('/c/acme/api/search').set(acme.auth).send({ query: 'shipping' }).expect(200);
     await request(app).get('/api/docs/doc_missing').set(acme.auth).expect(404);
@@ -186,7 +187,7 @@ describe('GET /metrics and the access log', () => {
   it('sums requests and latencies across processes, and reads the queue depth once (cluster workers)', async () => {
     const { engine } = await started();
     await makeTenant(engine, 'acme');
-    await engine.worker.stop();
+    await engineInternals(engine).worker.stop();
     const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
     (await engine.documents.create(ctx, { title: 'Queued', contentMd: 'Waits for the worker.' }))._unsafeUnwrap();
     // Two processes' registries over one database, as `panya serve --workers 2` has them.

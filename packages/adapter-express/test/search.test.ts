@@ -5,6 +5,7 @@ import { createEngine, type Embedder, HashEmbedder, tokenize } from '@panya/core
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant, setup } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 type Ctx = Awaited<ReturnType<typeof setup>>;
 let t: Ctx;
@@ -90,7 +91,7 @@ describe('POST /api/search', () => {
     const other = await request(t.app).post('/api/search').set(t.globex.auth).send({ query: 'refund business days' }).expect(200);
     expect(other.body.results).toEqual([]);
     const { makeWorkspace } = await import('@panya/core/testing');
-    await t.engine.store.workspaces.insert(makeWorkspace(t.acme.tenant.id, 'brand-b'));
+    await engineInternals(t.engine).store.workspaces.insert(makeWorkspace(t.acme.tenant.id, 'brand-b'));
     const ws = await request(t.app).post('/c/acme/_w/brand-b/api/search').set(t.acme.auth).send({ query: 'refund' }).expect(200);
     expect(ws.body.results).toEqual([]);
     const wsDoc = await request(t.app).post('/c/acme/_w/brand-b/api/docs?wait=true').set(t.acme.auth).send({ title: 'Brand B refunds', contentMd: 'Brand B refunds take 3 days.' }).expect(201);
@@ -102,11 +103,11 @@ describe('POST /api/search', () => {
 
   it('shows legacy chunks (no workspace metadata) in every workspace of their own tenant only', async () => {
     const { makeWorkspace } = await import('@panya/core/testing');
-    await t.engine.store.workspaces.insert(makeWorkspace(t.acme.tenant.id, 'brand-b'));
+    await engineInternals(t.engine).store.workspaces.insert(makeWorkspace(t.acme.tenant.id, 'brand-b'));
     const embedder = t.engine.embedder;
     await t.engine.ingest.ensureIndexInfo();
     const text = 'Legacy warranty: twelve months on electronics.';
-    await t.engine.store.search.insertLegacyChunk(t.acme.tenant.id, 'doc_legacy', {
+    await engineInternals(t.engine).store.search.insertLegacyChunk(t.acme.tenant.id, 'doc_legacy', {
       id: 'chk_legacy', documentId: 'doc_legacy', ordinal: 0, title: 'Warranty', headingPath: ['Warranty'], text,
       lexicalTitle: tokenize('Warranty').join(' '), lexicalBody: tokenize(text).join(' '), vector: (await embedder.embedDocuments([text])).embeddings[0]!,
     });
@@ -167,7 +168,7 @@ describe('ingest failures and reindex', () => {
     expect(retried.body).toMatchObject({ status: 'indexed', error: null });
     const found = await request(app).post('/api/search').set(acme.auth).send({ query: 'warranty' }).expect(200);
     expect(found.body.results[0].documentId).toBe(created.body.id);
-    const audit = await engine.store.audit.list(acme.tenant.id, { type: 'doc.reindex' });
+    const audit = await engineInternals(engine).store.audit.list(acme.tenant.id, { type: 'doc.reindex' });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ subjectId: created.body.id, data: { previousStatus: 'failed', previousError: 'embedding service unavailable (503)' } });
     await engine.close();
@@ -179,7 +180,7 @@ describe('ingest failures and reindex', () => {
     expect(created.body.status).toBe('pending');
     const res = await request(t.app).post(`/api/docs/${created.body.id}/reindex`).set(t.acme.auth).expect(202);
     expect(res.body.status).toBe('pending');
-    expect(await t.engine.worker.waitFor({ tenantId: t.acme.tenant.id, workspaceId: t.acme.defaultWorkspace.id }, created.body.id, 10_000)).toBe('indexed');
+    expect(await engineInternals(t.engine).worker.waitFor({ tenantId: t.acme.tenant.id, workspaceId: t.acme.defaultWorkspace.id }, created.body.id, 10_000)).toBe('indexed');
   });
 });
 

@@ -5,6 +5,7 @@ import { countResolutions, createEngine, type Engine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 /*
  * The support loop over HTTP: chat → conversation with its messages → CSAT → thumbs-down →
@@ -161,7 +162,7 @@ describe('feedback on answers', () => {
     const liked = await chat(acme.auth, { query: 'How long does shipping to Bangkok take?' });
     const disliked = await chat(acme.auth, { query: 'How long do refunds take?' });
     const period = new Date(now).toISOString().slice(0, 7);
-    const counted = () => countResolutions(engine.store, acme.tenant.id, period);
+    const counted = () => countResolutions(engineInternals(engine).store, acme.tenant.id, period);
     // Idle 30 minutes: the detector counts both conversations.
     now += 31 * 60_000;
     await request(app).get('/api/cron/resolutions').set('Authorization', `Bearer ${SECRET}`).expect(200);
@@ -175,7 +176,7 @@ describe('feedback on answers', () => {
     expect((await request(app).get(`/api/conversations/${disliked.conversationId}`).set(acme.auth).expect(200)).body).toMatchObject({ hasThumbsDown: true });
     expect((await request(app).get(`/api/conversations/${liked.conversationId}`).set(acme.auth).expect(200)).body).toMatchObject({ hasThumbsDown: false });
     expect(await counted()).toBe(1);
-    expect((await engine.store.resolutions.list(acme.tenant.id)).map((r) => r.conversationId)).toEqual([liked.conversationId]);
+    expect((await engineInternals(engine).store.resolutions.list(acme.tenant.id)).map((r) => r.conversationId)).toEqual([liked.conversationId]);
 
     await request(app).post(`/api/messages/${disliked.messageId}/feedback`).set(acme.auth).send({ rating: 'up' }).expect(200);
     expect((await request(app).get(`/api/conversations/${disliked.conversationId}`).set(acme.auth).expect(200)).body).toMatchObject({ hasThumbsDown: true });
@@ -253,10 +254,10 @@ describe('tickets, SLA and the inbox', () => {
     now += 31 * 60_000;
     await request(app).get('/api/cron/resolutions').set('Authorization', `Bearer ${SECRET}`).expect(200);
     const period = new Date(now).toISOString().slice(0, 7);
-    expect(await countResolutions(engine.store, acme.tenant.id, period)).toBe(1);
+    expect(await countResolutions(engineInternals(engine).store, acme.tenant.id, period)).toBe(1);
     const fromChat = (await request(app).post('/api/tickets').set(acme.auth).send({ subject: 'Call me', body: 'Please call.', conversationId: turn.conversationId }).expect(201)).body;
     expect(fromChat.dueAt).toBe(new Date(now + 24 * 3_600_000).toISOString()); // normal: 24 hours
-    expect(await countResolutions(engine.store, acme.tenant.id, period)).toBe(0);
+    expect(await countResolutions(engineInternals(engine).store, acme.tenant.id, period)).toBe(0);
     const urgent = (await request(app).post('/api/tickets').set(acme.auth).send({ subject: 'Site down', body: 'Checkout fails.', priority: 'urgent' }).expect(201)).body;
     expect(urgent.dueAt).toBe(new Date(now + 3_600_000).toISOString());
 

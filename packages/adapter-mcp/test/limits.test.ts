@@ -1,6 +1,7 @@
 import type { Engine } from '@panya/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ARTICLES, callTool, connect, fakeClock, makeEngine, makeKey, makeTenant, rest, seed, startApp, textOf } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 describe('MCP rate limits', () => {
   let engine: Engine;
@@ -39,7 +40,7 @@ describe('MCP rate limits', () => {
     expect(refused._meta?.['panya/error']).toEqual({ code: 'rate_limited', retryAfterSeconds: 2700, resetAt: '2025-03-10T11:00:00.000Z' });
     // Every tool is refused alike, and a refused call records nothing.
     expect((await callTool(client, 'svc_search', { query: 'refund' })).isError).toBe(true);
-    const events = await engine.store.usage.listQueries(acme.tenant.id);
+    const events = await engineInternals(engine).store.usage.listQueries(acme.tenant.id);
     expect(events).toHaveLength(60);
     expect(new Set(events.map((e) => e.tool))).toEqual(new Set(['svc_search', 'svc_answer', 'svc_list_docs', 'svc_get_doc']));
 

@@ -5,6 +5,7 @@ import type { Engine } from '@panya/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPanyaMcpServer, runStdioServer } from '../src/index.js';
 import { ARTICLES, callTool, makeEngine, makeTenant, seed, textOf } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 describe('MCP server without HTTP (stdio hosts)', () => {
   let engine: Engine;
@@ -35,7 +36,7 @@ describe('MCP server without HTTP (stdio hosts)', () => {
 
     // The operator's calls are recorded (no key) and not held to a key's hourly limit.
     for (let i = 0; i < 65; i++) expect((await callTool(client, 'svc_list_docs', { limit: 1 })).isError).toBeFalsy();
-    const events = await engine.store.usage.listQueries(acme.tenant.id);
+    const events = await engineInternals(engine).store.usage.listQueries(acme.tenant.id);
     expect(events.filter((e) => e.tool === 'svc_list_docs')).toHaveLength(65);
     expect(events.every((e) => e.keyId === null && e.kind === 'mcp_tool')).toBe(true);
     await client.close();

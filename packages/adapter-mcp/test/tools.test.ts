@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { DocumentRecord, Engine } from '@panya/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES, callTool, connect, makeEngine, makeTenant, rest, seed, startApp, textOf } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 describe('MCP tools over Streamable HTTP', () => {
   let engine: Engine;
@@ -163,13 +164,13 @@ describe('MCP tools over Streamable HTTP', () => {
   });
 
   it('writes one api_query_event per counted tool call, with the tool name, key and workspace', async () => {
-    const before = await engine.store.usage.listQueries(acme.tenant.id);
+    const before = await engineInternals(engine).store.usage.listQueries(acme.tenant.id);
     await callTool(client, 'svc_search', { query: 'warranty' });
     await callTool(client, 'svc_answer', { query: 'How long is the warranty?' });
     await callTool(client, 'svc_list_docs', {});
     await callTool(client, 'svc_get_doc', { id: docs[2]!.id });
     await callTool(client, 'svc_get_doc', { id: 'bad' }); // refused by the input schema: not counted
-    const after = await engine.store.usage.listQueries(acme.tenant.id);
+    const after = await engineInternals(engine).store.usage.listQueries(acme.tenant.id);
     const added = after.filter((e) => !before.some((b) => b.id === e.id));
     expect(added.map((e) => e.tool).sort()).toEqual(['svc_answer', 'svc_get_doc', 'svc_list_docs', 'svc_search']);
     for (const event of added) {
@@ -201,8 +202,8 @@ describe('MCP tools over Streamable HTTP', () => {
   });
 
   it('does not count prompts as tool calls', async () => {
-    const before = (await engine.store.usage.listQueries(acme.tenant.id)).length;
+    const before = (await engineInternals(engine).store.usage.listQueries(acme.tenant.id)).length;
     await client.getPrompt({ name: 'document_review', arguments: { documentId: docs[0]!.id } });
-    expect(await engine.store.usage.listQueries(acme.tenant.id)).toHaveLength(before);
+    expect(await engineInternals(engine).store.usage.listQueries(acme.tenant.id)).toHaveLength(before);
   });
 });

@@ -1,5 +1,5 @@
 import type { Engine } from '@panya/core';
-import { makeWorkspace } from '@panya/core/testing';
+import { makeWorkspace, engineInternals } from '@panya/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connect, makeEngine, makeKey, makeTenant, seed, startApp, textOf } from './helpers.js';
 
@@ -14,7 +14,7 @@ describe('MCP workspace routing', () => {
     engine = makeEngine();
     acme = await makeTenant(engine, 'acme');
     const brand = makeWorkspace(acme.tenant.id, 'brand2');
-    await engine.store.workspaces.insert(brand);
+    await engineInternals(engine).store.workspaces.insert(brand);
     const brandCtx = (await engine.access.system('acme', 'brand2'))._unsafeUnwrap();
     defaultDocs = (await seed(engine, acme.ctx, [{ title: 'Refund policy', contentMd: 'Refunds within 7 days.' }])).map((d) => d.id);
     brandDocs = (
@@ -56,8 +56,8 @@ describe('MCP workspace routing', () => {
     expect(textOf(other)).toContain('not found');
     await client.close();
 
-    const events = await engine.store.usage.listQueries(acme.tenant.id);
-    const brandWorkspace = (await engine.store.workspaces.getBySlug(acme.tenant.id, 'brand2'))!;
+    const events = await engineInternals(engine).store.usage.listQueries(acme.tenant.id);
+    const brandWorkspace = (await engineInternals(engine).store.workspaces.getBySlug(acme.tenant.id, 'brand2'))!;
     expect(events.filter((e) => e.workspaceId === brandWorkspace.id).map((e) => e.tool).sort()).toEqual(['svc_get_doc', 'svc_list_docs', 'svc_search']);
   });
 

@@ -31,7 +31,7 @@ const engine = await openEngine({
 });
 await engine.start();
 parentPort!.on('message', async (message: string) => {
-  if (message === 'wake') engine.worker.documentsChanged({ tenantId: '', workspaceId: '' }, []);
+  if (message === 'wake') engine.wakeIngest();
   if (message === 'stop') {
     await engine.close();
     parentPort!.postMessage('stopped');

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildProgram } from '@panya/cli';
 import { demoArticles } from '../src/demo/articles.js';
+import { engineInternals } from '@panya/core/testing';
 
 let dir: string;
 let db: string;
@@ -310,15 +311,15 @@ describe('in-process scheduler', () => {
       const usage = scheduler.crons.find((c) => c.name === 'usage-reporter')!;
       expect(usage.nextRun(new Date('2026-11-21T10:00:00Z'))?.toISOString()).toBe('2026-12-01T01:00:00.000Z');
       // Another node holds the retention lease: this node's firing does not run the job.
-      await engine.store.jobs.acquireLease('retention', 'node-b', new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
-      const ranBefore = await engine.store.rateLimits.consume([{ key: 'probe', window: 'w', limit: 5, resetAt: '2000-01-01T00:00:00.000Z' }], 1);
+      await engineInternals(engine).store.jobs.acquireLease('retention', 'node-b', new Date().toISOString(), new Date(Date.now() + 60_000).toISOString());
+      const ranBefore = await engineInternals(engine).store.rateLimits.consume([{ key: 'probe', window: 'w', limit: 5, resetAt: '2000-01-01T00:00:00.000Z' }], 1);
       expect(ranBefore.allowed).toBe(true);
       await scheduler.crons.find((c) => c.name === 'retention')!.trigger();
       // The expired probe counter survives because retention did not run here.
-      expect((await engine.store.rateLimits.consume([{ key: 'probe', window: 'w', limit: 5, resetAt: '2000-01-01T00:00:00.000Z' }], 1)).counts).toEqual([2]);
-      await engine.store.jobs.releaseLease('retention', 'node-b');
+      expect((await engineInternals(engine).store.rateLimits.consume([{ key: 'probe', window: 'w', limit: 5, resetAt: '2000-01-01T00:00:00.000Z' }], 1)).counts).toEqual([2]);
+      await engineInternals(engine).store.jobs.releaseLease('retention', 'node-b');
       await scheduler.crons.find((c) => c.name === 'retention')!.trigger();
-      expect((await engine.store.rateLimits.consume([{ key: 'probe', window: 'w', limit: 5, resetAt: '2000-01-01T00:00:00.000Z' }], 1)).counts).toEqual([1]);
+      expect((await engineInternals(engine).store.rateLimits.consume([{ key: 'probe', window: 'w', limit: 5, resetAt: '2000-01-01T00:00:00.000Z' }], 1)).counts).toEqual([1]);
     } finally {
       scheduler.stop();
       await engine.close();

@@ -5,6 +5,7 @@ import { silentLogger } from '@panya/core';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startIngestThreads } from '../src/ingest-threads.js';
 import { openEngine } from '../src/runtime.js';
+import { engineInternals } from '@panya/core/testing';
 
 const dir = mkdtempSync(join(tmpdir(), 'panya-threads-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,7 +24,7 @@ describe('ingest in worker threads', () => {
       expect(waited.status).toBe('indexed');
       // Written without waiting: the thread is woken and indexes it too.
       const queued = (await engine.documents.create(ctx, { title: 'Shipping', contentMd: 'Parcels to Chiang Mai arrive in three days.' }))._unsafeUnwrap();
-      expect(await engine.worker.waitFor(ctx.scope, queued.id, 20_000)).toBe('indexed');
+      expect(await engineInternals(engine).worker.waitFor(ctx.scope, queued.id, 20_000)).toBe('indexed');
       const found = (await engine.search.search(ctx, { query: 'parcels Chiang Mai' }))._unsafeUnwrap();
       expect(found.results[0]?.documentId).toBe(queued.id);
       expect(inProcess).not.toHaveBeenCalled();

@@ -32,11 +32,11 @@ import { createHostLookupCache } from './helpcenter/host-cache.js';
 import { createErasureService } from './services/erasure.js';
 import type { HelpHost } from './helpcenter/rules.js';
 import type { EdgeProvider } from './ports/edge.js';
-import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions } from './services/ingest.js';
-import { createIngestWorker, type IngestRunner } from './services/ingest-worker.js';
+import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions, type IngestService } from './services/ingest.js';
+import { createIngestWorker, type IngestRunner, type IngestWorker } from './services/ingest-worker.js';
 import { createSearchService, type SearchOptions } from './services/search.js';
 import { createInstruments } from './services/instruments.js';
-import { checkReadiness } from './services/readiness.js';
+import { checkReadiness, type Readiness } from './services/readiness.js';
 import type { JobContext } from './jobs/index.js';
 import { createJobService, type LeaseHolder } from './services/jobs.js';
 import { createLimitsService } from './services/limits.js';
@@ -77,10 +77,72 @@ export interface EngineOptions {
 }
 
 /**
- * The library's entry point: every service wired to one store. Adapters only translate to it.
- * Call `start()` to run the in-process ingest worker; `close()` stops it and closes the store.
+ * The library's entry point: every service wired to one store. Adapters, the CLI and library users
+ * reach the data only through these services; the store and the ingest worker stay inside.
  */
-export function createEngine(options: EngineOptions) {
+export interface Engine {
+  /** The configured providers (their ids name the index and the answers). */
+  readonly embedder: Embedder;
+  readonly generator: Generator;
+  /** Where the engine logs; adapters log through it too. */
+  readonly logger: Logger;
+  readonly tenancy: ReturnType<typeof createTenancyService>;
+  readonly workspaces: ReturnType<typeof createWorkspaceService>;
+  readonly customers: ReturnType<typeof createCustomerService>;
+  readonly apiKeys: ReturnType<typeof createApiKeyService>;
+  readonly access: ReturnType<typeof createAccessService>;
+  /** `Idempotency-Key` on POST routes. */
+  readonly idempotency: ReturnType<typeof createIdempotencyService>;
+  readonly auth: ReturnType<typeof createAuthService>;
+  readonly documents: ReturnType<typeof createDocumentService>;
+  readonly connectors: ReturnType<typeof createConnectorService>;
+  readonly settings: ReturnType<typeof createTenantSettingsService>;
+  readonly search: ReturnType<typeof createSearchService>;
+  readonly limits: ReturnType<typeof createLimitsService>;
+  readonly usage: ReturnType<typeof createUsageService>;
+  readonly queries: ReturnType<typeof createQueryService>;
+  readonly answers: ReturnType<typeof createAnswerService>;
+  readonly chat: ReturnType<typeof createChatService>;
+  readonly conversations: ReturnType<typeof createConversationService>;
+  readonly tickets: ReturnType<typeof createTicketService>;
+  readonly personas: ReturnType<typeof createPersonaService>;
+  readonly visitors: ReturnType<typeof createVisitorService>;
+  readonly inbox: ReturnType<typeof createInboxService>;
+  readonly users: ReturnType<typeof createUserService>;
+  readonly hostnames: ReturnType<typeof createHostnameService>;
+  readonly helpCenter: ReturnType<typeof createHelpCenterService>;
+  readonly erasure: ReturnType<typeof createErasureService>;
+  readonly billing: ReturnType<typeof createBillingService>;
+  readonly flows: ReturnType<typeof createFlowService>;
+  readonly jobs: ReturnType<typeof createJobService>;
+  /** The ingest queue: drain it in process, re-index a tenant or the whole index, count its documents. */
+  readonly ingest: IngestService;
+  /** Latency callbacks for metrics (`onSearch`). */
+  readonly instruments: ReturnType<typeof createInstruments>;
+  /** Database reachable, migrations current, ingest worker running (`/readyz`); with the queue depth. */
+  readiness(): Promise<Readiness>;
+  /**
+   * Process-level: documents were queued elsewhere (another thread or process), so the ingest
+   * worker looks at the queue now rather than at its next poll.
+   */
+  wakeIngest(): void;
+  /** Checks the index against the embedder (a mismatch throws, pointing to reindex) and starts the ingest worker. */
+  start(): Promise<void>;
+  /** Stops the ingest worker and closes the store. */
+  close(): Promise<void>;
+}
+
+/** What only tests reach past the services for (`engineInternals` in `@panya/core/testing`). */
+export interface EngineInternals {
+  store: Store;
+  deps: ServiceDeps;
+  worker: IngestWorker;
+}
+
+/** Registry symbol, so a test's copy of core finds the internals of the engine another copy built. */
+export const ENGINE_INTERNALS = Symbol.for('panya.engine.internals');
+
+export function createEngine(options: EngineOptions): Engine {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   const embedder = options.embedder ?? new HashEmbedder();
@@ -126,15 +188,15 @@ export function createEngine(options: EngineOptions) {
   const connectors = createConnectorService({ ...deps, access, documents });
   const settings = createTenantSettingsService({ ...deps, connectors });
   const jobs = createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}), ...(options.holder ? { holder: options.holder } : {}) });
-  return {
-    deps,
-    store: options.store,
+  const engine: Engine = {
     embedder,
+    generator,
+    logger,
     tenancy,
     workspaces: createWorkspaceService({ ...deps, changed: helpCenter.siteChanged }),
+    customers: createCustomerService(deps),
     apiKeys,
     access,
-    /** `Idempotency-Key` on POST routes. */
     idempotency: createIdempotencyService(deps),
     auth: createAuthService({ apiKeys, users, access, tenancy, allowsOrigin: settings.allowsOrigin, allowsAnyTenant: (origin) => options.store.origins.allowedByAny(origin), helpCenterOrigins: helpCenter.origins }),
     documents,
@@ -150,9 +212,7 @@ export function createEngine(options: EngineOptions) {
     tickets: createTicketService(deps),
     personas: createPersonaService(deps),
     visitors: createVisitorService(deps),
-    customers: createCustomerService(deps),
     inbox: createInboxService(deps),
-    generator,
     users,
     hostnames,
     helpCenter,
@@ -161,11 +221,9 @@ export function createEngine(options: EngineOptions) {
     flows: createFlowService(deps),
     jobs,
     ingest,
-    worker,
     instruments,
-    /** Database reachable, migrations current, ingest worker running (`/readyz`). */
     readiness: () => checkReadiness(options.store, worker),
-    /** Checks the index against the embedder (a mismatch throws, pointing to reindex) and starts the worker. */
+    wakeIngest: () => worker.documentsChanged({ tenantId: '', workspaceId: '' }, []),
     async start() {
       await ingest.ensureIndexInfo();
       await ingest.reclaim();
@@ -177,6 +235,9 @@ export function createEngine(options: EngineOptions) {
       await options.store.close();
     },
   };
+  const internals: EngineInternals = { store: options.store, deps, worker };
+  Object.defineProperty(engine, ENGINE_INTERNALS, { value: internals, enumerable: false });
+  return engine;
 }
 
-export type Engine = ReturnType<typeof createEngine>;
+

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
+import { engineInternals } from '@panya/core/testing';
 
 const dir = mkdtempSync(join(tmpdir(), 'panya-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,14 +18,14 @@ describe('crash recovery of the ingest queue', () => {
     const ctx = (await first.access.system(tenant.slug))._unsafeUnwrap();
     const docs = [];
     for (const title of ['Refunds', 'Shipping', 'Warranty']) docs.push((await first.documents.create(ctx, { title, contentMd: `${title} policy text.` }))._unsafeUnwrap());
-    const claimed = await first.store.documents.claimForIndexing({ now: new Date().toISOString(), leaseUntil: new Date(Date.now() + 3_600_000).toISOString(), limit: 2, holder: 'node-1/run-1/main' });
+    const claimed = await engineInternals(first).store.documents.claimForIndexing({ now: new Date().toISOString(), leaseUntil: new Date(Date.now() + 3_600_000).toISOString(), limit: 2, holder: 'node-1/run-1/main' });
     expect(claimed).toHaveLength(2);
-    await first.store.close(); // kill -9: no cleanup, the leases stay
+    await engineInternals(first).store.close(); // kill -9: no cleanup, the leases stay
 
     // Another node does not touch them: their lease is live.
     const other = createEngine({ store: openSqliteStore({ path }), ingest: { holder: { node: 'node-2', incarnation: 'run-1' } } });
     await other.start();
-    await other.worker.waitFor(ctx.scope, docs[2]!.id, 5_000);
+    await engineInternals(other).worker.waitFor(ctx.scope, docs[2]!.id, 5_000);
     await other.close();
     const stillHeld = await Promise.all(claimed.map((c) => openSqliteStore({ path }).documents.get(ctx.scope, c.doc.id)));
     expect(stillHeld.map((d) => d?.status)).toEqual(['indexing', 'indexing']);
@@ -33,7 +34,7 @@ describe('crash recovery of the ingest queue', () => {
     const restarted = createEngine({ store: openSqliteStore({ path }), ingest: { holder: { node: 'node-1', incarnation: 'run-2' }, pollMs: 50 } });
     await restarted.start();
     try {
-      for (const c of claimed) expect(await restarted.worker.waitFor(ctx.scope, c.doc.id, 10_000)).toBe('indexed');
+      for (const c of claimed) expect(await engineInternals(restarted).worker.waitFor(ctx.scope, c.doc.id, 10_000)).toBe('indexed');
       const found = (await restarted.search.search(ctx, { query: 'refunds policy' }))._unsafeUnwrap();
       expect(found.results.length).toBeGreaterThan(0);
     } finally {

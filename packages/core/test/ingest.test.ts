@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine, HashEmbedder, isEmbedderMismatchError, type Contextualizer, type Embedder } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
+import { engineInternals } from '@panya/core/testing';
 
 /** Records what it was asked and answers with a fixed prefix. */
 class FakeContextualizer implements Contextualizer {
@@ -64,12 +65,12 @@ describe('ingest queue', () => {
   it('indexes queued documents in batches with one transaction each and reports the outcome', async () => {
     const { engine, ctx } = await setup();
     const created = (await engine.documents.bulk(ctx, { create: Array.from({ length: 70 }, (_, i) => ({ title: `Doc ${i}`, contentMd: `Body number ${i}` })) }))._unsafeUnwrap();
-    expect(await engine.store.documents.countByStatus(ctx.scope)).toMatchObject({ pending: 70 });
+    expect(await engineInternals(engine).store.documents.countByStatus(ctx.scope)).toMatchObject({ pending: 70 });
     expect(await engine.ingest.drain()).toBe(70);
-    expect(await engine.store.documents.countByStatus(ctx.scope)).toMatchObject({ pending: 0, indexed: 70 });
-    expect(await engine.store.search.countChunks(ctx.scope)).toBe(70);
+    expect(await engineInternals(engine).store.documents.countByStatus(ctx.scope)).toMatchObject({ pending: 0, indexed: 70 });
+    expect(await engineInternals(engine).store.search.countChunks(ctx.scope)).toBe(70);
     await engine.documents.delete(ctx, created[0]!.id);
-    expect(await engine.store.search.countChunks(ctx.scope)).toBe(69);
+    expect(await engineInternals(engine).store.search.countChunks(ctx.scope)).toBe(69);
     await engine.close();
   });
 

@@ -9,6 +9,12 @@ import { openSqliteStore } from '@panya/store-sqlite';
 
 // Never called: these lines only have to fail to compile.
 async function misuse(engine: Engine, ctx: RequestContext) {
+  // @ts-expect-error the store stays inside the engine: callers use its services
+  void engine.store;
+  // @ts-expect-error so do the service deps
+  void engine.deps;
+  // @ts-expect-error and the ingest worker (`start`, `close`, `wakeIngest` are its process-level handles)
+  void engine.worker;
   // @ts-expect-error `qurey` is not a search field
   await engine.queries.search(ctx, { qurey: 'x' });
   // @ts-expect-error `pro` is not a plan
@@ -40,5 +46,11 @@ describe('service inputs', () => {
     const search = await engine.queries.search(ctx, JSON.parse('{"qurey":"x"}') as never);
     expect(search._unsafeUnwrapErr()).toMatchObject({ code: 'invalid_request', issues: [{ path: 'query' }, { path: '' }] });
     await engine.close();
+  });
+
+  it('reach the data only through the engine\'s services: no store, deps or worker on it', () => {
+    const engine = createEngine({ store: openSqliteStore({ path: ':memory:' }) });
+    expect(Object.keys(engine)).not.toEqual(expect.arrayContaining(['store']));
+    for (const internal of ['store', 'deps', 'worker']) expect(internal in engine).toBe(false);
   });
 });

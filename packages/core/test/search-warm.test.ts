@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createEngine, type Scope } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
+import { engineInternals } from '@panya/core/testing';
 
 describe('search.warm', () => {
   it('builds the index of each live workspace holding chunks, up to the limit, and stops when aborted', async () => {
@@ -9,7 +10,7 @@ describe('search.warm', () => {
       const { tenant } = (await engine.tenancy.createTenant({ slug: 'acme', plan: 'enterprise' }))._unsafeUnwrap();
       const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
       (await engine.documents.bulk(ctx, { create: [{ title: 'Refunds', contentMd: 'Refunds take five days.' }] }))._unsafeUnwrap();
-      const workspaces = await engine.store.workspaces.list(tenant.id);
+      const workspaces = await engineInternals(engine).store.workspaces.list(tenant.id);
       await engine.ingest.drain();
       const other = (await engine.tenancy.createTenant({ slug: 'other', plan: 'enterprise' }))._unsafeUnwrap();
       const otherCtx = (await engine.access.system('other'))._unsafeUnwrap();
@@ -17,7 +18,7 @@ describe('search.warm', () => {
       await engine.ingest.drain();
       await engine.tenancy.createTenant({ slug: 'idle', plan: 'free' }); // no documents: nothing to build
 
-      const warm = vi.spyOn(engine.store.search, 'warm');
+      const warm = vi.spyOn(engineInternals(engine).store.search, 'warm');
       expect(await engine.search.warm()).toBe(2);
       expect(warm.mock.calls.map(([scope]) => (scope as Scope).tenantId).sort()).toEqual([tenant.id, other.tenant.id].sort());
       expect(warm.mock.calls.map(([scope]) => (scope as Scope).workspaceId)).toContain(workspaces[0]!.id);

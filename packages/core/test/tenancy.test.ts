@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine, hashApiKey } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
+import { engineInternals } from '@panya/core/testing';
 
 const engine = () => createEngine({ store: openSqliteStore({ path: ':memory:' }) });
 
@@ -10,7 +11,7 @@ describe('tenancy', () => {
     const created = (await e.tenancy.createTenant({ slug: 'acme', plan: 'Team' }))._unsafeUnwrap();
     expect(created.tenant).toMatchObject({ slug: 'acme', plan: 'team', quotas: {}, paymentCustomerId: null });
     expect(created.defaultWorkspace).toMatchObject({ slug: 'default', isDefault: true, tenantId: created.tenant.id });
-    expect(await e.store.workspaces.getDefault(created.tenant.id)).toEqual(created.defaultWorkspace);
+    expect(await engineInternals(e).store.workspaces.getDefault(created.tenant.id)).toEqual(created.defaultWorkspace);
   });
 
   it.each(['A', 'a', '-acme', 'acme-', 'ac--me', 'ac_me', 'api', 'x'.repeat(41)])('refuses the slug %j', async (slug) => {
@@ -22,14 +23,14 @@ describe('tenancy', () => {
     const e = engine();
     expect((await e.tenancy.createTenant({ slug: 'acme', plan: 'platinum' as never }))._unsafeUnwrapErr().code).toBe('invalid_request');
     expect((await e.tenancy.createTenant({ slug: 'acme', quotas: { queriesPerDay: -1 } }))._unsafeUnwrapErr().code).toBe('invalid_request');
-    expect(await e.store.tenants.getBySlug('acme')).toBeNull();
+    expect(await engineInternals(e).store.tenants.getBySlug('acme')).toBeNull();
   });
 
   it('answers a duplicate slug with conflict and leaves no orphan workspace', async () => {
     const e = engine();
     const first = (await e.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
     expect((await e.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrapErr().code).toBe('conflict');
-    expect(await e.store.workspaces.list(first.tenant.id)).toHaveLength(1);
+    expect(await engineInternals(e).store.workspaces.list(first.tenant.id)).toHaveLength(1);
   });
 });
 
@@ -42,7 +43,7 @@ describe('API keys', () => {
     expect(created.record.scopes).toEqual(['read', 'mcp']);
     expect(created.record.prefix).toBe(created.key.slice(0, 13));
     expect(created.record).not.toHaveProperty('secretHash');
-    const stored = await e.store.apiKeys.findByHash(hashApiKey(created.key));
+    const stored = await engineInternals(e).store.apiKeys.findByHash(hashApiKey(created.key));
     expect(stored?.secretHash).toBe(hashApiKey(created.key));
     expect(JSON.stringify(stored)).not.toContain(created.key);
   });

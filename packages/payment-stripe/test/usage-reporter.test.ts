@@ -3,7 +3,7 @@
  * official SDK, and the local fake Stripe counting what arrives.
  */
 import { createEngine, type Engine, type Logger, type TenantRecord } from '@panya/core';
-import { makeTenant, makeWorkspace } from '@panya/core/testing';
+import { makeTenant, makeWorkspace, engineInternals } from '@panya/core/testing';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStripeClient, createStripePaymentProcessor, stripeConfigFromEnv } from '../src/index.js';
@@ -46,11 +46,11 @@ let seq = 0;
 /** A tenant with `resolutions` billable October conversations and some that do not count. */
 async function tenantWithUsage(e: Engine, slug: string, overrides: Partial<TenantRecord>, usage: { resolutions?: number; apiQueries?: number; guidedFlows?: number; addonSeats?: number }) {
   const tenant = makeTenant(slug, { plan: 'team', quotas: { chatHardCap: 20 }, ...overrides }); // 10 included resolutions
-  await e.store.tenants.insert(tenant);
+  await engineInternals(e).store.tenants.insert(tenant);
   const ws = makeWorkspace(tenant.id, 'default', { isDefault: true });
-  await e.store.workspaces.insert(ws);
+  await engineInternals(e).store.workspaces.insert(ws);
   const conversation = (flags: { grounded?: boolean; thumbsDown?: boolean; handedOff?: boolean }, at = '2026-10-15T10:00:00.000Z') =>
-    e.store.conversations.insert({ id: `conv_${++seq}`, tenantId: tenant.id, workspaceId: ws.id, locale: 'en', hasGroundedAnswer: flags.grounded ?? true, hasThumbsDown: flags.thumbsDown ?? false, handedOff: flags.handedOff ?? false, createdAt: at, lastMessageAt: at });
+    engineInternals(e).store.conversations.insert({ id: `conv_${++seq}`, tenantId: tenant.id, workspaceId: ws.id, locale: 'en', hasGroundedAnswer: flags.grounded ?? true, hasThumbsDown: flags.thumbsDown ?? false, handedOff: flags.handedOff ?? false, createdAt: at, lastMessageAt: at });
   for (let i = 0; i < (usage.resolutions ?? 0); i++) await conversation({}, i === 0 ? '2026-10-31T23:50:00.000Z' : '2026-10-15T10:00:00.000Z');
   // Not resolutions: a thumbs-down, a hand-off, an ungrounded chat, and one from September.
   await conversation({ thumbsDown: true });
@@ -58,10 +58,10 @@ async function tenantWithUsage(e: Engine, slug: string, overrides: Partial<Tenan
   await conversation({ grounded: false });
   await conversation({}, '2026-09-30T12:00:00.000Z');
   for (let i = 0; i < (usage.apiQueries ?? 0); i++) {
-    await e.store.usage.recordQuery({ id: `evt_q${++seq}`, tenantId: tenant.id, workspaceId: ws.id, keyId: null, kind: i % 2 ? 'search' : 'mcp_tool', tool: null, billingPeriod: '2026-10', createdAt: '2026-10-20T00:00:00.000Z' });
+    await engineInternals(e).store.usage.recordQuery({ id: `evt_q${++seq}`, tenantId: tenant.id, workspaceId: ws.id, keyId: null, kind: i % 2 ? 'search' : 'mcp_tool', tool: null, billingPeriod: '2026-10', createdAt: '2026-10-20T00:00:00.000Z' });
   }
-  if (usage.guidedFlows) await e.store.usage.recordUsage({ id: `evt_g${++seq}`, tenantId: tenant.id, workspaceId: ws.id, meter: 'guided_flow', quantity: usage.guidedFlows, billingPeriod: '2026-10', createdAt: '2026-10-20T00:00:00.000Z', data: {} });
-  if (usage.addonSeats) await e.store.billing.putTenantBilling({ tenantId: tenant.id, subscriptionId: null, subscriptionStatus: 'active', interval: 'month', lockedRates: null, lockedUntil: null, addonSeats: usage.addonSeats, updatedAt: '2026-10-01T00:00:00.000Z' });
+  if (usage.guidedFlows) await engineInternals(e).store.usage.recordUsage({ id: `evt_g${++seq}`, tenantId: tenant.id, workspaceId: ws.id, meter: 'guided_flow', quantity: usage.guidedFlows, billingPeriod: '2026-10', createdAt: '2026-10-20T00:00:00.000Z', data: {} });
+  if (usage.addonSeats) await engineInternals(e).store.billing.putTenantBilling({ tenantId: tenant.id, subscriptionId: null, subscriptionStatus: 'active', interval: 'month', lockedRates: null, lockedUntil: null, addonSeats: usage.addonSeats, updatedAt: '2026-10-01T00:00:00.000Z' });
   if (overrides.paymentCustomerId) fake.addSubscription({ customer: overrides.paymentCustomerId, status: slug === 'cancelled' ? 'canceled' : 'active', metadata: { tenantId: tenant.id }, items: [] });
   return tenant;
 }
@@ -123,13 +123,13 @@ describe('usage reporter on Stripe', () => {
     expect(first).toMatchObject({ summary: { sent: 3, unsent: 1 } });
     expect(fake.meterEvents).toHaveLength(4); // the lost answer's event did arrive
     expect(lines.some((l) => l.msg === 'cron.usage_reporter.send_failed')).toBe(true);
-    expect((await e.store.billing.listMeterEvents(t.busy.id, '2026-10')).filter((r) => r.sentAt === null)).toHaveLength(1);
+    expect((await engineInternals(e).store.billing.listMeterEvents(t.busy.id, '2026-10')).filter((r) => r.sentAt === null)).toHaveLength(1);
 
     const second = (await e.jobs.run('usage-reporter', { holder: 'node-2' }))._unsafeUnwrap();
     expect(second).toMatchObject({ summary: { sent: 1, unsent: 0 } });
     expect(fake.meterEvents).toHaveLength(4);
     expect(new Set(fake.meterEvents.map((ev) => ev.identifier)).size).toBe(4);
-    expect((await e.store.billing.listMeterEvents(t.busy.id, '2026-10')).every((r) => r.sentAt !== null)).toBe(true);
+    expect((await engineInternals(e).store.billing.listMeterEvents(t.busy.id, '2026-10')).every((r) => r.sentAt !== null)).toBe(true);
   });
 
   it('with no meter names configured: nothing sent, no tenant scanned, the missing-name event logged for each meter', async () => {

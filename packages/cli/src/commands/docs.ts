@@ -120,7 +120,7 @@ export async function importDocsCommand(engine: Engine, io: Io, dir: string, opt
     }
   }
   // Counted in the store once no document is queued: what a running server's workers indexed counts too.
-  const counts = await drainWithProgress(engine, io, 'Indexing', [ctx.value.scope], progressIo);
+  const counts = await drainWithProgress(engine, io, 'Indexing', ctx.value.scope, progressIo);
   const where = `${opts.tenant}/${opts.workspace ?? 'default'}`;
   const plural = (n: number) => `${n} document${n === 1 ? '' : 's'}`;
   io.out(

@@ -76,7 +76,7 @@ export async function runEval(engine: Engine, dir: string, split: 'test' | 'trai
   }
   await flush();
   const started = performance.now();
-  if (shown) await drainWithProgress(engine, shown.io, 'Indexing', [ctx.value.scope], shown);
+  if (shown) await drainWithProgress(engine, shown.io, 'Indexing', ctx.value.scope, shown);
   else await engine.ingest.drain();
   const indexSeconds = (performance.now() - started) / 1000;
 
@@ -97,7 +97,7 @@ export async function runEval(engine: Engine, dir: string, split: 'test' | 'trai
       const hits = await engine.search.retrieve(ctx.value.scope, q.text, RUN_DEPTH, ...(weights ? [weights] : []));
       times.push(performance.now() - t0);
       const missing = hits.filter((h) => !chunkDoc.has(h.chunkId)).map((h) => h.chunkId);
-      for (const c of await engine.store.search.getChunks(ctx.value.scope, missing)) chunkDoc.set(c.id, c.documentId);
+      for (const c of await engine.search.chunks(ctx.value.scope, missing)) chunkDoc.set(c.id, c.documentId);
       const ranked: string[] = [];
       for (const h of hits) {
         const doc = corpusIdOf.get(chunkDoc.get(h.chunkId) ?? '');
@@ -116,7 +116,7 @@ export async function runEval(engine: Engine, dir: string, split: 'test' | 'trai
     split,
     embedder: engine.embedder.id,
     documents: corpusIdOf.size,
-    chunks: await engine.store.search.countChunks(ctx.value.scope),
+    chunks: await engine.search.countChunks(ctx.value.scope),
     indexSeconds: Math.round(indexSeconds * 10) / 10,
     modes,
   };

@@ -17,12 +17,8 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
  * pending or indexing (another process, e.g. a running server, may index some of them). Returns the
  * documents' statuses, counted in the store: what all workers did, not this process's share.
  */
-export async function drainWithProgress(engine: Engine, io: Io, label: string, scopes: { tenantId: string; workspaceId: string }[], options: ProgressIo) {
-  const count = async () => {
-    const totals = { pending: 0, indexing: 0, indexed: 0, failed: 0 };
-    for (const scope of scopes) for (const [status, n] of Object.entries(await engine.store.documents.countByStatus(scope))) totals[status as keyof typeof totals] += n;
-    return totals;
-  };
+export async function drainWithProgress(engine: Engine, io: Io, label: string, where: { tenantId: string; workspaceId?: string } | undefined, options: ProgressIo) {
+  const count = () => engine.ingest.statusCounts(where);
   const start = await count();
   const total = start.pending + start.indexing;
   const bar = progress(io, label, total, { ...options, unit: 'documents' });
@@ -44,8 +40,7 @@ export async function reindexCommand(engine: Engine, io: Io, opts: { all?: boole
     const tenant = await engine.tenancy.getTenantBySlug(opts.tenant);
     if (tenant.isErr()) fail(tenant.error);
     const queued = await engine.ingest.reindexTenant(tenant.value.id);
-    const scopes = (await engine.store.workspaces.list(tenant.value.id)).map((w) => ({ tenantId: tenant.value.id, workspaceId: w.id }));
-    const done = await drainWithProgress(engine, io, 'Re-indexing', scopes, progressIo);
+    const done = await drainWithProgress(engine, io, 'Re-indexing', { tenantId: tenant.value.id }, progressIo);
     io.out(`Re-indexed ${plural(queued, 'document')} of tenant ${opts.tenant} with embedder ${engine.embedder.id}: ${done.indexed} indexed${done.failed ? `, ${done.failed} failed (see GET /api/docs)` : ''}.`);
     return;
   }
@@ -57,9 +52,7 @@ export async function reindexCommand(engine: Engine, io: Io, opts: { all?: boole
   (bar as ReturnType<typeof progress> | null)?.stop();
   io.out(`Re-indexed ${plural(rebuilt.documents, 'document')} (${plural(rebuilt.chunks, 'chunk')}) of every tenant with embedder ${engine.embedder.id}; search answered from the previous vectors until the new ones were complete.`);
   if (rebuilt.requeued > 0) {
-    const scopes = [];
-    for (const t of await engine.store.tenants.list()) for (const w of await engine.store.workspaces.list(t.id)) scopes.push({ tenantId: t.id, workspaceId: w.id });
-    const done = await drainWithProgress(engine, io, 'Re-chunking', scopes, progressIo);
+    const done = await drainWithProgress(engine, io, 'Re-chunking', undefined, progressIo);
     io.out(`Re-chunked ${plural(rebuilt.requeued, 'document')} (new tokenizer or context prefixes): ${done.indexed} indexed${done.failed ? `, ${done.failed} failed` : ''}.`);
   }
 }

@@ -10,7 +10,6 @@ import { z } from 'zod';
 import { MAX_QUERY_CHARS } from '../bounds.js';
 import { errors, type PanyaError } from '../errors.js';
 import type { SearchResult } from '../schemas/responses.js';
-import type { Store } from '../ports/store.js';
 import type { AccessService } from '../services/access.js';
 import type { RequestContext } from '../services/context.js';
 import { searchTerms } from '../text/query.js';
@@ -136,9 +135,8 @@ export function matchesCondition(metadata: Record<string, unknown>, condition: C
  * `knowledge_id` → the request's workspace: a slug or an id of the key's tenant. Another tenant's
  * workspace is "not found" like any other address; a key bound to one workspace reaches only it.
  */
-export async function resolveKnowledge(deps: { store: Store; access: AccessService }, ctx: RequestContext, knowledgeId: string): Promise<Result<RequestContext, PanyaError>> {
-  const byId = await deps.store.workspaces.get(ctx.tenant.id, knowledgeId);
-  const slug = byId ? byId.slug : knowledgeId;
+export async function resolveKnowledge(deps: { access: AccessService }, ctx: RequestContext, knowledgeId: string): Promise<Result<RequestContext, PanyaError>> {
+  const slug = (await deps.access.workspaceSlugById(ctx.tenant.id, knowledgeId)) ?? knowledgeId;
   const resolved = await deps.access.resolve(ctx.principal, { tenantSlug: ctx.tenant.slug, workspaceSlug: slug });
   if (resolved.isErr() && resolved.error.code === 'not_found') return err(errors.notFound(`Knowledge "${knowledgeId}"`));
   return resolved;

@@ -41,6 +41,11 @@ export function createAccessService(deps: ServiceDeps) {
       return ok({ tenant, workspace, principal, scope: { tenantId: tenant.id, workspaceId: workspace.id } });
     },
 
+    /** The slug of the tenant's workspace with this id (soft-deleted ones too), or null. */
+    async workspaceSlugById(tenantId: string, workspaceId: string): Promise<string | null> {
+      return (await store.workspaces.get(tenantId, workspaceId))?.slug ?? null;
+    },
+
     /** A context for the operator's own tools (CLI, scheduled jobs): every scope, one tenant. */
     async system(tenantSlug: string, workspaceSlug?: string): Promise<Result<RequestContext, PanyaError>> {
       const tenant = await store.tenants.getBySlug(tenantSlug);

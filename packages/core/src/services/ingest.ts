@@ -1,7 +1,7 @@
 import type { Embedder } from '../ports/embedder.js';
 import type { Contextualizer } from '../ports/generator.js';
 import type { ChunkInput } from '../ports/search-index.js';
-import type { IndexingClaim, Scope } from '../ports/store.js';
+import { DOCUMENT_STATUSES, type DocumentStatus, type IndexingClaim, type Scope } from '../ports/store.js';
 import { chunkMarkdown } from '../ingest/chunker.js';
 import { tokenize, TOKENIZER_VERSION } from '../text/tokenizer.js';
 import { EmbedderMismatchError } from '../errors.js';
@@ -195,6 +195,23 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
 
   return {
     ensureIndexInfo,
+
+    /**
+     * Documents by status in one workspace, every live workspace of one tenant, or of all tenants:
+     * what every worker of every process did, counted in the store (`panya reindex` waits on it).
+     */
+    async statusCounts(where?: { tenantId: string; workspaceId?: string }): Promise<Record<DocumentStatus, number>> {
+      if (where?.workspaceId) return store.documents.countByStatus({ tenantId: where.tenantId, workspaceId: where.workspaceId });
+      const totals: Record<DocumentStatus, number> = { pending: 0, indexing: 0, indexed: 0, failed: 0 };
+      const tenantIds = where ? [where.tenantId] : (await store.tenants.list()).map((t) => t.id);
+      for (const tenantId of tenantIds) {
+        for (const workspace of await store.workspaces.list(tenantId)) {
+          const counts = await store.documents.countByStatus({ tenantId, workspaceId: workspace.id });
+          for (const status of DOCUMENT_STATUSES) totals[status] += counts[status];
+        }
+      }
+      return totals;
+    },
 
     /** Claims and indexes one batch of queued documents; returns their ids (empty when the queue is empty). */
     async processBatch(only?: readonly string[]): Promise<string[]> {

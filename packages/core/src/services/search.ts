@@ -101,6 +101,12 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
   return {
     retrieve,
 
+    /** The chunks behind retrieved hits (their documents and text), in scope only. */
+    chunks: (scope: Scope, ids: readonly string[]) => store.search.getChunks(scope, ids),
+
+    /** How many chunks the workspace's index holds. */
+    countChunks: (scope: Scope) => store.search.countChunks(scope),
+
     /**
      * Builds the lexical indexes of live workspaces holding chunks (at most `limit`: what the
      * ranker keeps), so their first searches after a start do not pay for it. Stops when `signal`

@@ -1,4 +1,5 @@
 import type { TestContext } from 'vitest';
+import { ENGINE_INTERNALS, type Engine, type EngineInternals } from '../engine.js';
 import type { DocumentRecord, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { createIds } from '../system.js';
 
@@ -70,4 +71,14 @@ export async function seedTwoTenants(store: Store) {
  */
 export function requireCapability(ctx: TestContext, declared: boolean, capability: string): void {
   if (!declared) ctx.skip(`the store declares ${capability}: false`);
+}
+
+/**
+ * The store, service deps and ingest worker inside an engine, for tests that arrange or inspect
+ * what no service exposes. Production code reaches the data through the engine's services only.
+ */
+export function engineInternals(engine: Engine): EngineInternals {
+  const internals = (engine as unknown as Record<symbol, EngineInternals | undefined>)[ENGINE_INTERNALS];
+  if (!internals) throw new Error('Not an engine built by createEngine.');
+  return internals;
 }
