@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY_CACHE_MS, createEngine, type Engine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
+import { engineInternals } from '@panya/core/testing';
 
 /** Two engines over one database file: two processes (or nodes), each with its own connection and key cache. */
 describe('API keys looked up once per API_KEY_CACHE_MS', () => {
@@ -50,8 +51,8 @@ describe('API keys looked up once per API_KEY_CACHE_MS', () => {
   it('within the bound a process asks the store once; an unknown key is asked every time', async () => {
     const { key } = await keyOf(a);
     let lookups = 0;
-    const findByHash = b.store.apiKeys.findByHash.bind(b.store.apiKeys);
-    b.store.apiKeys.findByHash = (hash) => (lookups++, findByHash(hash));
+    const findByHash = engineInternals(b).store.apiKeys.findByHash.bind(engineInternals(b).store.apiKeys);
+    engineInternals(b).store.apiKeys.findByHash = (hash) => (lookups++, findByHash(hash));
     for (let i = 0; i < 5; i++) expect((await b.apiKeys.authenticate(key)).isOk()).toBe(true);
     expect(lookups).toBe(1);
     now += API_KEY_CACHE_MS;

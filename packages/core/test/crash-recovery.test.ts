@@ -49,8 +49,8 @@ describe('crash recovery of job leases', () => {
     // The first run takes the cleanup job's ten-minute lease and dies without releasing it.
     const first = createEngine({ store: openSqliteStore({ path }), holder: { node: 'node-1', incarnation: 'run-1' } });
     const now = new Date();
-    expect(await first.store.jobs.acquireLease('workspace-cleanup', 'node-1/run-1/jobs', now.toISOString(), new Date(now.getTime() + 600_000).toISOString())).toBe(true);
-    await first.store.close();
+    expect(await engineInternals(first).store.jobs.acquireLease('workspace-cleanup', 'node-1/run-1/jobs', now.toISOString(), new Date(now.getTime() + 600_000).toISOString())).toBe(true);
+    await engineInternals(first).store.close();
 
     const other = createEngine({ store: openSqliteStore({ path }), holder: { node: 'node-2', incarnation: 'run-1' } });
     await other.start();
@@ -63,7 +63,7 @@ describe('crash recovery of job leases', () => {
     try {
       expect((await restarted.jobs.run('workspace-cleanup', {}))._unsafeUnwrap()).toMatchObject({ ran: true, summary: { done: true } });
       // Released after the run: the other node may take it next time.
-      expect(await restarted.store.jobs.acquireLease('workspace-cleanup', 'node-2/run-1/jobs', now.toISOString(), now.toISOString())).toBe(true);
+      expect(await engineInternals(restarted).store.jobs.acquireLease('workspace-cleanup', 'node-2/run-1/jobs', now.toISOString(), now.toISOString())).toBe(true);
     } finally {
       await restarted.close();
     }
