@@ -48,14 +48,39 @@ export class SqliteRateLimits implements RateLimitStore {
 export class SqliteUsage implements UsageStore {
   private readonly queries: Table<ApiQueryEvent>;
   private readonly usage: Table<UsageRecord>;
+  /** Query events waiting for this turn's commit (group commit); null in a transaction's view. */
+  private pending: { event: ApiQueryEvent; done: () => void; failed: (error: unknown) => void }[] | null;
 
-  constructor(private readonly sql: Statements, private readonly run: Runner) {
+  constructor(private readonly sql: Statements, private readonly run: Runner, groupCommit = false) {
     this.queries = new Table(sql, tables.API_QUERY_EVENTS);
     this.usage = new Table(sql, tables.USAGE_RECORDS);
+    this.pending = groupCommit ? [] : null;
   }
 
+  /**
+   * Every counted query writes one event, and its request waits for the commit. Outside a
+   * transaction, the events of the requests that finish in one turn of the event loop are
+   * committed together: one write transaction (one WAL commit, one hold of the write lock other
+   * processes wait for) instead of one per request. A batch that fails is retried event by
+   * event, so each request learns its own outcome.
+   */
   recordQuery(e: ApiQueryEvent) {
-    return this.run(() => void this.queries.insert(e));
+    const pending = this.pending;
+    if (!pending) return this.run(() => void this.queries.insert(e));
+    return new Promise<void>((done, failed) => {
+      if (pending.push({ event: e, done, failed }) === 1) setImmediate(() => void this.commitPending());
+    });
+  }
+
+  private async commitPending() {
+    const batch = this.pending!.splice(0);
+    try {
+      await this.run(() => this.sql.db.transaction(() => batch.forEach((b) => this.queries.insert(b.event))).immediate());
+      for (const b of batch) b.done();
+    } catch (error) {
+      if (batch.length === 1) return batch[0]!.failed(error);
+      for (const b of batch) await this.run(() => void this.queries.insert(b.event)).then(b.done, b.failed);
+    }
   }
 
   recordUsage(u: UsageRecord) {

@@ -66,7 +66,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean, write
     audit: new SqliteAudit(sql, run),
     search,
     rateLimits: new SqliteRateLimits(db, sql, run),
-    usage: new SqliteUsage(sql, run),
+    usage: new SqliteUsage(sql, run, shared),
     users: new SqliteUsers(sql, run),
     jobs: new SqliteJobs(sql, run),
     conversations: new SqliteConversations(db, sql, run),
