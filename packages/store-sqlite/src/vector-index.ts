@@ -215,27 +215,38 @@ export class VectorIndexes {
 
   private startBuilder(): Worker {
     const worker = spawnBuilder(this.builderData);
-    worker.unref();
     worker.on('message', (reply: BuildReply) => {
       const resolve = this.pending.get(reply.id);
       this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
+      // Builds are rare: an idle builder is ended, returning its heap and the graph it built to the system.
+      if (this.pending.size === 0 && this.builder === worker) {
+        this.builder = null;
+        void worker.terminate();
+      }
       resolve?.(reply);
     });
+    // Only the current builder holds pending builds: an idle one ended above has none.
     const fail = (error: unknown) => {
-      if (this.builder === worker) this.builder = null;
-      for (const [id, resolve] of this.pending) resolve({ id, ok: false, message: String(error) });
-      this.pending.clear();
+      if (this.builder !== worker) return;
+      this.builder = null;
+      this.failPending(error);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`The vector index builder exited (code ${code}).`)));
+    worker.unref();
     return worker;
+  }
+
+  private failPending(error: unknown) {
+    for (const [id, resolve] of this.pending) resolve({ id, ok: false, message: String(error) });
+    this.pending.clear();
   }
 
   async close() {
     const open = this.builder;
     this.builder = null;
     await open?.terminate();
+    this.failPending(new Error('The store was closed.'));
     this.loaded.clear();
   }
 }
