@@ -7,7 +7,7 @@
  */
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
@@ -213,6 +213,7 @@ for (const workers of WORKERS) {
     }
   } finally {
     await server.kill();
+    rmSync(dirname(db), { recursive: true, force: true });
   }
 }
 const row = (target: string, workers: number) => httpRows.find((x) => x.target === target && x.workers === workers);
