@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine, hashApiKey } from '@panya/core';
+import { createEngine } from '@panya/core';
+import { hashApiKey } from '../src/services/api-keys.js';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { engineInternals } from '@panya/core/testing';
 
