@@ -5,6 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTenant, makeWorkspace } from '@panya/core/testing';
+import { startFakeStripe } from '@panya/payment-stripe/testing';
 import { openSqliteStore, type SqliteStore } from '@panya/store-sqlite';
 
 /**
@@ -23,8 +25,8 @@ interface Node {
   url: string;
 }
 
-function start(): Promise<Node> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db], { env });
+function start(extraEnv: Record<string, string> = {}): Promise<Node> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db], { env: { ...env, ...extraEnv } });
   let output = '';
   return new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`serve did not start:\n${output}`)), 30_000);
@@ -176,9 +178,109 @@ describe('kill -9 and restart', () => {
     expect(rowsOf(kept)).toEqual(keptBefore);
     await store.close();
     crashes.push(`- workspace cleanup: killed mid-run with ${left} of ${before} workspace rows left; after restart the next run deleted the rest (${(finishedMs / 1000).toFixed(1)} s) and left the other workspace's ${total(keptBefore)} rows untouched`);
+  }, 180_000);
+
+  it('usage reporter: killed while deciding and again while sending, the run after restart sends every meter event exactly once', async () => {
+    await stop(node);
+    const STRIPE_KEY = 'sk_test_kill9_0123456789';
+    const fake = await startFakeStripe({ secretKey: STRIPE_KEY });
+    const stripeEnv = {
+      PANYA_STRIPE_SECRET_KEY: STRIPE_KEY,
+      PANYA_STRIPE_API_URL: fake.url,
+      PANYA_STRIPE_WEBHOOK_SECRET: 'whsec_kill9',
+      PANYA_METER_RESOLUTIONS: 'svc_resolutions',
+      PANYA_METER_API_QUERIES: 'svc_api_queries',
+      PANYA_METER_SEATS: 'svc_seat_addon_team',
+      PANYA_METER_GUIDED_FLOWS: 'svc_guided_flow',
+    };
+    const store: SqliteStore = openSqliteStore({ path: db });
+    try {
+      // Last month's usage of 60 Team tenants with a subscription: guided flows and add-on seats.
+      const now = new Date();
+      const period = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+      const expected = new Map<string, { eventName: string; customer: string; value: number }>();
+      for (let i = 0; i < 60; i++) {
+        const customer = `cus_kill9_${i}`;
+        const tenant = makeTenant(`billed-${i}`, { plan: 'team', quotas: { chatHardCap: 20 }, paymentCustomerId: customer });
+        await store.tenants.insert(tenant);
+        const ws = makeWorkspace(tenant.id, 'default', { isDefault: true });
+        await store.workspaces.insert(ws);
+        const flows = 1 + (i % 7);
+        for (let k = 0; k < flows; k++) {
+          await store.usage.recordUsage({ id: `evt_kill9_${i}_${k}`, tenantId: tenant.id, workspaceId: ws.id, meter: 'guided_flow', quantity: 1, billingPeriod: period, createdAt: `${period}-15T10:00:00.000Z`, data: {} });
+        }
+        const seats = 1 + (i % 4);
+        await store.billing.putTenantBilling({ tenantId: tenant.id, subscriptionId: null, subscriptionStatus: 'active', interval: 'month', lockedRates: null, lockedUntil: null, addonSeats: seats, updatedAt: `${period}-01T00:00:00.000Z` });
+        fake.addSubscription({ customer, status: 'active', metadata: { tenantId: tenant.id }, items: [] });
+        expected.set(`${tenant.id}:${period}:svc_guided_flow`, { eventName: 'svc_guided_flow', customer, value: flows });
+        expected.set(`${tenant.id}:${period}:svc_seat_addon_team`, { eventName: 'svc_seat_addon_team', customer, value: seats });
+      }
+      const cron = (n: Node) => fetch(`${n.url}/api/cron/usage-reporter`, { headers: { Authorization: `Bearer ${CRON_SECRET}` } });
+      const until = async (what: string, done: () => boolean) => {
+        const deadline = Date.now() + 60_000;
+        while (!done()) {
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      };
+      const subscriptionChecks = () => fake.requests.filter((r) => r.path === '/v1/subscriptions').length;
+      const meterPosts = () => fake.requests.filter((r) => r.path === '/v1/billing/meter_events');
+
+      // First run: killed while it checks subscriptions (Stripe holds the 31st answer), before anything is sent.
+      fake.holdResponses('/v1/subscriptions', 30);
+      node = await start(stripeEnv);
+      let run = cron(node).catch(() => null);
+      await until('the 31st subscription check', () => subscriptionChecks() > 30);
+      await kill9(node);
+      expect(await run).toBeNull();
+      expect(fake.meterEvents).toHaveLength(0);
+
+      // Second run: killed while it sends; Stripe took the 71st event, but its answer never came.
+      fake.holdResponses('/v1/subscriptions', Number.POSITIVE_INFINITY);
+      fake.holdResponses('/v1/billing/meter_events', 70);
+      node = await start(stripeEnv);
+      run = cron(node).catch(() => null);
+      await until('the 71st meter event', () => fake.meterEvents.length > 70);
+      await kill9(node);
+      expect(await run).toBeNull();
+      const acceptedBeforeKill = fake.meterEvents.length;
+      const unanswered = fake.meterEvents.at(-1)!.identifier;
+      const postsBefore = meterPosts().length;
+
+      // After restart the next run finishes: no lease of the killed runs holds it back.
+      fake.holdResponses('/v1/billing/meter_events', Number.POSITIVE_INFINITY);
+      node = await start(stripeEnv);
+      const finished = await cron(node);
+      expect(finished.status).toBe(200);
+      const summary = (await finished.json()) as { ran: boolean; sent?: number; unsent?: number };
+      expect(summary).toMatchObject({ ran: true, sent: expected.size - acceptedBeforeKill + 1, unsent: 0 });
+
+      // Stripe accepted each identifier exactly once, with the period total; nothing more, nothing less.
+      const accepted = new Map<string, number>();
+      for (const e of fake.meterEvents) accepted.set(e.identifier, (accepted.get(e.identifier) ?? 0) + 1);
+      expect([...accepted.values()].every((n) => n === 1)).toBe(true);
+      expect([...accepted.keys()].sort()).toEqual([...expected.keys()].sort());
+      for (const e of fake.meterEvents) {
+        const want = expected.get(e.identifier)!;
+        expect({ event: e.event_name, customer: e.payload.stripe_customer_id, value: Number(e.payload.value) }).toEqual({ event: want.eventName, customer: want.customer, value: want.value });
+      }
+      const totals = (events: { eventName: string; value: number }[]) => events.reduce<Record<string, number>>((t, e) => ({ ...t, [e.eventName]: (t[e.eventName] ?? 0) + e.value }), {});
+      expect(totals(fake.meterEvents.map((e) => ({ eventName: e.event_name, value: Number(e.payload.value) })))).toEqual(totals([...expected.values()]));
+      // Only the event whose answer the kill cut off went out again (and Stripe knew it already).
+      const resent = meterPosts().slice(postsBefore).map((r) => String(r.params.identifier)).filter((id) => meterPosts().slice(0, postsBefore).some((r) => r.params.identifier === id));
+      expect(resent).toEqual([unanswered]);
+      expect(await store.billing.pendingMeterEvents({ limit: 1000 })).toEqual([]);
+      crashes.push(
+        `- usage reporter: killed while checking subscriptions (30 of 60 tenants answered, nothing sent), then while sending (${acceptedBeforeKill} of ${expected.size} meter events accepted, the last unanswered); after restart the next run sent the other ${expected.size - acceptedBeforeKill} and resent only the unanswered one: each of ${expected.size} identifiers accepted once, totals equal to the usage`,
+      );
+    } finally {
+      await stop(node);
+      await store.close();
+      await fake.close();
+    }
     if (process.env.PANYA_RELIABILITY_REPORT) {
       const { recordFigures } = await import('../../adapter-express/test/security/harness.js');
       recordFigures('crashes', crashes);
     }
-  }, 180_000);
+  }, 240_000);
 });

@@ -76,6 +76,11 @@ export interface FakeStripe {
    * instead of answering: the request took effect, the caller never hears so.
    */
   dropResponses(path: string, n: number, match?: (params: Params) => boolean): void;
+  /**
+   * Answer the next `n` requests to `path`, then handle the following ones but hold their answers
+   * back (until `holdResponses(path, Infinity)` or `close`): the caller waits on a request that took effect.
+   */
+  holdResponses(path: string, n: number): void;
   close(): Promise<void>;
 }
 
@@ -87,6 +92,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
   const requests: RecordedRequest[] = [];
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
   const drops = new Map<string, { left: number; match: (params: Params) => boolean }>();
+  const holds = new Map<string, { left: number; held: (() => void)[] }>();
 
   function checkoutSession(params: Params): Params {
     if (params.mode !== 'subscription' && params.mode !== 'payment' && params.mode !== 'setup') throw invalid('Missing required param: mode.', 'mode');
@@ -182,8 +188,14 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         req.socket.destroy();
         return;
       }
-      res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), ...headers });
-      res.end(body);
+      const answer = () => {
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), ...headers });
+        res.end(body);
+      };
+      const hold = holds.get(url.pathname);
+      if (hold && hold.left <= 0) return void hold.held.push(answer);
+      if (hold) hold.left--;
+      answer();
     };
 
     const auth = req.headers.authorization ?? '';
@@ -258,6 +270,12 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     },
     dropResponses(path, n, match = () => true) {
       drops.set(path, { left: n, match });
+    },
+    holdResponses(path, n) {
+      const held = holds.get(path)?.held ?? [];
+      holds.set(path, { left: n, held: [] });
+      // Held answers go out now when the hold is lifted (n > 0); the connections of killed callers are gone anyway.
+      if (n > 0) for (const answer of held) answer();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
