@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { reportListening, startCluster, workerSlot } from './cluster.js';
 import { CommandError } from './commands/tenant.js';
 import { createLogger, edgeFromEnv, openEngine, paymentsFromEnv, processIo, type Io } from './runtime.js';
+import { createPanyaFromEnv, panyaAppOptionsFromEnv } from './from-env.js';
 import { runStdioServer } from '@panya/adapter-mcp';
 
 /** This package's version, read once from its package.json (one directory above src/ and dist/). */
@@ -173,7 +174,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       // Indexing runs in worker threads with their own connections (an in-memory database cannot be shared).
       const threads = db === ':memory:' ? 0 : env.PANYA_INGEST_THREADS;
       const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder }, threads, logger) : undefined;
-      const engine = await openEngine({ db, logger, notice: slot === null ? io.err : () => {}, env, embedder, edge, ingestHolder: holder, ...(payments ? { payments } : {}), ...(ingestRunner ? { ingestRunner, serving: true } : {}) });
+      const engine = await createPanyaFromEnv(rawEnv, { db, logger, notice: slot === null ? io.err : () => {}, embedder, edge, payments, ingestHolder: holder, ...(ingestRunner ? { ingestRunner } : {}) });
       const keyFile = demoKeyFile(db);
       const demoKeyOptions = { ...(keyFile ? { keyFile } : {}), ...(env.PANYA_DEMO_KEY ? { key: env.PANYA_DEMO_KEY } : {}) };
       const demo = opts.demo && slot === null ? await demoCommand(engine, { out: () => {}, err: io.err }, demoKeyOptions) : null;
@@ -186,10 +187,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
         app: {
           // A server on loopback only answers MCP requests addressed to loopback (DNS-rebinding protection).
           ...(LOOPBACK.has(listen.host) ? { mcp: { allowedHosts: [...LOOPBACK] } } : {}),
-          secureCookies: env.PANYA_BASE_URL?.startsWith('https:') ?? false,
-          ...(env.PANYA_BASE_URL ? { helpCenter: { apiHostname: new URL(env.PANYA_BASE_URL).hostname } } : {}),
-          ...(env.PANYA_CRON_SECRET ? { cronSecret: env.PANYA_CRON_SECRET } : {}),
-          ...(env.PANYA_SESSION_SECRET ? { sessionSecret: env.PANYA_SESSION_SECRET } : {}),
+          ...panyaAppOptionsFromEnv(rawEnv),
           // A worker's /metrics answers for the whole cluster (the primary sums the workers).
           ...(slot !== null ? { clusterMetrics: true } : {}),
         },

@@ -65,21 +65,31 @@ export interface OpenEngineOptions {
 export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, payments, notice, serving }: OpenEngineOptions): Promise<Engine> {
   const log = logger ?? silentLogger;
   const store = await openStore(db, notice ?? ((message) => log.info(message)), serving ?? false, env?.PANYA_VECTOR_INDEX ?? 'hnsw');
-  const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
-  const generator = env?.PANYA_GENERATOR === 'openai' ? await openAIGenerator(env) : undefined;
-  return createEngine({
-    store,
-    logger: log,
-    ...(chosen ? { embedder: chosen } : {}),
-    ...(generator ? { generator } : {}),
-    ...(generator && env?.PANYA_CONTEXTUALIZE ? { contextualizer: generator } : {}),
-    ...(ingestRunner ? { ingestRunner } : {}),
-    ...(ingestHolder ? { holder: { node: ingestHolder.node, incarnation: ingestHolder.incarnation } } : {}),
-    ...(onRound || ingestHolder ? { ingest: { ...(onRound ? { onRound } : {}), ...(ingestHolder ? { holder: ingestHolder } : {}) } } : {}),
-    ...(edge ? { edge: edge.provider, ...(edge.target ? { edgeTarget: edge.target } : {}) } : {}),
-    ...(env?.PANYA_HELP_HOST ? { helpHost: parseHelpHost(env.PANYA_HELP_HOST) } : {}),
-    ...(payments ? { payments: payments.billing, meterEventNames: payments.meterEventNames } : {}),
-  });
+  try {
+    return await wire(store);
+  } catch (error) {
+    // A provider that cannot be configured leaves nothing open behind it.
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+
+  async function wire(store: Store): Promise<Engine> {
+    const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
+    const generator = env?.PANYA_GENERATOR === 'openai' ? await openAIGenerator(env) : undefined;
+    return createEngine({
+      store,
+      logger: log,
+      ...(chosen ? { embedder: chosen } : {}),
+      ...(generator ? { generator } : {}),
+      ...(generator && env?.PANYA_CONTEXTUALIZE ? { contextualizer: generator } : {}),
+      ...(ingestRunner ? { ingestRunner } : {}),
+      ...(ingestHolder ? { holder: { node: ingestHolder.node, incarnation: ingestHolder.incarnation } } : {}),
+      ...(onRound || ingestHolder ? { ingest: { ...(onRound ? { onRound } : {}), ...(ingestHolder ? { holder: ingestHolder } : {}) } } : {}),
+      ...(edge ? { edge: edge.provider, ...(edge.target ? { edgeTarget: edge.target } : {}) } : {}),
+      ...(env?.PANYA_HELP_HOST ? { helpHost: parseHelpHost(env.PANYA_HELP_HOST) } : {}),
+      ...(payments ? { payments: payments.billing, meterEventNames: payments.meterEventNames } : {}),
+    });
+  }
 }
 
 /**

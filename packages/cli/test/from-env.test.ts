@@ -1,0 +1,97 @@
+/**
+ * `createPanyaFromEnv`: the engine `panya serve` runs, built from the environment by a library
+ * user. A configuration mistake stops it naming the setting, before any database is created.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger, type Engine } from '@panya/core';
+import { startFakeOpenAI, type FakeOpenAI } from '@panya/provider-openai/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, createPanyaFromEnv, panyaAppOptionsFromEnv } from '../src/index.js';
+
+let dir: string;
+let db: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'panya-from-env-'));
+  db = join(dir, 'panya.db');
+  return () => rmSync(dir, { recursive: true, force: true });
+});
+
+const quiet = { logger: silentLogger };
+
+describe('createPanyaFromEnv: configuration mistakes name the setting', () => {
+  it.each([
+    [{ PANYA_EMBEDDER: 'bert' }, /PANYA_EMBEDDER: Invalid option: expected one of "auto"\|"hash"\|"local"\|"openai" \(got "bert"\)/],
+    [{ PANYA_GENERATOR: 'openai' }, /PANYA_OPENAI_API_KEY: required by PANYA_GENERATOR=openai.*\(not set\)/],
+    [{ PANYA_CONTEXTUALIZE: '1' }, /PANYA_CONTEXTUALIZE: needs PANYA_GENERATOR=openai/],
+    [{ PANYA_OPENAI_BASE_URL: 'not a url' }, /PANYA_OPENAI_BASE_URL: .*\(got "not a url"\)/],
+    [{ PANYA_EDGE_PROVIDER: 'akamai' }, /PANYA_EDGE_PROVIDER: "akamai" is not one of/],
+    [{ PANYA_PRICE_TEAM_BASE: 'price_1' }, /PANYA_STRIPE_SECRET_KEY: required when PANYA_PRICE_TEAM_BASE is set/],
+    [{ PANYA_PRICE_TEAM_MONTHLY: 'price_1' }, /PANYA_PRICE_TEAM_MONTHLY: not a known setting/],
+  ])('%o', async (env, message) => {
+    const refused = createPanyaFromEnv({ PANYA_DB: db, ...env }, quiet);
+    await expect(refused).rejects.toBeInstanceOf(ConfigError);
+    await expect(refused).rejects.toThrow(message);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('refuses a database URL it cannot open, naming PANYA_DB', async () => {
+    await expect(createPanyaFromEnv({ PANYA_DB: 'mysql://db/panya' }, quiet)).rejects.toThrow(/PANYA_DB \(or --db\): unsupported database URL "mysql:\/\/…"/);
+  });
+
+  it('refuses PANYA_EMBEDDER=openai without a key when it loads the embedder, and leaves the store closed', async () => {
+    await expect(createPanyaFromEnv({ PANYA_DB: db, PANYA_EMBEDDER: 'openai' }, quiet)).rejects.toThrow(/PANYA_OPENAI_API_KEY: required by PANYA_EMBEDDER=openai/);
+    // Closed: the file can be removed and opened again at once.
+    const again = await createPanyaFromEnv({ PANYA_DB: db, PANYA_EMBEDDER: 'hash' }, quiet);
+    await again.close();
+  });
+});
+
+describe('createPanyaFromEnv: the configured engine', () => {
+  let fake: FakeOpenAI;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ dimension: 16 });
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  it('opens the SQLite file of PANYA_DB and answers with the OpenAI-compatible models it names', async () => {
+    const env = { PANYA_DB: db, PANYA_EMBEDDER: 'openai', PANYA_EMBEDDING_MODEL: 'test-embed', PANYA_EMBEDDING_DIMENSIONS: '16', PANYA_GENERATOR: 'openai', PANYA_OPENAI_BASE_URL: fake.url };
+    let engine: Engine = await createPanyaFromEnv(env, quiet);
+    try {
+      expect(existsSync(db)).toBe(true);
+      const { tenant } = (await engine.tenancy.createTenant({ slug: 'acme', plan: 'business' }))._unsafeUnwrap();
+      expect(tenant.slug).toBe('acme');
+      const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+      await engine.documents.create(ctx, { title: 'Refunds', contentMd: '# Refunds\n\nRefunds take 7 business days.' }, { wait: true });
+      const { value: answer } = (await engine.answers.answer(ctx, { query: 'How long do refunds take?' }))._unsafeUnwrap();
+      expect(answer).toMatchObject({ answer: 'Refunds take 7 business days [1].', grounded: true });
+      const paths = fake.requests.map((r) => r.url);
+      expect(paths).toContain('/v1/embeddings');
+      expect(paths).toContain('/v1/chat/completions');
+      expect(fake.requests.find((r) => r.url === '/v1/embeddings')!.body).toMatchObject({ model: 'test-embed', dimensions: 16 });
+    } finally {
+      await engine.close();
+    }
+    // The same environment opens the same database again.
+    engine = await createPanyaFromEnv(env, quiet);
+    try {
+      expect((await engine.access.system('acme')).isOk()).toBe(true);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('gives the HTTP settings serve uses', () => {
+    expect(panyaAppOptionsFromEnv({ PANYA_BASE_URL: 'https://api.example.com', PANYA_CRON_SECRET: 'c'.repeat(16), PANYA_SESSION_SECRET: 's'.repeat(16) })).toEqual({
+      secureCookies: true,
+      helpCenter: { apiHostname: 'api.example.com' },
+      cronSecret: 'c'.repeat(16),
+      sessionSecret: 's'.repeat(16),
+    });
+    expect(panyaAppOptionsFromEnv({})).toEqual({ secureCookies: false });
+    expect(() => panyaAppOptionsFromEnv({ PANYA_CRON_SECRET: 'short' })).toThrow(/PANYA_CRON_SECRET: use at least 16 characters/);
+  });
+});
