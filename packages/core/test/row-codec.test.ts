@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rowCodec, tables, type Dialect } from '@panya/core/rows';
+import { BILLABLE_CONVERSATION, rowCodec, tables, type Dialect } from '@panya/core/rows';
 
 const sqlite: Dialect = {
   name: 'sqlite',
@@ -49,6 +49,13 @@ describe('row codec', () => {
   it('names a column per store where the schemas differ', () => {
     expect(rowCodec(tables.TENANTS, sqlite).column('quotas')).toBe('quotas_json');
     expect(rowCodec(tables.TENANTS, postgres).column('quotas')).toBe('quotas');
+  });
+
+  it('renders core\'s flag rules (what is billable) in each dialect, and nothing but boolean flags', () => {
+    expect(rowCodec(tables.CONVERSATIONS, sqlite).where(BILLABLE_CONVERSATION, 'c')).toBe('c.has_grounded_answer = 1 AND c.has_thumbs_down = 0 AND c.handed_off = 0');
+    expect(rowCodec(tables.CONVERSATIONS, postgres).where(BILLABLE_CONVERSATION)).toBe('has_grounded_answer = true AND has_thumbs_down = false AND handed_off = false');
+    expect(() => rowCodec(tables.CONVERSATIONS, sqlite).where({ locale: true } as never)).toThrow(/boolean flags only/);
+    expect(() => rowCodec(tables.CONVERSATIONS, sqlite).where({ handedOff: "1 OR 1=1" } as never)).toThrow(/boolean flags only/);
   });
 
   it('patches only the fields given, numbering parameters after the caller’s', () => {

@@ -1,5 +1,5 @@
 import type { ConversationFilter, ConversationRecord, ConversationStore, MessageFeedback, MessageRecord, NewConversation, NewMessage, Scope } from '@panya/core';
-import { tables } from '@panya/core/rows';
+import { BILLABLE_CONVERSATION, tables } from '@panya/core/rows';
 import type { Conn, Names } from './database.js';
 import { page, Table } from './rows.js';
 
@@ -97,7 +97,7 @@ export class PgConversations implements ConversationStore {
   async countBillable(tenantId: string, period: { start: string; end: string }, idleBefore?: string) {
     const { rows } = await this.db.query(
       `SELECT count(*)::int AS n FROM ${this.n.t('conversations')}
-       WHERE tenant_id = $1 AND has_grounded_answer AND NOT has_thumbs_down AND NOT handed_off
+       WHERE tenant_id = $1 AND ${this.conversations.codec.where(BILLABLE_CONVERSATION)}
          AND last_message_at >= $2 AND last_message_at < $3 AND ($4::timestamptz IS NULL OR last_message_at <= $4)
          AND NOT EXISTS (SELECT 1 FROM ${this.n.t('resolutions')} r WHERE r.conversation_id = ${this.n.t('conversations')}.id)`,
       [tenantId, period.start, period.end, idleBefore ?? null],

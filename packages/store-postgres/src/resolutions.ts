@@ -1,10 +1,7 @@
 import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
-import { tables } from '@panya/core/rows';
+import { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG, tables } from '@panya/core/rows';
 import type { Conn, Names } from './database.js';
 import { Table } from './rows.js';
-
-/** The conversation flag each disqualification sets. */
-const FLAG: Record<DisqualifyReason, string> = { thumbs_down: 'has_thumbs_down', ticket: 'handed_off' };
 
 export class PgResolutions implements ResolutionStore {
   private readonly conversations: Table<ConversationRecord>;
@@ -18,7 +15,7 @@ export class PgResolutions implements ResolutionStore {
   candidates({ from, idleBefore }: { from: string; idleBefore: string }, limit: number, tenantId?: string) {
     return this.conversations.all(
       `SELECT c.* FROM ${this.n.t('conversations')} c
-       WHERE c.has_grounded_answer AND NOT c.has_thumbs_down AND NOT c.handed_off AND c.last_message_at >= $4 AND c.last_message_at <= $1
+       WHERE ${this.conversations.codec.where(BILLABLE_CONVERSATION, 'c')} AND c.last_message_at >= $4 AND c.last_message_at <= $1
          AND ($2::text IS NULL OR c.tenant_id = $2)
          AND NOT EXISTS (SELECT 1 FROM ${this.n.t('resolutions')} r WHERE r.conversation_id = c.id)
        ORDER BY c.last_message_at, c.id LIMIT $3`,
@@ -31,7 +28,7 @@ export class PgResolutions implements ResolutionStore {
     const { rowCount } = await this.db.query(
       `INSERT INTO ${this.n.t('resolutions')} (id, tenant_id, workspace_id, conversation_id, billing_period, created_at)
        SELECT $1, c.tenant_id, c.workspace_id, c.id, $5, $6 FROM ${this.n.t('conversations')} c
-       WHERE c.tenant_id = $2 AND c.workspace_id = $3 AND c.id = $4 AND c.has_grounded_answer AND NOT c.has_thumbs_down AND NOT c.handed_off
+       WHERE c.tenant_id = $2 AND c.workspace_id = $3 AND c.id = $4 AND ${this.conversations.codec.where(BILLABLE_CONVERSATION, 'c')}
        FOR UPDATE
        ON CONFLICT (conversation_id) DO NOTHING`,
       [r.id, r.tenantId, r.workspaceId, r.conversationId, r.billingPeriod, r.createdAt],
@@ -50,7 +47,7 @@ export class PgResolutions implements ResolutionStore {
 
   disqualify(scope: Scope, conversationId: string, reason: DisqualifyReason, at: string) {
     return this.db.atomic(async (tx): Promise<DisqualifyOutcome | null> => {
-      const flagged = await tx.query(`UPDATE ${this.n.t('conversations')} SET ${FLAG[reason]} = true WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, conversationId]);
+      const flagged = await tx.query(`UPDATE ${this.n.t('conversations')} SET ${this.conversations.codec.column(DISQUALIFYING_FLAG[reason])} = true WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, conversationId]);
       if (flagged.rowCount === 0) return null;
       // Not reported yet: the count simply goes. Reported: kept, refunded by the next report.
       const removed = await tx.query(`DELETE FROM ${this.n.t('resolutions')} WHERE tenant_id = $1 AND conversation_id = $2 AND reported_period IS NULL`, [scope.tenantId, conversationId]);

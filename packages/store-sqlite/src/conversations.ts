@@ -1,5 +1,5 @@
 import type { ConversationFilter, ConversationRecord, ConversationStore, MessageFeedback, MessageRecord, NewConversation, NewMessage, Scope } from '@panya/core';
-import { tables } from '@panya/core/rows';
+import { BILLABLE_CONVERSATION, tables } from '@panya/core/rows';
 import type { Db, Runner, Statements } from './database.js';
 import { page, Table } from './rows.js';
 
@@ -111,7 +111,7 @@ export class SqliteConversations implements ConversationStore {
           this.sql
             .get(
               `SELECT COUNT(*) AS n FROM conversations
-               WHERE tenant_id = @tenantId AND has_grounded_answer = 1 AND has_thumbs_down = 0 AND handed_off = 0
+               WHERE tenant_id = @tenantId AND ${this.conversations.codec.where(BILLABLE_CONVERSATION)}
                  AND last_message_at >= @start AND last_message_at < @end AND (@idleBefore IS NULL OR last_message_at <= @idleBefore)
                  AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.conversation_id = conversations.id)`,
             )

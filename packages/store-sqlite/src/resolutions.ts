@@ -1,12 +1,9 @@
 import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
-import { tables } from '@panya/core/rows';
+import { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG, tables } from '@panya/core/rows';
 import type { Db, Runner, Statements } from './database.js';
 import { Table } from './rows.js';
 
 type Row = Record<string, unknown>;
-
-/** The conversation flag each disqualification sets. */
-const FLAG: Record<DisqualifyReason, string> = { thumbs_down: 'has_thumbs_down', ticket: 'handed_off' };
 
 export class SqliteResolutions implements ResolutionStore {
   private readonly conversations: Table<ConversationRecord>;
@@ -21,7 +18,7 @@ export class SqliteResolutions implements ResolutionStore {
     return this.run(() =>
       this.conversations.all(
             `SELECT c.* FROM conversations c
-             WHERE c.has_grounded_answer = 1 AND c.has_thumbs_down = 0 AND c.handed_off = 0 AND c.last_message_at >= @from AND c.last_message_at <= @idleBefore
+             WHERE ${this.conversations.codec.where(BILLABLE_CONVERSATION, 'c')} AND c.last_message_at >= @from AND c.last_message_at <= @idleBefore
                AND (@tenantId IS NULL OR c.tenant_id = @tenantId)
                AND NOT EXISTS (SELECT 1 FROM resolutions r WHERE r.conversation_id = c.id)
              ORDER BY c.last_message_at, c.id LIMIT @limit`,
@@ -38,7 +35,7 @@ export class SqliteResolutions implements ResolutionStore {
             `INSERT INTO resolutions (id, tenant_id, workspace_id, conversation_id, billing_period, created_at, reported_period, refunded_at, corrected_period)
              SELECT @id, c.tenant_id, c.workspace_id, c.id, @billingPeriod, @createdAt, NULL, NULL, NULL FROM conversations c
              WHERE c.tenant_id = @tenantId AND c.workspace_id = @workspaceId AND c.id = @conversationId
-               AND c.has_grounded_answer = 1 AND c.has_thumbs_down = 0 AND c.handed_off = 0
+               AND ${this.conversations.codec.where(BILLABLE_CONVERSATION, 'c')}
              ON CONFLICT (conversation_id) DO NOTHING`,
           )
           .run({ id: r.id, tenantId: r.tenantId, workspaceId: r.workspaceId, conversationId: r.conversationId, billingPeriod: r.billingPeriod, createdAt: r.createdAt }).changes === 1,
@@ -60,7 +57,7 @@ export class SqliteResolutions implements ResolutionStore {
   disqualify(scope: Scope, conversationId: string, reason: DisqualifyReason, at: string) {
     return this.run(() =>
       this.db.transaction((): DisqualifyOutcome | null => {
-        const flagged = this.sql.get(`UPDATE conversations SET ${FLAG[reason]} = 1 WHERE tenant_id = ? AND workspace_id = ? AND id = ?`).run(scope.tenantId, scope.workspaceId, conversationId);
+        const flagged = this.sql.get(`UPDATE conversations SET ${this.conversations.codec.column(DISQUALIFYING_FLAG[reason])} = 1 WHERE tenant_id = ? AND workspace_id = ? AND id = ?`).run(scope.tenantId, scope.workspaceId, conversationId);
         if (flagged.changes === 0) return null;
         // Not reported yet: the count simply goes. Reported: kept, refunded by the next report.
         if (this.sql.get('DELETE FROM resolutions WHERE tenant_id = ? AND conversation_id = ? AND reported_period IS NULL').run(scope.tenantId, conversationId).changes === 1) return 'removed';

@@ -72,6 +72,12 @@ export interface RowCodec<T> {
   encode(field: FieldPath<T>, value: unknown): unknown;
   /** The column name of a field. */
   column(field: FieldPath<T>): string;
+  /**
+   * `alias.column = <literal>` for each flag, joined with AND: a rule core states as flag values
+   * (e.g. what is billable), rendered in the store's SQL. Boolean columns only, so the literals
+   * are the dialect's own and never user input.
+   */
+  where(flags: { readonly [K in keyof T]?: boolean }, alias?: string): string;
 }
 
 export function rowCodec<T>(spec: TableSpec<T>, dialect: Dialect, table: string = spec.table): RowCodec<T> {
@@ -167,6 +173,16 @@ export function rowCodec<T>(spec: TableSpec<T>, dialect: Dialect, table: string 
     },
     column(field) {
       return fieldOf(field).column;
+    },
+    where(flags, alias) {
+      const prefix = alias ? `${alias}.` : '';
+      return Object.entries(flags)
+        .map(([field, value]) => {
+          const c = fieldOf(field);
+          if (c.kind !== 'bool' || typeof value !== 'boolean') throw new Error(`${spec.table}.${field}: where() takes boolean flags only`);
+          return `${prefix}${c.column} = ${String(dialect.write.bool(value))}`;
+        })
+        .join(' AND ');
     },
   };
 }

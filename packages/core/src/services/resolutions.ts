@@ -4,10 +4,20 @@
  * (UTC month) of its last activity. The detector job writes them as records; billing counts
  * the records; a later disqualification removes or refunds them.
  */
-import type { ConversationStore } from '../ports/conversations.js';
+import type { ConversationRecord, ConversationStore } from '../ports/conversations.js';
 import type { DisqualifyOutcome, DisqualifyReason } from '../ports/resolutions.js';
 import type { Scope, Store } from '../ports/store.js';
 import type { Ids } from '../ports/system.js';
+
+/**
+ * What makes a conversation billable (DESIGN): a grounded AI answer, no thumbs-down, no hand-off
+ * or ticket. The stores render it as SQL (`RowCodec.where`) wherever they select candidates,
+ * record a resolution or count what is about to bill; they hold no copy of it.
+ */
+export const BILLABLE_CONVERSATION = { hasGroundedAnswer: true, hasThumbsDown: false, handedOff: false } as const satisfies Partial<Record<keyof ConversationRecord, boolean>>;
+
+/** The conversation flag each disqualification sets (for good: a later thumbs-up does not undo it). */
+export const DISQUALIFYING_FLAG = { thumbs_down: 'hasThumbsDown', ticket: 'handedOff' } as const satisfies Record<DisqualifyReason, keyof ConversationRecord>;
 
 /** A conversation is a resolution once it has been idle this long (DESIGN: 30 minutes). */
 export const RESOLUTION_IDLE_MS = 30 * 60_000;
