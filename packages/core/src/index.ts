@@ -23,7 +23,10 @@ export { checkoutLines, computeOverage, confirmActive, meterEventIdentifier, typ
 export { type Clock, type Logger } from './ports/system.js';
 export { type ChunkInput, type ChunkRecord, type IndexInfo, type LexicalQuery, type LexicalSource, type LexicalSourceDoc, type LexicalVersion, type RankedHit, type SearchCapabilities, type SearchIndex } from './ports/search-index.js';
 export { API_KEY_SCOPES, type ApiKeyRecord, type ApiKeyScope, type ApiKeyStore, type AuditEvent, type AuditStore, type ClaimOptions, type ConnectorStore, DOCUMENT_STATUSES, type DocumentPatch, type DocumentRecord, type DocumentRef, type DocumentStatus, type DocumentStore, type IdempotencyRecord, type IdempotencyStore, type IndexingOutcome, type ListOptions, type OriginStore, type Page, type PublicSurface, type Scope, type Store, type StoreCapabilities, type StoredResponse, type StoreHealth, type TenantRecord, type TenantStore, type WorkspacePatch, type WorkspacePurge, type WorkspaceRecord, type WorkspaceStore } from './ports/store.js';
-export { type ApiQueryEvent, type JobStore, type MembershipRecord, type MembershipRole, type QueryEventKind, type RateBucket, type RateDecision, type RateLimitStore, type SessionRecord, type UsageRecord, type UsageStore, type UserRecord, type UserStore } from './ports/operations.js';
+export { type ApiQueryEvent, type QueryEventKind, type UsageRecord, type UsageStore } from './ports/usage.js';
+export { type JobStore } from './ports/jobs.js';
+export { type MembershipRecord, type MembershipRole, type SessionRecord, type UserRecord, type UserStore } from './ports/users.js';
+export { type RateBucket, type RateDecision, type RateLimitStore } from './ports/rate-limits.js';
 export { type ConversationFilter, type ConversationRecord, type ConversationStore, type MessageFeedback, type MessageRecord, type NewConversation, type NewMessage } from './ports/conversations.js';
 export { type DisqualifyOutcome, type DisqualifyReason, type ResolutionRecord, type ResolutionStore } from './ports/resolutions.js';
 export { type FlowRecord, type FlowRunRecord, type FlowStep, type FlowStore } from './ports/flows.js';

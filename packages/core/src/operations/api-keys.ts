@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { err, ok } from 'neverthrow';
 import { API_KEY_KINDS, API_KEY_SCOPES } from '../ports/store.js';
-import { MEMBERSHIP_ROLES } from '../ports/operations.js';
+import { MEMBERSHIP_ROLES } from '../ports/users.js';
 import { createApiKeySchema } from '../schemas/tenancy.js';
 import { defineOperation } from './types.js';
 

@@ -1,7 +1,7 @@
 import type { Result } from 'neverthrow';
 import type { z } from 'zod';
 import type { PanyaError, PanyaErrorCode } from '../errors.js';
-import type { QueryEventKind } from '../ports/operations.js';
+import type { QueryEventKind } from '../ports/usage.js';
 import type { ApiKeyScope } from '../ports/store.js';
 import type { AnswerService } from '../services/answer.js';
 import type { ApiKeyService } from '../services/api-keys.js';

@@ -13,7 +13,10 @@ import type { ConversationStore } from './conversations.js';
 import type { ResolutionStore } from './resolutions.js';
 import type { FlowStore } from './flows.js';
 import type { CustomerStore, InboxStore, PersonaStore, TicketStore, VisitorStore } from './support.js';
-import type { JobStore, RateLimitStore, UsageStore, UserStore } from './operations.js';
+import type { JobStore } from './jobs.js';
+import type { RateLimitStore } from './rate-limits.js';
+import type { UsageStore } from './usage.js';
+import type { UserStore } from './users.js';
 import type { Scope } from './scope.js';
 import type { SearchIndex } from './search-index.js';
 

@@ -7,7 +7,8 @@ import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.
 import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
 import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
 import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
-import type { ApiQueryEvent, MembershipRecord, SessionRecord, UsageRecord, UserRecord } from '../ports/operations.js';
+import type { ApiQueryEvent, UsageRecord } from '../ports/usage.js';
+import type { MembershipRecord, SessionRecord, UserRecord } from '../ports/users.js';
 import type { ResolutionRecord } from '../ports/resolutions.js';
 import type { ApiKeyRecord, AuditEvent, DocumentRecord, IdempotencyRecord, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import type { CustomerRecord, PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../ports/support.js';

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { AbortTransaction, errors, isAbortTransaction, isStoreConflict, type PanyaError } from '../errors.js';
 import type { Clock, Ids, Logger } from '../ports/system.js';
-import type { MembershipRole } from '../ports/operations.js';
+import type { MembershipRole } from '../ports/users.js';
 import type { ApiKeyScope, PublicSurface, Scope, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 
 /** What every service gets: the store and the system ports. */

@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { panyaError, type PanyaError } from '../errors.js';
 import { chatHardCapReached, rateLimitReached } from '../messages.js';
 import { resolveLimits } from '../plans.js';
-import type { RateBucket } from '../ports/operations.js';
+import type { RateBucket } from '../ports/rate-limits.js';
 import type { RequestContext, ServiceDeps } from './context.js';
 import { countResolutions } from './resolutions.js';
 import { billingPeriod } from './usage.js';

@@ -1,5 +1,5 @@
 import { panyaError, type PanyaError } from '../errors.js';
-import type { RateBucket } from '../ports/operations.js';
+import type { RateBucket } from '../ports/rate-limits.js';
 import type { Store } from '../ports/store.js';
 
 /**

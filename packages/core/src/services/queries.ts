@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
-import type { QueryEventKind } from '../ports/operations.js';
+import type { QueryEventKind } from '../ports/usage.js';
 import { searchSchema, type SearchInput } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext } from './context.js';

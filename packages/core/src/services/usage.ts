@@ -1,5 +1,5 @@
 import { API_QUERIES_PER_RESOLUTION } from '../plans.js';
-import type { QueryEventKind } from '../ports/operations.js';
+import type { QueryEventKind } from '../ports/usage.js';
 import type { RequestContext, ServiceDeps } from './context.js';
 
 /** The calendar-month billing period of an instant, in UTC: `YYYY-MM`. */

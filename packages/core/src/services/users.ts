@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { errors, type PanyaError } from '../errors.js';
-import { MEMBERSHIP_ROLES, type MembershipRole, type UserRecord } from '../ports/operations.js';
+import { MEMBERSHIP_ROLES, type MembershipRole, type UserRecord } from '../ports/users.js';
 import type { ApiKeyScope, WorkspaceRecord } from '../ports/store.js';
 import { slugSchema } from '../schemas/tenancy.js';
 import { parseInput } from '../schemas/validate.js';
