@@ -44,6 +44,15 @@ describe('waiting for another connection’s write lock', () => {
     }
   });
 
+  it('never waits for the lock synchronously once open (each try fails at once, the wait is asynchronous)', async () => {
+    const store = openSqliteStore({ path, busyTimeoutMs: 5_000 });
+    try {
+      expect(store.db.pragma('busy_timeout', { simple: true })).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('gives up with SQLITE_BUSY once its wait is over, having changed nothing', async () => {
     const store = openSqliteStore({ path, busyTimeoutMs: 150 });
     const other = new Database(path);
