@@ -97,6 +97,14 @@ function fileBreakdown(path: string): Record<string, number> {
     return {};
   }
 }
+/** Pages of the trigram table (the FTS5 shadow tables chunks_trigram_*): what `trigramIndex: false` leaves out. */
+function trigramBytes(store: SqliteStore): number {
+  try {
+    return (store.db.prepare("SELECT COALESCE(SUM(pgsize), 0) AS bytes FROM dbstat WHERE name LIKE 'chunks\\_trigram%' ESCAPE '\\'").get() as { bytes: number }).bytes;
+  } catch {
+    return 0;
+  }
+}
 const panyaMemory = {
   fileBytesOneWs: fileBytes(dbs.one.path),
   fileBytesTenWs: fileBytes(dbs.ten.path),
@@ -107,6 +115,7 @@ const panyaMemory = {
   processRssDeltaBytes: mem1.rss - mem0.rss,
   processHeapDeltaBytes: mem1.heapUsed + mem1.external - (mem0.heapUsed + mem0.external),
   fileBreakdownOneWs: fileBreakdown(dbs.one.path),
+  trigramBytesOneWs: trigramBytes(cases[0]!.store),
 };
 log(`  panya: file ${mb(panyaMemory.fileBytesOneWs)} MB, process RSS +${mb(panyaMemory.processRssDeltaBytes)} MB after opening both DBs and a warm pass`);
 
@@ -356,6 +365,11 @@ emit({
     sqliteFileOverOramaHeap: ratio(panyaMemory.fileBytesOneWs, oramaMemory.heapPlusExternalDeltaBytes),
     // The goal's measure: everything Panya keeps for the one-workspace case (file, graphs, RSS growth).
     panyaTotalOverOramaHeap: ratio(panyaMemory.fileBytesOneWs + panyaMemory.graphBytesOneWs + panyaMemory.processRssDeltaBytes, oramaMemory.heapPlusExternalDeltaBytes),
+    // The same with the store opened without its trigram table (PANYA_TRIGRAM_INDEX=off drops those pages).
+    panyaTotalWithoutTrigramOverOramaHeap: ratio(
+      panyaMemory.fileBytesOneWs - panyaMemory.trigramBytesOneWs + panyaMemory.graphBytesOneWs + panyaMemory.processRssDeltaBytes,
+      oramaMemory.heapPlusExternalDeltaBytes,
+    ),
   },
 });
 for (const c of cases) await c.engine.close();

@@ -3,8 +3,9 @@
  * (`documents.bulk` + `ingest.drain()`: chunker, core tokenizer, FTS5, trigram and vec0 writes),
  * with an embedder that looks the synthetic vectors up, so the stored data is exactly what
  * ingest writes. Built databases are cached under the OS temp dir, keyed by the corpus and by a
- * hash of the Panya sources that decide what is written.
+ * fingerprint of what Panya writes (see sourceHash).
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,27 +68,15 @@ export class LookupEmbedder implements Embedder {
 }
 
 /**
- * Hash of what decides the stored search index: schema, index writes, chunker, tokenizer, and the
- * corpus generator (a change rebuilds cached databases). Computed once by the parent process and
- * handed to children, so one `pnpm bench` run uses one key even while the sources are edited.
+ * Key of the cached databases: the fingerprint of what Panya writes for a sample of the corpus
+ * (schema and content of the search tables, see fingerprint.ts) and the corpus generator, so a
+ * change to what is written rebuilds them and any other change (search, ranking, benchmarks)
+ * keeps them. Computed once by the parent process and handed to children.
  */
 export function sourceHash(): string {
   if (process.env.PANYA_BENCH_SRC_HASH) return process.env.PANYA_BENCH_SRC_HASH;
-  const files = [
-    'packages/core/src/ingest/chunker.ts',
-    'packages/core/src/text/tokenizer.ts',
-    'packages/core/src/text/stopwords.ts',
-    'packages/store-sqlite/src/search-index.ts',
-    'bench/src/lib/corpus.ts',
-  ];
-  const h = createHash('sha1');
-  for (const f of files) {
-    const p = join(REPO, f);
-    h.update(f).update(existsSync(p) ? readFileSync(p) : '');
-  }
-  // Migrations touching the search tables matter; others (usage, users…) are applied on open.
-  const migrations = join(REPO, 'packages/store-sqlite/src/migrations.ts');
-  if (existsSync(migrations)) h.update((readFileSync(migrations, 'utf8').match(/^.*\b(chunks|chunk_vectors|index_info)\b.*$/gm) ?? []).join('\n'));
+  const written = execFileSync(process.execPath, ['--conditions=@panya/source', '--import', 'tsx', join(BENCH_DIR, 'src', 'fingerprint.ts')], { cwd: BENCH_DIR, encoding: 'utf8' }).trim();
+  const h = createHash('sha1').update(written).update(readFileSync(join(REPO, 'bench/src/lib/corpus.ts')));
   return (process.env.PANYA_BENCH_SRC_HASH = h.digest('hex').slice(0, 12));
 }
 

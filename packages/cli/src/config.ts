@@ -49,6 +49,8 @@ const envSchema = z.object({
   PANYA_EMBEDDER: z.enum(['auto', 'hash', 'local', 'openai']).default('auto'),
   /** SQLite: `hnsw` searches workspaces of 20,000 chunks or more on a persisted HNSW graph, `exact` scans every vector. */
   PANYA_VECTOR_INDEX: z.enum(['hnsw', 'exact']).default('hnsw'),
+  /** SQLite: `off` drops the trigram table behind the trigram fallback (a smaller file; no substring matches of fragments), `on` rebuilds it when missing. */
+  PANYA_TRIGRAM_INDEX: z.enum(['on', 'off']).default('on'),
   /** `local`: model id or folder name, and where models live. */
   PANYA_LOCAL_MODEL: z.string().min(1).optional(),
   PANYA_LOCAL_MODEL_PATH: z.string().min(1).optional(),

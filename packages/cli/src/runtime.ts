@@ -64,7 +64,7 @@ export interface OpenEngineOptions {
 /** Opens the store behind `--db` and wires the engine. */
 export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, payments, notice, serving }: OpenEngineOptions): Promise<Engine> {
   const log = logger ?? silentLogger;
-  const store = await openStore(db, notice ?? ((message) => log.info(message)), serving ?? false, env?.PANYA_VECTOR_INDEX ?? 'hnsw');
+  const store = await openStore(db, notice ?? ((message) => log.info(message)), serving ?? false, { vectorIndex: env?.PANYA_VECTOR_INDEX ?? 'hnsw', trigramIndex: env?.PANYA_TRIGRAM_INDEX ?? 'on' });
   try {
     return await wire(store);
   } catch (error) {
@@ -97,7 +97,12 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
  * `scheme://` is a mistake, refused; anything else is a SQLite file, whose creation is announced
  * (a mistyped path would otherwise silently start an empty database).
  */
-async function openStore(db: string, notice: (message: string) => void, serving: boolean, vectorIndex: EnvConfig['PANYA_VECTOR_INDEX']): Promise<Store> {
+async function openStore(
+  db: string,
+  notice: (message: string) => void,
+  serving: boolean,
+  search: { vectorIndex: EnvConfig['PANYA_VECTOR_INDEX']; trigramIndex: EnvConfig['PANYA_TRIGRAM_INDEX'] },
+): Promise<Store> {
   if (/^postgres(ql)?:\/\//i.test(db)) {
     const { openPostgresStore } = await import('@panya/store-postgres');
     return openPostgresStore({ connectionString: db });
@@ -105,7 +110,7 @@ async function openStore(db: string, notice: (message: string) => void, serving:
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(db);
   if (scheme) throw new ConfigError(`PANYA_DB (or --db): unsupported database URL "${scheme[1]}://…"; use a SQLite file path or a postgres:// URL.`);
   if (db !== ':memory:' && !existsSync(db)) notice(`Creating a new SQLite database at ${resolve(db)}`);
-  return openSqliteStore({ path: db, autoCheckpoint: !serving, offThreadDocumentWrites: serving, vectorIndex: { mode: vectorIndex } });
+  return openSqliteStore({ path: db, autoCheckpoint: !serving, offThreadDocumentWrites: serving, vectorIndex: { mode: search.vectorIndex }, trigramIndex: search.trigramIndex === 'on' });
 }
 
 async function openAIGenerator(env: EnvConfig) {

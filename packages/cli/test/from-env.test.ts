@@ -29,6 +29,7 @@ describe('createPanyaFromEnv: configuration mistakes name the setting', () => {
     [{ PANYA_EDGE_PROVIDER: 'akamai' }, /PANYA_EDGE_PROVIDER: "akamai" is not one of/],
     [{ PANYA_PRICE_TEAM_BASE: 'price_1' }, /PANYA_STRIPE_SECRET_KEY: required when PANYA_PRICE_TEAM_BASE is set/],
     [{ PANYA_PRICE_TEAM_MONTHLY: 'price_1' }, /PANYA_PRICE_TEAM_MONTHLY: not a known setting/],
+    [{ PANYA_TRIGRAM_INDEX: 'no' }, /PANYA_TRIGRAM_INDEX: Invalid option: expected one of "on"\|"off"/],
   ])('%o', async (env, message) => {
     const refused = createPanyaFromEnv({ PANYA_DB: db, ...env }, quiet);
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
@@ -81,6 +82,24 @@ describe('createPanyaFromEnv: the configured engine', () => {
       expect((await engine.access.system('acme')).isOk()).toBe(true);
     } finally {
       await engine.close();
+    }
+  });
+
+  it('PANYA_TRIGRAM_INDEX=off opens the SQLite file without its trigram fallback; on (the default) brings it back', async () => {
+    const trigramOnly = { lexical: 0, semantic: 0, trigram: 1 };
+    for (const [setting, finds] of [[undefined, 1], ['off', 0], ['on', 1]] as const) {
+      const engine = await createPanyaFromEnv({ PANYA_DB: db, PANYA_EMBEDDER: 'hash', ...(setting ? { PANYA_TRIGRAM_INDEX: setting } : {}) }, quiet);
+      try {
+        if (setting === undefined) {
+          await engine.tenancy.createTenant({ slug: 'acme', plan: 'business' });
+          const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+          await engine.documents.create(ctx, { title: 'Orders', contentMd: 'Order SKU-4471 ships in two days.' }, { wait: true });
+        }
+        const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+        expect(await engine.search.retrieve(ctx.scope, 'ku-447', 10, trigramOnly)).toHaveLength(finds);
+      } finally {
+        await engine.close();
+      }
     }
   });
 

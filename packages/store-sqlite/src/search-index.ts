@@ -1,6 +1,7 @@
 import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
 import { DEFAULT_LEXICAL_WEIGHTS, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
+import { TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramText } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
@@ -39,12 +40,13 @@ const toChunk = (r: Row): ChunkRecord => ({
 
 /**
  * Core's in-memory BM25 over the chunks' stored index terms (kept fresh through the tenant's
- * change sequence, see migration 9), an FTS5 trigram table for fragments, and sqlite-vec (exact
- * cosine KNN, partitioned by workspace so a filtered query scans one workspace).
+ * change sequence, see migration 9), an FTS5 trigram table for fragments (optional, see
+ * trigram-table.ts), and sqlite-vec (exact cosine KNN, partitioned by workspace so a filtered
+ * query scans one workspace).
  */
 export class SqliteSearchIndex implements SearchIndex {
-  /** Trigram (substring) matches and vectors, both in the database. */
-  readonly capabilities: SearchCapabilities = { trigram: true, vectors: true };
+  /** Vectors in the database; trigram (substring) matches when the store was opened with its table. */
+  readonly capabilities: SearchCapabilities;
   private readonly ranker: LexicalRanker;
 
   /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
@@ -56,7 +58,10 @@ export class SqliteSearchIndex implements SearchIndex {
     shared = true,
     /** Approximate search for large workspaces; absent, every query scans exactly. */
     private readonly vectors?: VectorIndexes,
+    /** Whether the trigram fallback searches (see trigram-table.ts); the table is kept whenever it exists. */
+    trigramIndex = true,
   ) {
+    this.capabilities = { trigram: trigramIndex, vectors: true };
     this.ranker = new LexicalRanker(this.lexicalSource(), { weights, cache: shared });
   }
 
@@ -116,7 +121,8 @@ export class SqliteSearchIndex implements SearchIndex {
   reset(info: IndexInfo) {
     return this.run(() =>
       this.db.transaction(() => {
-        this.db.exec("DELETE FROM chunks; DELETE FROM chunks_trigram; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info;");
+        this.db.exec('DELETE FROM chunks; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info;');
+        if (this.hasTrigram()) this.db.exec(`DELETE FROM ${TRIGRAM_TABLE}`);
         // Every cached lexical index is older than the new floor: the next search rebuilds it.
         this.db.exec('DELETE FROM search_changes; UPDATE search_versions SET seq = seq + 1, floor = seq + 1;');
         this.createVectorTable(info);
@@ -218,12 +224,13 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.transaction(() => {
         this.deleteChunks(scope.tenantId, documentId);
         const part = workspacePartition(scope);
+        const trigram = this.hasTrigram();
         for (const c of chunks) {
           const { rowid } = this.sql
             .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical_title, lexical_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
             .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, c.lexicalTitle, c.lexicalBody) as { rowid: number };
           const id = BigInt(rowid);
-          this.sql.get('INSERT INTO chunks_trigram (rowid, text) VALUES (?, ?)').run(id, `${c.title}\n${c.text}`.toLowerCase());
+          if (trigram) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(c.title, c.text));
           this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, part, c.vector);
         }
       })();
@@ -250,12 +257,18 @@ export class SqliteSearchIndex implements SearchIndex {
     const rows = this.sql.get('SELECT rowid FROM chunks WHERE tenant_id = ? AND document_id = ?').all(tenantId, documentId) as { rowid: number }[];
     if (rows.length === 0) return;
     const hasVectors = this.readInfo() !== null;
+    const trigram = this.hasTrigram();
     for (const { rowid } of rows) {
       const id = BigInt(rowid);
-      this.sql.get('DELETE FROM chunks_trigram WHERE rowid = ?').run(id);
+      if (trigram) this.sql.get(`DELETE FROM ${TRIGRAM_TABLE} WHERE rowid = ?`).run(id);
       if (hasVectors) this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
     }
     this.sql.get('DELETE FROM chunks WHERE tenant_id = ? AND document_id = ?').run(tenantId, documentId);
+  }
+
+  /** Whether the database holds the trigram table now (another process may have created or dropped it). */
+  private hasTrigram(): boolean {
+    return this.sql.get(TRIGRAM_TABLE_EXISTS).get() !== undefined;
   }
 
   /** Core's BM25 over the workspace's own statistics (see LexicalRanker). */
@@ -267,7 +280,7 @@ export class SqliteSearchIndex implements SearchIndex {
   trigram(scope: Scope, fragments: string[], limit: number) {
     return this.run(() => {
       const usable = fragments.filter((f) => [...f].length >= 3);
-      if (usable.length === 0) return [] as RankedHit[];
+      if (usable.length === 0 || !this.capabilities.trigram || !this.hasTrigram()) return [] as RankedHit[];
       const rows = this.sql
         .get(
           `SELECT c.id, bm25(chunks_trigram) AS score FROM chunks_trigram t JOIN chunks c ON c.rowid = t.rowid
@@ -396,7 +409,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const row = this.sql.get('SELECT rowid FROM chunks WHERE id = ? AND workspace_id IS NULL').get(chunkId) as Row | undefined;
         if (!row) return;
         const id = BigInt(row.rowid as number);
-        this.sql.get('DELETE FROM chunks_trigram WHERE rowid = ?').run(id);
+        if (this.hasTrigram()) this.sql.get(`DELETE FROM ${TRIGRAM_TABLE} WHERE rowid = ?`).run(id);
         this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
         this.sql.get('DELETE FROM chunks WHERE rowid = ?').run(id);
       })(),
@@ -414,7 +427,7 @@ export class SqliteSearchIndex implements SearchIndex {
           .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical_title, lexical_body) VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
           .get(chunk.id, tenantId, documentId, chunk.ordinal, chunk.title, JSON.stringify(chunk.headingPath), chunk.text, chunk.lexicalTitle, chunk.lexicalBody) as { rowid: number };
         const id = BigInt(rowid);
-        this.sql.get('INSERT INTO chunks_trigram (rowid, text) VALUES (?, ?)').run(id, `${chunk.title}\n${chunk.text}`.toLowerCase());
+        if (this.hasTrigram()) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(chunk.title, chunk.text));
         this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, legacyPartition(tenantId), chunk.vector);
       })(),
     );

@@ -13,6 +13,7 @@ import { migrate, migrations } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { tenantScopedTables } from './tenant-erasure.js';
 import { SqliteSearchIndex } from './search-index.js';
+import { syncTrigramTable } from './trigram-table.js';
 import { VectorIndexes, type VectorIndexOptions } from './vector-index.js';
 import { SqliteJobs, SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
 import { SqliteApiKeys, SqliteAudit, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
@@ -56,8 +57,8 @@ const translated =
     }
   };
 
-function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean, writer?: DocumentWriter, vectors?: VectorIndexes) {
-  const search = new SqliteSearchIndex(db, sql, run, undefined, shared, vectors);
+function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean, trigramIndex: boolean, writer?: DocumentWriter, vectors?: VectorIndexes) {
+  const search = new SqliteSearchIndex(db, sql, run, undefined, shared, vectors, trigramIndex);
   return {
     tenants: new SqliteTenants(sql, run, search),
     workspaces: new SqliteWorkspaces(sql, run, search),
@@ -125,7 +126,7 @@ export class SqliteStore implements Store {
   /** Graphs for approximate vector search, when the store is a file and they are on. */
   private readonly vectors: VectorIndexes | undefined;
 
-  constructor(readonly db: Db, options: { lockWaitMs?: number; writer?: DocumentWriter; vectorIndex?: VectorIndexOptions } = {}) {
+  constructor(readonly db: Db, options: { lockWaitMs?: number; writer?: DocumentWriter; vectorIndex?: VectorIndexOptions; trigramIndex?: boolean } = {}) {
     this.capabilities = { batchInsert: true, sharedDatabase: !db.memory };
     this.lockWaitMs = options.lockWaitMs ?? 5000;
     this.writer = options.writer;
@@ -134,7 +135,8 @@ export class SqliteStore implements Store {
     const { mode = 'hnsw', threshold, dir } = options.vectorIndex ?? {};
     if (file && mode === 'hnsw') this.vectors = new VectorIndexes(sql, dir ?? `${file}.vectors`, { path: file, busyTimeoutMs: this.lockWaitMs }, threshold);
     // Between tries, a transaction of this connection may have opened: wait for it each time.
-    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), true, this.writer, this.vectors);
+    const trigramIndex = options.trigramIndex ?? true;
+    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), true, trigramIndex, this.writer, this.vectors);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;
@@ -159,7 +161,7 @@ export class SqliteStore implements Store {
     this.visitors = root.visitors;
     this.customers = root.customers;
     this.inbox = root.inbox;
-    const inTx = aggregates(db, sql, async (fn) => translated(fn)(), false);
+    const inTx = aggregates(db, sql, async (fn) => translated(fn)(), false, trigramIndex);
     this.txView = {
       ...inTx,
       capabilities: this.capabilities,
@@ -225,12 +227,20 @@ export interface SqliteStoreOptions extends OpenOptions {
   offThreadDocumentWrites?: boolean;
   /** Approximate vector search for large workspaces (see VectorIndexOptions); a file database only. */
   vectorIndex?: VectorIndexOptions;
+  /**
+   * The trigram table behind the trigram fallback channel (default true). false drops it at open
+   * (about a third of the file at 100k chunks; substring matches of fragments are lost), true
+   * rebuilds it from the chunks when it is missing. See trigram-table.ts.
+   */
+  trigramIndex?: boolean;
 }
 
 /** Opens (creating if needed) and migrates a SQLite store. `path: ':memory:'` for tests. */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const db = openDatabase(options);
   migrate(db);
+  const trigramIndex = options.trigramIndex ?? true;
+  syncTrigramTable(db, trigramIndex);
   // Opening and migrating may wait synchronously (start-up); from here on, lock waits are asynchronous.
   db.pragma(`busy_timeout = ${SYNC_BUSY_TIMEOUT_MS}`);
   const lockWaitMs = options.busyTimeoutMs ?? 5000;
@@ -239,5 +249,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     lockWaitMs,
     ...(offThread ? { writer: documentWriter({ path: options.path, busyTimeoutMs: lockWaitMs }) } : {}),
     ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
+    trigramIndex,
   });
 }

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, type ChunkInput, type Scope } from '@panya/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore, type SqliteStore } from '../src/index.js';
+
+/** The trigram table is optional (`trigramIndex: false`): dropped at open, rebuilt from the chunks when turned back on. */
+const chunk = (documentId: string, text: string): ChunkInput => ({
+  id: `${documentId}_0`,
+  documentId,
+  ordinal: 0,
+  title: documentId,
+  headingPath: [],
+  text,
+  lexicalTitle: documentId,
+  lexicalBody: text.toLowerCase(),
+  vector: new Float32Array([1, 0, 0, 0]),
+});
+
+const tableExists = (store: SqliteStore) => store.db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'chunks_trigram'").get() !== undefined;
+const found = async (store: SqliteStore, scope: Scope, fragment: string) => (await store.search.trigram(scope, [fragment], 10)).map((h) => h.chunkId).sort();
+
+describe('optional trigram table (SQLite)', () => {
+  let dir: string;
+  let path: string;
+  let scope: Scope;
+  const open: SqliteStore[] = [];
+  const openStore = (trigramIndex?: boolean) => {
+    const store = openSqliteStore({ path, vectorIndex: { mode: 'exact' }, ...(trigramIndex === undefined ? {} : { trigramIndex }) });
+    open.push(store);
+    return store;
+  };
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'panya-trigram-'));
+    path = join(dir, 'panya.db');
+    const store = openStore();
+    const created = (await createEngine({ store }).tenancy.createTenant({ slug: 'acme', plan: 'business' }))._unsafeUnwrap();
+    scope = { tenantId: created.tenant.id, workspaceId: created.defaultWorkspace.id };
+    await store.search.setIndexInfo({ embedderId: 'test', dimension: 4 });
+    await store.search.replaceDocumentChunks(scope, 'doc_a', [chunk('doc_a', 'Order SKU-4471 ships in two days')]);
+  });
+
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is on by default: fragments match substrings', async () => {
+    const store = open[0]!;
+    expect(store.search.capabilities.trigram).toBe(true);
+    expect(await found(store, scope, 'ku-447')).toEqual(['doc_a_0']);
+  });
+
+  it('off: the table is dropped, the capability is off and the channel finds nothing, while writes and removals still work', async () => {
+    await open[0]!.close();
+    const store = openStore(false);
+    expect(tableExists(store)).toBe(false);
+    expect(store.search.capabilities.trigram).toBe(false);
+    expect(await found(store, scope, 'ku-447')).toEqual([]);
+    await store.search.replaceDocumentChunks(scope, 'doc_b', [chunk('doc_b', 'Refund of SKU-9902')]);
+    await store.search.removeDocumentChunks(scope, 'doc_a');
+    expect(await store.search.countChunks(scope)).toBe(1);
+  });
+
+  it('back on: the table is rebuilt from the chunks written while it was off, and removed ones stay gone', async () => {
+    await open[0]!.close();
+    const off = openStore(false);
+    await off.search.replaceDocumentChunks(scope, 'doc_b', [chunk('doc_b', 'Refund of SKU-9902 Übergröße')]);
+    await off.search.removeDocumentChunks(scope, 'doc_a');
+    await off.close();
+    const on = openStore(true);
+    expect(tableExists(on)).toBe(true);
+    expect(await found(on, scope, 'ku-990')).toEqual(['doc_b_0']);
+    // Folded as the fallback's fragments are (Unicode lower case, not SQLite's ASCII-only lower()).
+    expect(await found(on, scope, 'übergr')).toEqual(['doc_b_0']);
+    expect(await found(on, scope, 'ku-447')).toEqual([]);
+  });
+
+  it('a process opened without it keeps the table another process uses complete', async () => {
+    const on = open[0]!;
+    // A second connection whose own setting is off, opened while the table exists: it drops it…
+    const off = openStore(false);
+    expect(tableExists(on)).toBe(false);
+    expect(await found(on, scope, 'ku-447')).toEqual([]);
+    // …and a process turning it back on rebuilds it; the off process then writes into it too.
+    const again = openStore(true);
+    await off.search.replaceDocumentChunks(scope, 'doc_c', [chunk('doc_c', 'Invoice INV-3310 attached')]);
+    expect(await found(again, scope, 'nv-331')).toEqual(['doc_c_0']);
+    expect(await found(on, scope, 'nv-331')).toEqual(['doc_c_0']);
+    await off.search.removeDocumentChunks(scope, 'doc_c');
+    expect(await found(again, scope, 'nv-331')).toEqual([]);
+  });
+});
