@@ -50,6 +50,12 @@ export const MAX_PDF_INFLATED_BYTES = 64 * 1024 * 1024;
 export const MAX_CONVERTED_CHARS = 2_000_000;
 /** Heap of a conversion worker (MB): inflated PDF streams beyond it end that conversion, not the server. */
 export const MAX_CONVERSION_HEAP_MB = 512;
+/**
+ * Content bytes one ingest claim takes at most (the first document always): claiming rewrites each
+ * claimed row under the database's write lock (SQLite rewrites a whole row when its size changes),
+ * so a batch of 32 one-megabyte documents held the lock every other writer waits for 300–460 ms.
+ */
+export const MAX_INGEST_CLAIM_BYTES = 2 * 1024 * 1024;
 /** Wall-clock budget to convert one upload request's files (422, limit `CONVERSION_BUDGET_MS`). */
 export const CONVERSION_BUDGET_MS = 30_000;
 

@@ -85,7 +85,7 @@ export class PgDocuments implements DocumentStore {
   }
 
   /** SKIP LOCKED: nodes claiming at the same moment take disjoint documents instead of waiting. */
-  async claimForIndexing({ now, leaseUntil, limit, ids, holder }: ClaimOptions) {
+  async claimForIndexing({ now, leaseUntil, limit, ids, holder, maxBytes }: ClaimOptions) {
     const { rows } = await this.db.query(
       // Round-robin across tenants: every tenant's oldest document comes before anyone's second.
       // Locking happens on the candidates; a row another claimer holds is skipped.
@@ -94,14 +94,19 @@ export class PgDocuments implements DocumentStore {
          WHERE (status = 'pending' OR (status = 'indexing' AND lease_until < $1))
            AND ($4::text[] IS NULL OR id = ANY($4::text[]))),
        picked AS (
-         SELECT d.id FROM ${this.table} d JOIN queued q ON q.id = d.id
+         SELECT d.id, octet_length(d.content_md) AS size, q.turn, q.updated_at FROM ${this.table} d JOIN queued q ON q.id = d.id
          WHERE d.status = 'pending' OR (d.status = 'indexing' AND d.lease_until < $1)
          ORDER BY q.turn, q.updated_at LIMIT $3
-         FOR UPDATE OF d SKIP LOCKED)
+         FOR UPDATE OF d SKIP LOCKED),
+       -- Up to maxBytes of content, the first document always.
+       capped AS (
+         SELECT id FROM (
+           SELECT id, SUM(size) OVER (ORDER BY turn, updated_at ROWS UNBOUNDED PRECEDING) AS running, ROW_NUMBER() OVER (ORDER BY turn, updated_at) AS place FROM picked) p
+         WHERE place = 1 OR $6::bigint IS NULL OR running <= $6::bigint)
        UPDATE ${this.table} SET status = 'indexing', lease_until = $2, lease_holder = $5
-       WHERE id IN (SELECT id FROM picked)
+       WHERE id IN (SELECT id FROM capped)
        RETURNING *`,
-      [now, leaseUntil, limit, ids ? [...ids] : null, holder ?? null],
+      [now, leaseUntil, limit, ids ? [...ids] : null, holder ?? null, maxBytes ?? null],
     );
     return rows.map((r) => ({ doc: this.rows.codec.decode(r), revision: r.revision as number }));
   }

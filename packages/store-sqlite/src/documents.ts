@@ -91,22 +91,41 @@ export class SqliteDocuments implements DocumentStore {
     );
   }
 
-  claimForIndexing({ now, leaseUntil, limit, ids, holder }: ClaimOptions) {
-    return this.run(() => {
-      const rows = this.sql
-        .get(
-          // Round-robin across tenants: every tenant's oldest document comes before anyone's second.
-          `UPDATE documents SET status = 'indexing', lease_until = @leaseUntil, lease_holder = @holder
-           WHERE id IN (
-             SELECT id FROM (
-               SELECT id, updated_at, ROW_NUMBER() OVER (PARTITION BY tenant_id ORDER BY updated_at) AS turn FROM documents
-               WHERE (status = 'pending' OR (status = 'indexing' AND lease_until < @now))
-                 AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids))))
-             ORDER BY turn, updated_at LIMIT @limit)
-           RETURNING *`,
-        )
-        .all({ now, leaseUntil, limit, holder: holder ?? null, ids: ids ? JSON.stringify(ids) : null }) as Row[];
-      return rows.map((r) => ({ doc: this.rows.codec.decode(r), revision: r.revision as number }));
+  /**
+   * The claim holds the write lock only to mark the rows (up to `maxBytes` of content: SQLite
+   * rewrites each whole row); their content is read afterwards, as any reader reads. A document
+   * edited in between has a new revision and is pending again: that claim is dropped.
+   */
+  async claimForIndexing({ now, leaseUntil, limit, ids, holder, maxBytes }: ClaimOptions) {
+    const claimed = await this.run(
+      () =>
+        this.sql
+          .get(
+            // Round-robin across tenants: every tenant's oldest document comes before anyone's second.
+            `UPDATE documents SET status = 'indexing', lease_until = @leaseUntil, lease_holder = @holder
+             WHERE id IN (
+               SELECT id FROM (
+                 SELECT id, SUM(size) OVER (ORDER BY turn, updated_at ROWS UNBOUNDED PRECEDING) AS running, ROW_NUMBER() OVER (ORDER BY turn, updated_at) AS place
+                 FROM (
+                   -- octet_length of a column reads the row's header, not its content.
+                   SELECT q.id, q.turn, q.updated_at, octet_length(d.content_md) AS size
+                   FROM (
+                     SELECT id, updated_at, ROW_NUMBER() OVER (PARTITION BY tenant_id ORDER BY updated_at) AS turn FROM documents
+                     WHERE (status = 'pending' OR (status = 'indexing' AND lease_until < @now))
+                       AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
+                     ORDER BY turn, updated_at LIMIT @limit) q
+                   JOIN documents d ON d.id = q.id))
+               WHERE place = 1 OR @maxBytes IS NULL OR running <= @maxBytes)
+             RETURNING id, revision`,
+          )
+          .all({ now, leaseUntil, limit, holder: holder ?? null, ids: ids ? JSON.stringify(ids) : null, maxBytes: maxBytes ?? null }) as { id: string; revision: number }[],
+    );
+    if (claimed.length === 0) return [];
+    const rows = await this.run(() => this.sql.get(`SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(claimed.map((c) => c.id))) as Row[]);
+    const byId = new Map(rows.map((r) => [r.id as string, r]));
+    return claimed.flatMap(({ id, revision }) => {
+      const row = byId.get(id);
+      return row && row.revision === revision && row.status === 'indexing' ? [{ doc: this.rows.codec.decode(row), revision }] : [];
     });
   }
 

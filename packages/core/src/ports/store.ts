@@ -198,6 +198,8 @@ export interface ClaimOptions {
   ids?: readonly string[];
   /** Who takes the lease: `node/incarnation/worker` (see `IngestHolder`). */
   holder?: string;
+  /** Stop before the claimed documents' content passes this many bytes (UTF-8); the first is always claimed. */
+  maxBytes?: number;
 }
 
 export type IndexingOutcome = { status: 'indexed' } | { status: 'failed'; error: string };

@@ -7,6 +7,7 @@ import { tokenize, TOKENIZER_VERSION } from '../text/tokenizer.js';
 import { EmbedderMismatchError } from '../errors.js';
 import { embedInBatches } from '../embedders/batches.js';
 import type { ServiceDeps } from './context.js';
+import { MAX_INGEST_CLAIM_BYTES } from '../bounds.js';
 
 /** Usage meter of one contextualization call at ingest. */
 export const CONTEXTUALIZATION_METER = 'contextualization';
@@ -221,6 +222,7 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
         now: now.toISOString(),
         leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
         limit: batchSize,
+        maxBytes: MAX_INGEST_CLAIM_BYTES,
         ...(only ? { ids: only } : {}),
         holder,
       });

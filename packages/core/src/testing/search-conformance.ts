@@ -428,6 +428,22 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       expect(claims.map((c) => c.doc.id).sort()).toEqual([bulk[0]!.id, other.id].sort());
     });
 
+    it('claims at most maxBytes of content (UTF-8), the first document always', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      // 3 bytes a character: 1,000 characters are 3,000 bytes.
+      const docs = [0, 1, 2, 3].map((i) => makeDocument(s.a.id, s.aDefault.id, { contentMd: 'ข'.repeat(1_000), updatedAt: `2030-01-01T00:00:0${i}.000Z` }));
+      for (const d of docs) await store.documents.insert(d);
+      const now = '2030-01-01T00:01:00.000Z';
+      const two = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 10, maxBytes: 6_500 });
+      expect(two.map((c) => c.doc.id).sort()).toEqual([docs[0]!.id, docs[1]!.id].sort());
+      expect(two.every((c) => c.doc.contentMd === docs[0]!.contentMd && c.doc.status === 'indexing')).toBe(true);
+      const first = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 10, maxBytes: 100 });
+      expect(first.map((c) => c.doc.id)).toEqual([docs[2]!.id]);
+      const rest = await store.documents.claimForIndexing({ now, leaseUntil: lease(now, 5), limit: 10 });
+      expect(rest.map((c) => c.doc.id)).toEqual([docs[3]!.id]);
+    });
+
     it('renews leases of their holder only, and a restarted node reclaims its earlier incarnation\'s', async () => {
       const store = getStore();
       const s = await seedTwoTenants(store);
