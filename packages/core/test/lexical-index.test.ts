@@ -38,6 +38,59 @@ describe('LexicalIndex', () => {
     expect(near.find((h) => h.chunkId === 'apart')!.score).toBeCloseTo(plain.find((h) => h.chunkId === 'apart')!.score, 9);
   });
 
+  it('ranks as a plain BM25 over every chunk does, through thousands of distinct pairs, replacements, removals and a compaction', () => {
+    let seed = 7;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const word = () => `w${Math.floor(rand() ** 2 * 400)}`;
+    const text = (n: number) => Array.from({ length: n }, word).join(' ');
+    const weights = { title: 3, body: 1, proximity: 0.15, grams: 0 };
+    const index = new LexicalIndex(weights);
+    const docs = new Map<string, LexicalDoc>();
+    const put = (doc: LexicalDoc) => (docs.set(doc.id, doc), index.upsert(doc));
+    for (let i = 0; i < 600; i++) put({ id: `d${i}`, title: text(3), body: text(40) });
+    for (const _ of index.compact()) void _;
+    for (let i = 0; i < 150; i++) put({ id: `d${Math.floor(rand() * 700)}`, title: text(2), body: text(30) });
+    for (let i = 0; i < 80; i++) {
+      const id = `d${Math.floor(rand() * 700)}`;
+      docs.delete(id);
+      index.remove(id);
+    }
+    // The reference: each key's column-weighted frequency per live chunk, statistics from live chunks only.
+    const freq = (doc: LexicalDoc) => {
+      const tf = new Map<string, number>();
+      let length = 0;
+      for (const [t, w] of [[doc.title, weights.title], [doc.body, weights.body]] as const) {
+        const terms = t.split(' ');
+        terms.forEach((term, k) => {
+          length++;
+          tf.set(term, (tf.get(term) ?? 0) + w);
+          if (k > 0) tf.set(`${terms[k - 1]} ${term}`, (tf.get(`${terms[k - 1]} ${term}`) ?? 0) + w);
+        });
+      }
+      return { tf, length: length + 1 };
+    };
+    const live = [...docs.values()].map((d) => ({ id: d.id, ...freq(d) }));
+    const avgdl = live.reduce((sum, d) => sum + d.length, 0) / live.length;
+    const dfs: Record<string, number> = {};
+    const score = (key: string, weight: number, d: (typeof live)[number]) => {
+      const df = (dfs[key] ??= live.filter((x) => x.tf.has(key)).length);
+      return d.tf.has(key) ? weight * bm25(d.tf.get(key)!, d.length, avgdl, live.length, df) : 0;
+    };
+    for (let q = 0; q < 25; q++) {
+      const terms = text(4).split(' ');
+      const pairs = terms.slice(1).map((t, k) => [terms[k]!, t] as [string, string]);
+      const expected = live
+        .map((d) => ({ id: d.id, s: terms.reduce((sum, t) => sum + score(t, 1, d), 0), matched: terms.some((t) => d.tf.has(t)) }))
+        .filter((d) => d.matched)
+        .map((d) => ({ id: d.id, s: d.s + [...new Set(pairs.map((p) => p.join(' ')))].reduce((sum, p) => sum + score(p, weights.proximity, live.find((x) => x.id === d.id)!), 0) }))
+        .sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1))
+        .slice(0, 20);
+      const hits = index.search({ terms, pairs }, 20);
+      expect(hits.map((h) => h.chunkId)).toEqual(expected.map((e) => e.id));
+      hits.forEach((h, k) => expect(h.score).toBeCloseTo(expected[k]!.s, 9));
+    }
+  });
+
   it('keeps the best k by score, ties by chunk id', () => {
     const index = new LexicalIndex();
     for (const id of ['d', 'b', 'c', 'a']) index.upsert({ id, title: '', body: 'same words' });

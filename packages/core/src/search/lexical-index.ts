@@ -1,8 +1,8 @@
 /**
  * In-memory BM25 over one workspace's chunks: the lexical ranking every store shares.
  *
- * Postings are kept per term (and per adjacent term pair, for the proximity boost) as packed
- * arrays of document numbers and column-weighted term frequencies. A query scores term at a time
+ * Postings are kept per term (and per adjacent term pair, for the proximity boost) as chunk
+ * numbers and column-weighted term frequencies in one pool of typed arrays (see PostingPool). A query scores term at a time
  * into a dense accumulator, so its cost is the length of the query terms' postings — what
  * matching costs — and every statistic (document count, average length, document frequency)
  * comes from this workspace's chunks alone.
@@ -40,19 +40,155 @@ export const DEFAULT_LEXICAL_WEIGHTS: LexicalWeights = { title: 3, body: 1, prox
 const K1 = 1.2;
 const B = 0.75;
 
-interface Postings {
-  docs: number[];
-  tf: number[];
+/** Grows a typed array to hold at least `size` items (by half again, so slack stays bounded). */
+function grown<T extends Int32Array | Float32Array | Uint8Array>(array: T, size: number): T {
+  if (size <= array.length) return array;
+  const next = new (array.constructor as new (n: number) => T)(Math.max(size, Math.ceil(array.length * 1.5), 64));
+  next.set(array);
+  return next;
 }
 
-/** Pairs share the term map under a key no term can produce (terms never contain a space). */
-const pairKey = (a: string, b: string) => `${a} ${b}`;
+/** A typed array cut to its used length (after a bulk build). */
+const trimmed = <T extends Int32Array | Float32Array | Uint8Array>(array: T, size: number): T => (array.length === size ? array : (array.slice(0, size) as T));
+
+/**
+ * Adjacent term pairs → key numbers, in an open-addressing table of typed arrays: a workspace
+ * holds millions of distinct pairs, most of them in one chunk, and a Map entry with a string key
+ * per pair cost ~10× more.
+ */
+class PairKeys {
+  private first = new Int32Array(1 << 10).fill(-1);
+  private second = new Int32Array(1 << 10);
+  private keys = new Int32Array(1 << 10);
+  private used = 0;
+
+  private slot(a: number, b: number): number {
+    const mask = this.first.length - 1;
+    let i = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask;
+    while (this.first[i] !== -1 && (this.first[i] !== a || this.second[i] !== b)) i = (i + 1) & mask;
+    return i;
+  }
+
+  get(a: number, b: number): number | undefined {
+    const i = this.slot(a, b);
+    return this.first[i] === -1 ? undefined : this.keys[i];
+  }
+
+  /** The pair's key, made by `make` when new. */
+  getOrAdd(a: number, b: number, make: () => number): number {
+    let i = this.slot(a, b);
+    if (this.first[i] !== -1) return this.keys[i]!;
+    // Filled up to three quarters: linear probing stays short, and the table is most of the index's size.
+    if ((this.used + 1) * 4 > this.first.length * 3) {
+      this.grow();
+      i = this.slot(a, b);
+    }
+    this.first[i] = a;
+    this.second[i] = b;
+    this.used++;
+    return (this.keys[i] = make());
+  }
+
+  private grow() {
+    const [first, second, keys] = [this.first, this.second, this.keys];
+    this.first = new Int32Array(first.length * 2).fill(-1);
+    this.second = new Int32Array(first.length * 2);
+    this.keys = new Int32Array(first.length * 2);
+    for (let i = 0; i < first.length; i++) {
+      if (first[i] === -1) continue;
+      const j = this.slot(first[i]!, second[i]!);
+      this.first[j] = first[i]!;
+      this.second[j] = second[i]!;
+      this.keys[j] = keys[i]!;
+    }
+  }
+}
+
+/**
+ * Postings of every key (term, Thai trigram, adjacent pair) in one pool of typed arrays: entry e is
+ * chunk number `doc[e]` with column-weighted frequency `tf[e]`, and `next[e]` the key's following
+ * entry (-1 at the end), so appending a chunk never moves a list and an entry costs 12 bytes.
+ */
+class PostingPool {
+  doc = new Int32Array(0);
+  tf = new Float32Array(0);
+  next = new Int32Array(0);
+  size = 0;
+  /** Per key: first and last entry (-1: none). */
+  head = new Int32Array(0);
+  tail = new Int32Array(0);
+  keys = 0;
+
+  newKey(): number {
+    if (this.keys === this.head.length) {
+      this.head = grown(this.head, this.keys + 1);
+      this.tail = grown(this.tail, this.keys + 1);
+    }
+    this.head[this.keys] = -1;
+    this.tail[this.keys] = -1;
+    return this.keys++;
+  }
+
+  append(key: number, doc: number, tf: number): void {
+    const e = this.size++;
+    if (e === this.doc.length) {
+      this.doc = grown(this.doc, e + 1);
+      this.tf = grown(this.tf, e + 1);
+      this.next = grown(this.next, e + 1);
+    }
+    this.doc[e] = doc;
+    this.tf[e] = tf;
+    this.next[e] = -1;
+    if (this.tail[key] === -1) this.head[key] = e;
+    else this.next[this.tail[key]!] = e;
+    this.tail[key] = e;
+  }
+
+  /**
+   * Lays each key's entries out next to each other, in key order, in arrays of exactly the used size
+   * (after a bulk build, whose appends interleave every key): a long list is then read sequentially.
+   * Yields every `step` entries moved so a caller can spread the work; later appends link on as before.
+   */
+  *compact(step = 1 << 18): Generator<void> {
+    const doc = new Int32Array(this.size);
+    const tf = new Float32Array(this.size);
+    const next = new Int32Array(this.size);
+    let at = 0;
+    let budget = step;
+    for (let key = 0; key < this.keys; key++) {
+      const start = at;
+      for (let e = this.head[key]!; e !== -1; e = this.next[e]!) {
+        doc[at] = this.doc[e]!;
+        tf[at] = this.tf[e]!;
+        next[at] = at + 1;
+        at++;
+      }
+      if (at > start) {
+        next[at - 1] = -1;
+        this.head[key] = start;
+        this.tail[key] = at - 1;
+      }
+      if (at >= budget) {
+        budget = at + step;
+        yield;
+      }
+    }
+    this.doc = doc;
+    this.tf = tf;
+    this.next = next;
+    this.head = trimmed(this.head, this.keys);
+    this.tail = trimmed(this.tail, this.keys);
+  }
+}
 
 export class LexicalIndex {
-  private readonly postings = new Map<string, Postings>();
+  /** Terms and Thai trigram keys → key numbers; pairs of term keys in `pairs`. */
+  private readonly terms = new Map<string, number>();
+  private readonly pairs = new PairKeys();
+  private readonly pool = new PostingPool();
   private readonly ids: string[] = [];
-  private readonly lengths: number[] = [];
-  private readonly live: boolean[] = [];
+  private lengths = new Int32Array(0);
+  private live = new Uint8Array(0);
   private readonly numberOf = new Map<string, number>();
   private liveCount = 0;
   private liveLength = 0;
@@ -79,43 +215,50 @@ export class LexicalIndex {
     return this.numberOf.has(id);
   }
 
+  private termKey(term: string): number {
+    let key = this.terms.get(term);
+    if (key === undefined) this.terms.set(term, (key = this.pool.newKey()));
+    return key;
+  }
+
   /** Adds a chunk, replacing any earlier version of it. */
   upsert(doc: LexicalDoc): void {
     this.remove(doc.id);
     const n = this.ids.length;
     this.ids.push(doc.id);
-    this.live.push(true);
+    this.live = grown(this.live, n + 1);
+    this.lengths = grown(this.lengths, n + 1);
+    this.live[n] = 1;
     this.numberOf.set(doc.id, n);
-    const tf = new Map<string, number>();
+    const tf = new Map<number, number>();
     let length = 0;
     for (const [text, weight] of [
       [doc.title, this.weights.title],
       [doc.body, this.weights.body],
     ] as const) {
-      let previous: string | null = null;
+      let previous = -1;
       const terms = text.split(' ');
-      if (this.weights.grams > 0) for (const gram of unspacedTrigrams(terms)) tf.set(gram, (tf.get(gram) ?? 0) + weight);
+      if (this.weights.grams > 0) for (const gram of unspacedTrigrams(terms)) {
+        const key = this.termKey(gram);
+        tf.set(key, (tf.get(key) ?? 0) + weight);
+      }
       for (const term of terms) {
         if (term.length === 0) continue;
         length++;
-        tf.set(term, (tf.get(term) ?? 0) + weight);
+        const key = this.termKey(term);
+        tf.set(key, (tf.get(key) ?? 0) + weight);
         // A pair never spans the title and the body (as FTS5 phrases never span columns).
-        if (previous !== null) {
-          const key = pairKey(previous, term);
-          tf.set(key, (tf.get(key) ?? 0) + weight);
+        if (previous !== -1) {
+          const pair = this.pairs.getOrAdd(previous, key, () => this.pool.newKey());
+          tf.set(pair, (tf.get(pair) ?? 0) + weight);
         }
-        previous = term;
+        previous = key;
       }
     }
-    for (const [term, f] of tf) {
-      let p = this.postings.get(term);
-      if (!p) this.postings.set(term, (p = { docs: [], tf: [] }));
-      p.docs.push(n);
-      p.tf.push(f);
-    }
+    for (const [key, f] of tf) this.pool.append(key, n, f);
     // One token more than the terms: the length FTS5 gave chunks (its scope column), kept so the
     // rankings measured with FTS5 stay as they were.
-    this.lengths.push(length + 1);
+    this.lengths[n] = length + 1;
     this.liveCount++;
     this.liveLength += length + 1;
   }
@@ -124,9 +267,20 @@ export class LexicalIndex {
     const n = this.numberOf.get(id);
     if (n === undefined) return;
     this.numberOf.delete(id);
-    this.live[n] = false;
+    this.live[n] = 0;
     this.liveCount--;
     this.liveLength -= this.lengths[n]!;
+  }
+
+  /**
+   * Packs the postings after a bulk build: each key's entries contiguous, no growth slack (later
+   * upserts grow the arrays again). A generator, yielding between slices of work: searching or
+   * changing the index before it is done is not allowed.
+   */
+  *compact(): Generator<void> {
+    yield* this.pool.compact();
+    this.lengths = trimmed(this.lengths, this.ids.length);
+    this.live = trimmed(this.live, this.ids.length);
   }
 
   /**
@@ -145,31 +299,40 @@ export class LexicalIndex {
     const seen = this.seen;
     const touched: number[] = [];
     const avgdl = Math.max(this.liveLength / this.liveCount, 1);
+    const { doc, tf, next, head } = this.pool;
+    const live = this.live;
+    const lengths = this.lengths;
 
-    const add = (key: string, weight: number, onlyMatched: boolean) => {
-      const p = this.postings.get(key);
-      if (!p) return;
+    const add = (key: number | undefined, weight: number, onlyMatched: boolean) => {
+      if (key === undefined) return;
       let df = 0;
-      for (let i = 0; i < p.docs.length; i++) if (this.live[p.docs[i]!]) df++;
+      for (let e = head[key]!; e !== -1; e = next[e]!) if (live[doc[e]!]) df++;
       if (df === 0) return;
       const idf = Math.max(Math.log((this.liveCount - df + 0.5) / (df + 0.5)), 1e-6) * weight;
-      for (let i = 0; i < p.docs.length; i++) {
-        const d = p.docs[i]!;
-        if (!this.live[d] || (onlyMatched && seen[d] === 0)) continue;
-        const f = p.tf[i]!;
+      for (let e = head[key]!; e !== -1; e = next[e]!) {
+        const d = doc[e]!;
+        if (!live[d] || (onlyMatched && seen[d] === 0)) continue;
+        const f = tf[e]!;
         if (seen[d] === 0) {
           seen[d] = 1;
           touched.push(d);
         }
-        scores[d]! += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * this.lengths[d]!) / avgdl));
+        scores[d]! += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * lengths[d]!) / avgdl));
       }
     };
 
-    for (const term of query.terms) add(term, 1, false);
-    if (this.weights.grams > 0) for (const gram of query.grams ?? []) add(gram, this.weights.grams, false);
+    for (const term of query.terms) add(this.terms.get(term), 1, false);
+    if (this.weights.grams > 0) for (const gram of query.grams ?? []) add(this.terms.get(gram), this.weights.grams, false);
     if (this.weights.proximity > 0) {
       // Every chunk holding a pair holds its terms, so pairs only add to chunks already matched.
-      for (const key of new Set(query.pairs.map(([a, b]) => pairKey(a, b)))) add(key, this.weights.proximity, true);
+      const pairs = new Set<number>();
+      for (const [a, b] of query.pairs) {
+        const first = this.terms.get(a);
+        const second = this.terms.get(b);
+        const key = first === undefined || second === undefined ? undefined : this.pairs.get(first, second);
+        if (key !== undefined) pairs.add(key);
+      }
+      for (const key of pairs) add(key, this.weights.proximity, true);
     }
 
     const hits = topK(touched, scores, this.ids, limit).map((d) => ({ chunkId: this.ids[d]!, score: scores[d]! }));

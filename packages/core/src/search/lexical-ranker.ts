@@ -81,6 +81,7 @@ export class LexicalRanker {
   private async build(docs: readonly LexicalSourceDoc[]): Promise<LexicalIndex> {
     const index = new LexicalIndex(this.weights);
     await upsertInSlices(index, docs);
+    for (const _ of index.compact()) await new Promise((resolve) => setImmediate(resolve));
     return index;
   }
 
