@@ -37,17 +37,18 @@ export function openDatabase({ path, busyTimeoutMs = 5000, autoCheckpoint = true
 /**
  * SQLite's own busy handler sleeps on the calling thread: while another connection (an ingest
  * thread, the document writer, another process) holds the write lock, every request of this event
- * loop would wait with it. So after start-up a store's connection never waits synchronously
- * (SQLite answers SQLITE_BUSY at once) and `whileLocked` retries asynchronously, leaving the event
- * loop free. Measured under `pnpm bench stall`, a 10 ms synchronous wait per try blocked the serving
- * thread up to 120 ms for one write while the document writer committed an upload.
+ * loop would wait with it. So after start-up a store's connection waits at most 1 ms synchronously
+ * (long enough for another `serve` worker's short commit of query events, too short to matter to the
+ * loop) and `whileLocked` retries asynchronously beyond it. Measured under `pnpm bench stall`, a 10 ms
+ * synchronous wait per try blocked the serving thread up to 120 ms for one write while the document
+ * writer committed an upload; 0 ms (every try fails at once) raised search p99 with `--workers 2`.
  */
-export const SYNC_BUSY_TIMEOUT_MS = 0;
+export const SYNC_BUSY_TIMEOUT_MS = 1;
 
 /**
- * Pauses between tries: short, because a failed try costs microseconds (no synchronous wait),
- * and a longer pause would leave the lock to the other connections, whose busy handlers poll
- * it, for most of the time it is free.
+ * Pauses between tries: short, because a failed try costs at most the 1 ms above, and a longer
+ * pause would leave the lock to the other connections, whose busy handlers poll it, for most of
+ * the time it is free.
  */
 export const LOCK_RETRY_PAUSES_MS = { first: 1, max: 8 } as const;
 
