@@ -47,7 +47,7 @@ const envSchema = z.object({
   /** `serve`: worker threads running the ingest queue, per process (0: on the request thread, as the library does). */
   PANYA_INGEST_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   PANYA_EMBEDDER: z.enum(['auto', 'hash', 'local', 'openai']).default('auto'),
-  /** SQLite: `hnsw` searches workspaces of 20,000 chunks or more on a persisted HNSW graph, `exact` scans every vector. */
+  /** SQLite: `hnsw` searches workspaces of 10,000 chunks or more on a persisted HNSW graph, `exact` scans every vector. */
   PANYA_VECTOR_INDEX: z.enum(['hnsw', 'exact']).default('hnsw'),
   /** SQLite: `off` drops the trigram table behind the trigram fallback (a smaller file; no substring matches of fragments), `on` rebuilds it when missing. */
   PANYA_TRIGRAM_INDEX: z.enum(['on', 'off']).default('on'),

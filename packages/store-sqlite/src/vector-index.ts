@@ -16,7 +16,7 @@ export interface VectorIndexOptions {
   dir?: string;
 }
 
-export const DEFAULT_VECTOR_INDEX_THRESHOLD = 20_000;
+export const DEFAULT_VECTOR_INDEX_THRESHOLD = 10_000;
 /** Changes a graph may lag behind before exact search answers while it is rebuilt. */
 const MAX_DELTA = 5_000;
 /** Changes after which a graph is rebuilt while it keeps answering. */

@@ -64,7 +64,11 @@ class PairKeys {
 
   private slot(a: number, b: number): number {
     const mask = this.first.length - 1;
-    let i = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask;
+    // Both numbers mixed into every bit (murmur3's finalizer), so sequential key numbers spread.
+    let h = Math.imul(a, 0x9e3779b1) ^ b;
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    let i = (h ^ (h >>> 16)) & mask;
     while (this.first[i] !== -1 && (this.first[i] !== a || this.second[i] !== b)) i = (i + 1) & mask;
     return i;
   }
