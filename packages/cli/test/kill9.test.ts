@@ -126,6 +126,9 @@ describe('kill -9 and restart', () => {
     expect((await call(node, `/api/workspaces/${doomed}`, key, 'DELETE')).status).toBe(200);
     // Thirty-one days later: past the recovery window.
     const store: SqliteStore = openSqliteStore({ path: db });
+    // This test writes raw SQL beside the running server, as any SQLite client would: let those statements wait
+    // for the server's write lock (the store's own calls retry asynchronously and need no such wait).
+    store.db.pragma('busy_timeout = 10000');
     store.db.prepare('UPDATE workspaces SET deleted_at = ? WHERE id = ?').run(new Date(Date.now() - 31 * 86_400_000).toISOString(), doomed);
     const tables = (store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE '%VIRTUAL%'").all() as { name: string }[])
       .map((t) => t.name)
