@@ -40,7 +40,10 @@ let app: ReturnType<typeof createPanyaApp>;
 let routes: Route[];
 let auth: Record<string, string>;
 let db: { prepare(sql: string): { all(...params: unknown[]): unknown[] } };
+/** The request counters' file (rate limits, query events), beside the main one. */
+let counters: typeof db;
 let tables: string[];
+let counterTables: string[];
 let docId: string;
 
 beforeAll(async () => {
@@ -49,19 +52,22 @@ beforeAll(async () => {
   const edge = new CloudflareEdge({ apiUrl: cf.apiUrl, zoneId: ZONE, hostnameToken: 'host-token', purgeToken: 'purge-token', timeoutMs: 2_000 });
   engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), edge, edgeTarget: 'edge.panya.example' });
   app = createPanyaApp(engine);
-  db = (engineInternals(engine).store as unknown as { db: typeof db }).db;
+  ({ db, countersDb: counters } = engineInternals(engine).store as unknown as { db: typeof db; countersDb: typeof db });
   routes = await apiRoutes(app);
   const acme = await makeTenant(engine, 'acme');
   auth = acme.auth;
   docId = (await request(app).post('/api/docs?wait=true').set(auth).send({ title: 'Refunds', contentMd: 'Refunds take 7 days.' }).expect(201)).body.id;
   tables = plainTables(db).filter((t) => !BOOKKEEPING.has(t));
+  counterTables = plainTables(counters).filter((t) => !BOOKKEEPING.has(t));
 }, 60_000);
 afterAll(async () => {
   await engine?.close();
   await cf?.close();
 });
 
-const totalChanges = () => (db.prepare('SELECT total_changes() AS n').all() as { n: number }[])[0]!.n;
+const changesOf = (sql: typeof db) => (sql.prepare('SELECT total_changes() AS n').all() as { n: number }[])[0]!.n;
+const totalChanges = () => changesOf(db) + changesOf(counters);
+const state = () => checksum(db, tables) + checksum(counters, counterTables);
 
 /** What one request must satisfy, and the running tallies for the figures. */
 const tally = { inputs: 0, refused: 0, accepted: 0, failures: [] as string[] };
@@ -75,7 +81,7 @@ async function settled() {
   settle = false;
   await new Promise((r) => setTimeout(r, 100));
   seen = totalChanges();
-  known = checksum(db, tables);
+  known = state();
 }
 
 function expectSound(label: string, res: request.Response, route?: Route) {
@@ -98,7 +104,7 @@ function expectSound(label: string, res: request.Response, route?: Route) {
   if (res.status < 400) settle = true;
   if (changes !== seen) {
     seen = changes;
-    const now = checksum(db, tables);
+    const now = state();
     if (res.status >= 400 && now !== known) problems.push('a refused request changed the database');
     known = now;
   }
@@ -138,7 +144,7 @@ describe('malformed input on every route', () => {
     const jsonRoutes = routes.filter((r) => r.body && r.method !== 'DELETE');
     expect(jsonRoutes.length).toBeGreaterThan(20);
     seen = totalChanges();
-    known = checksum(db, tables);
+    known = state();
     for (const route of jsonRoutes) {
       const label = `${route.method} ${route.path}`;
       await fc.assert(fc.asyncProperty(fc.oneof(hostileJson, mutated(route)), async (body) => expectSound(label, await send(route).set(auth).set('Content-Type', 'application/json').send(JSON.stringify(body) ?? 'null'), route)), { numRuns: RUNS });

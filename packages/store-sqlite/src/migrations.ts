@@ -1,10 +1,11 @@
+import { moveCountersOut } from './counters.js';
 import type { Db } from './database.js';
 
 /**
  * Versioned migrations, applied in order inside one transaction each; `PRAGMA user_version`
  * records the last one applied. Never edit a released migration: append a new one.
  */
-export const migrations: { version: number; name: string; sql: string }[] = [
+export const migrations: { version: number; name: string; sql: string; before?: (db: Db) => void }[] = [
   {
     version: 1,
     name: 'tenancy and documents',
@@ -558,10 +559,20 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX visitors_domain ON visitors(tenant_id, workspace_id, substr(email, instr(email, '@') + 1), id) WHERE email IS NOT NULL;
     `,
   },
+  {
+    version: 22,
+    name: 'request counters (rate limits, API query events) move to their own file (counters.ts)',
+    before: moveCountersOut,
+    sql: `
+      DROP TABLE IF EXISTS api_query_events;
+      DROP TABLE IF EXISTS rate_counters;
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {
   for (const m of migrations) {
+    if (m.before && (db.pragma('user_version', { simple: true }) as number) < m.version) m.before(db);
     // Re-read the version inside the write lock: another process may have migrated meanwhile.
     db.transaction(() => {
       if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return;

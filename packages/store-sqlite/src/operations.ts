@@ -13,25 +13,27 @@ import type {
   UserStore,
 } from '@panya/core';
 import { tables } from '@panya/core/rows';
-import type { Db, Runner, Statements } from './database.js';
+import type { Counters } from './counters.js';
+import type { Runner, Statements } from './database.js';
 import { Table } from './rows.js';
 
 type Row = Record<string, unknown>;
 
 export class SqliteRateLimits implements RateLimitStore {
-  constructor(private readonly db: Db, private readonly sql: Statements, private readonly run: Runner) {}
+  constructor(private readonly counters: Counters) {}
 
   consume(buckets: readonly RateBucket[], cost: number) {
-    return this.run(() =>
+    const { db, sql, run } = this.counters;
+    return run(() =>
       // IMMEDIATE: the read-check-write below holds the write lock, so concurrent requests
       // (other connections, other processes) cannot both pass the same last unit.
-      this.db.transaction((): RateDecision => {
+      db.transaction((): RateDecision => {
         const current = buckets.map(
-          (b) => ((this.sql.get('SELECT count FROM rate_counters WHERE key = ? AND win = ?').get(b.key, b.window) as Row | undefined)?.count as number | undefined) ?? 0,
+          (b) => ((sql.get('SELECT count FROM rate_counters WHERE key = ? AND win = ?').get(b.key, b.window) as Row | undefined)?.count as number | undefined) ?? 0,
         );
         if (buckets.some((b, i) => current[i]! + cost > b.limit)) return { allowed: false, counts: current };
         for (const b of buckets) {
-          this.sql
+          sql
             .get('INSERT INTO rate_counters (key, win, count, reset_at) VALUES (?, ?, ?, ?) ON CONFLICT (key, win) DO UPDATE SET count = count + excluded.count')
             .run(b.key, b.window, cost, b.resetAt);
         }
@@ -41,7 +43,7 @@ export class SqliteRateLimits implements RateLimitStore {
   }
 
   purgeExpired(before: string) {
-    return this.run(() => this.sql.get('DELETE FROM rate_counters WHERE reset_at < ?').run(before).changes);
+    return this.counters.run(() => this.counters.sql.get('DELETE FROM rate_counters WHERE reset_at < ?').run(before).changes);
   }
 }
 
@@ -51,8 +53,8 @@ export class SqliteUsage implements UsageStore {
   /** Query events waiting for this turn's commit (group commit); null in a transaction's view. */
   private pending: { event: ApiQueryEvent; done: () => void; failed: (error: unknown) => void }[] | null;
 
-  constructor(private readonly sql: Statements, private readonly run: Runner, groupCommit = false) {
-    this.queries = new Table(sql, tables.API_QUERY_EVENTS);
+  constructor(private readonly sql: Statements, private readonly run: Runner, private readonly counters: Counters, groupCommit = false) {
+    this.queries = new Table(counters.sql, tables.API_QUERY_EVENTS);
     this.usage = new Table(sql, tables.USAGE_RECORDS);
     this.pending = groupCommit ? [] : null;
   }
@@ -66,7 +68,7 @@ export class SqliteUsage implements UsageStore {
    */
   recordQuery(e: ApiQueryEvent) {
     const pending = this.pending;
-    if (!pending) return this.run(() => void this.queries.insert(e));
+    if (!pending) return this.counters.run(() => void this.queries.insert(e));
     return new Promise<void>((done, failed) => {
       if (pending.push({ event: e, done, failed }) === 1) setImmediate(() => void this.commitPending());
     });
@@ -75,11 +77,11 @@ export class SqliteUsage implements UsageStore {
   private async commitPending() {
     const batch = this.pending!.splice(0);
     try {
-      await this.run(() => this.sql.db.transaction(() => batch.forEach((b) => this.queries.insert(b.event))).immediate());
+      await this.counters.run(() => this.counters.db.transaction(() => batch.forEach((b) => this.queries.insert(b.event))).immediate());
       for (const b of batch) b.done();
     } catch (error) {
       if (batch.length === 1) return batch[0]!.failed(error);
-      for (const b of batch) await this.run(() => void this.queries.insert(b.event)).then(b.done, b.failed);
+      for (const b of batch) await this.counters.run(() => void this.queries.insert(b.event)).then(b.done, b.failed);
     }
   }
 
@@ -88,9 +90,9 @@ export class SqliteUsage implements UsageStore {
   }
 
   countQueries(tenantId: string, billingPeriod: string) {
-    return this.run(() => {
+    return this.counters.run(() => {
       const counts: Record<QueryEventKind, number> = { search: 0, answer: 0, mcp_tool: 0 };
-      const rows = this.sql.get('SELECT kind, COUNT(*) AS n FROM api_query_events WHERE tenant_id = ? AND billing_period = ? GROUP BY kind').all(tenantId, billingPeriod) as Row[];
+      const rows = this.counters.sql.get('SELECT kind, COUNT(*) AS n FROM api_query_events WHERE tenant_id = ? AND billing_period = ? GROUP BY kind').all(tenantId, billingPeriod) as Row[];
       for (const r of rows) counts[r.kind as QueryEventKind] = r.n as number;
       return counts;
     });
@@ -104,7 +106,7 @@ export class SqliteUsage implements UsageStore {
   }
 
   listQueries(tenantId: string, options: { billingPeriod?: string; limit?: number } = {}) {
-    return this.run(() =>
+    return this.counters.run(() =>
       this.queries.all('SELECT * FROM api_query_events WHERE tenant_id = @tenantId AND (@period IS NULL OR billing_period = @period) ORDER BY id DESC LIMIT @limit', {
         tenantId,
         period: options.billingPeriod ?? null,

@@ -1,6 +1,7 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
+import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteBilling } from './billing.js';
@@ -57,17 +58,17 @@ const translated =
     }
   };
 
-function aggregates(db: Db, sql: Statements, run: Runner, shared: boolean, trigramIndex: boolean, writer?: DocumentWriter, vectors?: VectorIndexes) {
+function aggregates(db: Db, sql: Statements, run: Runner, counters: Counters, shared: boolean, trigramIndex: boolean, writer?: DocumentWriter, vectors?: VectorIndexes) {
   const search = new SqliteSearchIndex(db, sql, run, undefined, shared, vectors, trigramIndex);
   return {
-    tenants: new SqliteTenants(sql, run, search),
-    workspaces: new SqliteWorkspaces(sql, run, search),
+    tenants: new SqliteTenants(sql, run, search, counters),
+    workspaces: new SqliteWorkspaces(sql, run, search, counters),
     apiKeys: new SqliteApiKeys(sql, run),
     documents: new SqliteDocuments(sql, run, writer),
     audit: new SqliteAudit(sql, run),
     search,
-    rateLimits: new SqliteRateLimits(db, sql, run),
-    usage: new SqliteUsage(sql, run, shared),
+    rateLimits: new SqliteRateLimits(counters),
+    usage: new SqliteUsage(sql, run, counters, shared),
     users: new SqliteUsers(sql, run),
     jobs: new SqliteJobs(sql, run),
     conversations: new SqliteConversations(db, sql, run),
@@ -126,7 +127,11 @@ export class SqliteStore implements Store {
   /** Graphs for approximate vector search, when the store is a file and they are on. */
   private readonly vectors: VectorIndexes | undefined;
 
-  constructor(readonly db: Db, options: { lockWaitMs?: number; writer?: DocumentWriter; vectorIndex?: VectorIndexOptions; trigramIndex?: boolean } = {}) {
+  /** The request counters' connection (rate limits, API query events): a file of their own, see counters.ts. */
+  readonly countersDb: Db;
+
+  constructor(readonly db: Db, counters: Counters, options: { lockWaitMs?: number; writer?: DocumentWriter; vectorIndex?: VectorIndexOptions; trigramIndex?: boolean } = {}) {
+    this.countersDb = counters.db;
     this.capabilities = { batchInsert: true, sharedDatabase: !db.memory };
     this.lockWaitMs = options.lockWaitMs ?? 5000;
     this.writer = options.writer;
@@ -136,7 +141,7 @@ export class SqliteStore implements Store {
     if (file && mode === 'hnsw') this.vectors = new VectorIndexes(sql, dir ?? `${file}.vectors`, { path: file, busyTimeoutMs: this.lockWaitMs }, threshold);
     // Between tries, a transaction of this connection may have opened: wait for it each time.
     const trigramIndex = options.trigramIndex ?? true;
-    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), true, trigramIndex, this.writer, this.vectors);
+    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), counters, true, trigramIndex, this.writer, this.vectors);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;
@@ -161,7 +166,7 @@ export class SqliteStore implements Store {
     this.visitors = root.visitors;
     this.customers = root.customers;
     this.inbox = root.inbox;
-    const inTx = aggregates(db, sql, async (fn) => translated(fn)(), false, trigramIndex);
+    const inTx = aggregates(db, sql, async (fn) => translated(fn)(), counters, false, trigramIndex);
     this.txView = {
       ...inTx,
       capabilities: this.capabilities,
@@ -194,20 +199,24 @@ export class SqliteStore implements Store {
 
   /** Tables with a `workspace_id` column, and how many rows of a workspace one holds (schema checks, tests). */
   async workspaceScopedTables(): Promise<string[]> {
-    return workspaceScopedTables(this.db);
+    return [...workspaceScopedTables(this.db), ...counterTablesWith(this.countersDb, 'workspace_id')].sort();
   }
 
   async countWorkspaceRows(table: string, workspaceId: string): Promise<number> {
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM "${table.replaceAll('"', '""')}" WHERE workspace_id = ?`).get(workspaceId) as { n: number }).n;
+    return (this.dbOf(table).prepare(`SELECT COUNT(*) AS n FROM "${table.replaceAll('"', '""')}" WHERE workspace_id = ?`).get(workspaceId) as { n: number }).n;
   }
 
   /** Tables with a `tenant_id` column, and how many rows of a tenant one holds (erasure checks, tests). */
   async tenantScopedTables(): Promise<string[]> {
-    return tenantScopedTables(this.db);
+    return [...tenantScopedTables(this.db), ...counterTablesWith(this.countersDb, 'tenant_id')].sort();
   }
 
   async countTenantRows(table: string, tenantId: string): Promise<number> {
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM "${table.replaceAll('"', '""')}" WHERE tenant_id = ?`).get(tenantId) as { n: number }).n;
+    return (this.dbOf(table).prepare(`SELECT COUNT(*) AS n FROM "${table.replaceAll('"', '""')}" WHERE tenant_id = ?`).get(tenantId) as { n: number }).n;
+  }
+
+  private dbOf(table: string): Db {
+    return COUNTER_TABLES.has(table) ? this.countersDb : this.db;
   }
 
   async close(): Promise<void> {
@@ -215,6 +224,7 @@ export class SqliteStore implements Store {
     await this.writer?.close();
     await this.vectors?.close();
     if (this.db.open) this.db.close();
+    if (this.countersDb.open) this.countersDb.close();
   }
 }
 
@@ -237,15 +247,17 @@ export interface SqliteStoreOptions extends OpenOptions {
 
 /** Opens (creating if needed) and migrates a SQLite store. `path: ':memory:'` for tests. */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const lockWaitMs = options.busyTimeoutMs ?? 5000;
+  // The counters' file first: the main file's migration 22 moves its counter rows there.
+  const counters = openCounters(options.path, lockWaitMs);
   const db = openDatabase(options);
   migrate(db);
   const trigramIndex = options.trigramIndex ?? true;
   syncTrigramTable(db, trigramIndex);
   // Opening and migrating may wait synchronously (start-up); from here on, lock waits are asynchronous.
   db.pragma(`busy_timeout = ${SYNC_BUSY_TIMEOUT_MS}`);
-  const lockWaitMs = options.busyTimeoutMs ?? 5000;
   const offThread = options.offThreadDocumentWrites && options.path !== ':memory:';
-  return new SqliteStore(db, {
+  return new SqliteStore(db, counters, {
     lockWaitMs,
     ...(offThread ? { writer: documentWriter({ path: options.path, busyTimeoutMs: lockWaitMs }) } : {}),
     ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),

@@ -1,5 +1,6 @@
 import type { ApiKeyRecord, ApiKeyStore, AuditEvent, AuditStore, SearchIndex, TenantRecord, TenantStore, WorkspacePatch, WorkspacePurge, WorkspaceRecord, WorkspaceStore } from '@panya/core';
 import { purgeWorkspace, tables } from '@panya/core/rows';
+import { COUNTER_TABLES, eraseCounterRows, type Counters } from './counters.js';
 import type { Runner, Statements } from './database.js';
 import { eraseTenantRows } from './tenant-erasure.js';
 import type { SqliteSearchIndex } from './search-index.js';
@@ -8,14 +9,17 @@ import { Table } from './rows.js';
 export class SqliteTenants implements TenantStore {
   private readonly rows: Table<TenantRecord>;
 
-  constructor(private readonly sql: Statements, private readonly run: Runner, private readonly search: SqliteSearchIndex) {
+  constructor(private readonly sql: Statements, private readonly run: Runner, private readonly search: SqliteSearchIndex, private readonly counters: Counters) {
     this.rows = new Table(sql, tables.TENANTS);
   }
 
   async erase(id: string) {
     const chunks = await this.search.removeTenantChunks(id);
+    // Outside the main transaction (another file): a failed erasure keeps the tenant and loses
+    // only its query events, which the erasure was removing anyway.
+    const counted = await this.counters.run(() => eraseCounterRows(this.counters.db, id));
     const deleted = await this.run(() => eraseTenantRows(this.sql.db, id));
-    return chunks > 0 ? { chunks, ...deleted } : deleted;
+    return { ...(chunks > 0 ? { chunks } : {}), ...counted, ...deleted };
   }
 
   insert(t: TenantRecord) {
@@ -46,6 +50,7 @@ export class SqliteWorkspaces implements WorkspaceStore {
     private readonly sql: Statements,
     private readonly run: Runner,
     private readonly search: SearchIndex,
+    private readonly counters: Counters,
   ) {
     this.rows = new Table(sql, tables.WORKSPACES);
   }
@@ -85,11 +90,10 @@ export class SqliteWorkspaces implements WorkspaceStore {
     const scope = { tenantId, workspaceId: id };
     return purgeWorkspace(await this.get(tenantId, id), limit, {
       chunks: (budget) => this.purgeChunks(scope, budget),
-      rows: (table, budget) =>
-        this.run(
-          () =>
-            this.sql.get(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE tenant_id = ? AND workspace_id = ? LIMIT ?)`).run(tenantId, id, budget).changes,
-        ),
+      rows: (table, budget) => {
+        const { sql, run } = COUNTER_TABLES.has(table) ? this.counters : { sql: this.sql, run: this.run };
+        return run(() => sql.get(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE tenant_id = ? AND workspace_id = ? LIMIT ?)`).run(tenantId, id, budget).changes);
+      },
       workspace: () => this.run(() => void this.sql.get('DELETE FROM workspaces WHERE tenant_id = ? AND id = ?').run(tenantId, id)),
     });
   }

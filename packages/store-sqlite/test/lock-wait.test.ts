@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TenantRecord } from '@panya/core';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../src/index.js';
@@ -19,7 +20,7 @@ describe('waiting for another connection’s write lock', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const bucket = { key: 'q:day:t1', window: '2026-11-23', limit: 10, resetAt: '2026-11-24T00:00:00.000Z' };
+  const tenant = (n: number): TenantRecord => ({ id: `t${n}`, slug: `t${n}`, plan: 'free', quotas: {}, paymentCustomerId: null, createdAt: '2026-11-23T00:00:00.000Z', updatedAt: '2026-11-23T00:00:00.000Z' });
 
   it('a write and a transaction wait without blocking the event loop, then proceed', async () => {
     const store = openSqliteStore({ path, busyTimeoutMs: 5_000 });
@@ -29,15 +30,15 @@ describe('waiting for another connection’s write lock', () => {
       let ticks = 0;
       const ticker = setInterval(() => ticks++, 5);
       setTimeout(() => other.exec('COMMIT'), 200);
-      const write = store.rateLimits.consume([bucket], 1);
-      expect(await write).toMatchObject({ allowed: true, counts: [1] });
+      await store.tenants.insert(tenant(1));
+      expect(await store.tenants.get('t1')).toMatchObject({ slug: 't1' });
       clearInterval(ticker);
       expect(ticks).toBeGreaterThan(0);
 
       other.exec('BEGIN IMMEDIATE');
       setTimeout(() => other.exec('COMMIT'), 100);
-      const counted = await store.transaction((tx) => tx.rateLimits.consume([bucket], 1));
-      expect(counted.counts).toEqual([2]);
+      await store.transaction((tx) => tx.tenants.insert(tenant(2)));
+      expect((await store.tenants.list()).map((t) => t.id)).toEqual(['t1', 't2']);
     } finally {
       other.close();
       await store.close();
@@ -58,9 +59,11 @@ describe('waiting for another connection’s write lock', () => {
     const other = new Database(path);
     try {
       other.exec('BEGIN IMMEDIATE');
-      await expect(store.rateLimits.consume([bucket], 1)).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_BUSY/) });
+      await expect(store.tenants.insert(tenant(1))).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_BUSY/) });
       other.exec('COMMIT');
-      expect(await store.rateLimits.consume([bucket], 1)).toMatchObject({ counts: [1] });
+      expect(await store.tenants.list()).toEqual([]);
+      await store.tenants.insert(tenant(1));
+      expect((await store.tenants.list()).map((t) => t.id)).toEqual(['t1']);
     } finally {
       other.close();
       await store.close();

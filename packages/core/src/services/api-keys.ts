@@ -83,14 +83,15 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
 
   /**
    * Keeps "last used" to the minute: at most one write per key per minute, so a busy key costs
-   * no write per request. A failed write never fails the request it belongs to.
+   * no write per request. The request neither waits for the write (it may queue behind an ingest
+   * commit for the database's write lock) nor fails with it.
    */
   async function noteUse(record: ApiKeyRecord): Promise<void> {
     const now = clock.now();
     if (record.lastUsedAt && now.getTime() - Date.parse(record.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
     // The looked-up record remembers the write, so a cached key is not touched again this minute.
     record.lastUsedAt = now.toISOString();
-    await store.apiKeys.touch(record.id, record.lastUsedAt).catch(() => undefined);
+    void store.apiKeys.touch(record.id, record.lastUsedAt).catch(() => undefined);
   }
 
   const service = {
