@@ -5,7 +5,7 @@ export { MAX_UPLOAD_BYTES } from './routes/upload.js';
 export { closeConversionPool } from './upload/pool.js';
 export { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 export { renderMarkdown } from './help/markdown.js';
-export { runAsBackgroundThread } from './background-thread.js';
+export { runAsBackgroundThread } from '@panya/core';
 export { uploadAdmission, type AdmissionLimit, type UploadAdmission } from './upload/admission.js';
 export { apiDocument, DECLARED_ROUTES, PANYA_API_VERSION } from './openapi.js';
 export { answerClusterMetrics } from './cluster-metrics.js';

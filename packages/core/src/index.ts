@@ -9,6 +9,7 @@ export { HELP_CENTER_TEXT, type HelpCenterText, type Locale, NO_ANSWER, WIDGET_T
 export { API_KEY_CACHE_MS, CONVERSION_BUDGET_MS, HEADERS_TIMEOUT_MS, MAX_CHAT_STREAMS_PER_KEY, MAX_CONVERSION_HEAP_MB, MAX_CONVERTED_CHARS, MAX_JSON_BODY_BYTES, MAX_PDF_INFLATED_BYTES, MAX_PDF_PAGES, MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, REQUEST_BODY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, UPLOAD_ADMISSION_WAIT_MS } from './bounds.js';
 export { EDGE_HOSTNAME_ACCOUNT_CAP, HARD_CAP_MULTIPLIER, parsePlanId, PLAN_NAMES, type PlanId, PLANS, QUOTA_KEYS, resolveLimits } from './plans.js';
 export { createIds, silentLogger } from './system.js';
+export { BACKGROUND_NICE, runAsBackgroundThread } from './background-thread.js';
 export { createEngine, type Engine, type EngineOptions } from './engine.js';
 export { type Embedder, type EmbeddingUsage, type EmbedOptions, type EmbedResult } from './ports/embedder.js';
 export { type ChatTurn, type Contextualizer, type GenerateRequest, type Generator, type GeneratorEvent, type GeneratorUsage, type PersonaInstructions } from './ports/generator.js';

@@ -4,7 +4,7 @@
  * Failures come back as data (errors do not survive the thread boundary).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DocumentRecord } from '@panya/core';
+import { runAsBackgroundThread, type DocumentRecord } from '@panya/core';
 import { tables } from '@panya/core/rows';
 import { openDatabase, Statements } from './database.js';
 import { Table } from './rows.js';
@@ -18,6 +18,9 @@ export type WriterRequest = { id: number; docs: DocumentRecord[] };
 export type WriterReply = { id: number; ok: true } | { id: number; ok: false; code: string | undefined; message: string };
 
 const { path, busyTimeoutMs } = workerData as WriterData;
+// Copying an upload's 32 MB into SQLite is background work; no request waits for this connection's
+// write lock (counted requests write to the counters' file), so its low priority holds no one up.
+runAsBackgroundThread();
 // Off the serving thread, waiting for the write lock may block: SQLite's own busy handler does it.
 const db = openDatabase({ path, busyTimeoutMs });
 const rows = new Table<DocumentRecord>(new Statements(db), tables.DOCUMENTS);

@@ -5,6 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { runAsBackgroundThread } from '@panya/core';
 import { openDatabase } from './database.js';
 import { createGraph, saveGraph } from './vector-graph.js';
 
@@ -17,6 +18,8 @@ export type BuildRequest = { id: number; tenantId: string; workspaceId: string; 
 export type BuildReply = { id: number; ok: true; seq: number; count: number; ms: number } | { id: number; ok: false; message: string };
 
 const { path, busyTimeoutMs } = workerData as BuilderData;
+// A graph build takes every core for seconds: it uses what serving leaves (its build threads inherit this).
+runAsBackgroundThread();
 const db = openDatabase({ path, busyTimeoutMs });
 
 const snapshot = db.transaction((tenantId: string, workspaceId: string) => {

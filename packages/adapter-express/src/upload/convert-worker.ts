@@ -1,5 +1,5 @@
 /** A conversion worker thread: converts one file; failures come back as data (errors do not survive the thread boundary). */
-import { runAsBackgroundThread } from '../background-thread.js';
+import { runAsBackgroundThread } from '@panya/core';
 import { convertUpload, isConversionLimitError, isUnsupportedMediaTypeError, type ConversionLimitError, type ConvertedUpload, type UploadedFile } from './convert.js';
 
 export type ConversionOutcome =
