@@ -108,6 +108,11 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   const jsonLimit = options.jsonLimitBytes ?? MAX_JSON_BODY_BYTES;
   const app = express();
   app.disable('x-powered-by');
+  // No ETag computed from every body: tenant API answers are `no-store` (a validator serves nothing)
+  // and hashing each JSON body cost ~1.5 % of a search request. Cacheable answers set their own
+  // (help-center pages, the widget, `/docs`, the OpenAPI document), and `res.send` still answers
+  // a matching If-None-Match with 304 for those.
+  app.set('etag', false);
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   app.use(requestId);
   app.use(securityHeaders);

@@ -1,5 +1,6 @@
 import { chatEventSchema, chatSchema, difyRetrievalResponseSchema, difyRetrievalSchema, loginSchema, openApiDocument, type DeclaredRoute } from '@panya/core';
 import type { RequestHandler } from 'express';
+import { etagOf } from './etag.js';
 
 type Json = Record<string, unknown>;
 const object = (properties: Record<string, Json>, required: string[] = Object.keys(properties)): Json => ({ type: 'object', properties, required, additionalProperties: true });
@@ -137,7 +138,8 @@ export const apiDocument = () => openApiDocument({ version: PANYA_API_VERSION, d
 /** `GET /api/openapi.json`: public, built once per app. */
 export function openApiRoute(): RequestHandler {
   const document = JSON.stringify(apiDocument());
+  const etag = etagOf(document);
   return (_req, res) => {
-    res.type('application/json').send(document);
+    res.type('application/json').set('ETag', etag).send(document);
   };
 }

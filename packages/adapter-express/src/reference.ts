@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { RequestHandler } from 'express';
+import { etagOf } from './etag.js';
 
 /**
  * Scalar's standalone bundle, from the installed `@scalar/api-reference` (its `exports` do not
@@ -34,12 +35,14 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+const PAGE_ETAG = etagOf(PAGE);
+
 /** `GET /docs`: the API reference rendered by Scalar from `/api/openapi.json`; `GET /docs/scalar.js`: the renderer. */
 export function referenceRoutes(): { page: RequestHandler; bundle: RequestHandler } {
   const bundle = scalarBundle();
   return {
     page: (_req, res) => {
-      res.type('html').set('Cache-Control', 'no-cache').send(PAGE);
+      res.type('html').set({ 'Cache-Control': 'no-cache', ETag: PAGE_ETAG }).send(PAGE);
     },
     bundle: (_req, res, next) => {
       res.sendFile(bundle, { maxAge: '1d', headers: { 'Content-Type': 'text/javascript; charset=utf-8' } }, (error) => error && next(error));

@@ -83,6 +83,22 @@ describe('GET /api/openapi.json', () => {
     expect(Number(bundle.headers['content-length'])).toBeGreaterThan(1_000_000);
   });
 
+  it('the reference and the document answer If-None-Match with 304; tenant API answers carry no ETag', async () => {
+    const { app, acme } = await setup();
+    for (const path of ['/docs', '/api/openapi.json']) {
+      const first = await request(app).get(path).expect(200);
+      expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+      await request(app).get(path).set('If-None-Match', first.headers.etag!).expect(304);
+      await request(app).get(path).set('If-None-Match', '"other"').expect(200);
+    }
+    // `no-store` data: nothing may revalidate it, so no validator is computed from its body.
+    const listed = await request(app).get('/api/docs').set(acme.auth).expect(200);
+    expect(listed.headers['cache-control']).toBe('no-store');
+    expect(listed.headers.etag).toBeUndefined();
+    const searched = await request(app).post('/api/search').set(acme.auth).send({ query: 'anything' }).expect(200);
+    expect(searched.headers.etag).toBeUndefined();
+  });
+
   it('describes a body from its zod schema', () => {
     const doc = openApiDocument({ version: '0' }) as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> } }>> };
     const create = doc.paths['/api/docs']!.post!.requestBody!.content['application/json']!.schema;
