@@ -35,11 +35,13 @@ export function browserCors(engine: Engine): RequestHandler {
   });
   return (req, res, next) => {
     const origin = req.headers.origin;
-    if (origin) res.vary('Origin');
+    // No Origin (a server, most API traffic): CORS has nothing to allow or refuse.
+    if (!origin) return next();
+    res.vary('Origin');
     handler(req, res, (error?: unknown) => {
       if (error) return next(error);
       // A preflight the allow-list did not answer: say why, instead of asking for a key it never carries.
-      if (origin && req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
         return sendProblem(req, res, errors.forbidden(`The origin ${origin} is not in the tenant's allowed origins.`));
       }
       next();
