@@ -38,4 +38,22 @@ describe('abortOnClose', () => {
     setTimeout(() => req.destroy(), 50);
     expect((await closed).aborted).toBe(true);
   });
+
+  it('a signal first read after the client left is already aborted', async () => {
+    let report!: (signal: AbortSignal) => void;
+    const read = new Promise<AbortSignal>((resolve) => (report = resolve));
+    const app = express();
+    app.get('/work', (_req, res) => {
+      const client = abortOnClose(res);
+      // The work reads its signal only after the connection is gone.
+      res.once('close', () => setImmediate(() => report(client.signal)));
+    });
+    server = createServer(app);
+    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', () => done()));
+    const req = httpRequest(`http://127.0.0.1:${(server.address() as AddressInfo).port}/work`);
+    req.on('error', () => {});
+    req.end();
+    setTimeout(() => req.destroy(), 50);
+    expect((await read).aborted).toBe(true);
+  });
 });

@@ -8,12 +8,26 @@ import { idempotentRequests } from '../idempotency.js';
 /**
  * Aborts when the client goes away before the response is complete, so the work stops with it
  * (no orphan generation). A response sent in full aborts nothing: an abort builds an error with a
- * stack trace, a cost every request would pay for nothing.
+ * stack trace, a cost every request would pay for nothing. The signal is made when first read
+ * (already aborted if the client has left by then): most operations never read it.
  */
-export function abortOnClose(res: Response): AbortController {
-  const controller = new AbortController();
-  res.once('close', () => res.writableFinished || controller.abort());
-  return controller;
+export function abortOnClose(res: Response): { readonly signal: AbortSignal } {
+  let controller: AbortController | undefined;
+  let left = false;
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    left = true;
+    controller?.abort();
+  });
+  return {
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (left) controller.abort();
+      }
+      return controller.signal;
+    },
+  };
 }
 
 const METHODS = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
@@ -31,9 +45,14 @@ export function operationsRouter(engine: Engine, operations: readonly Operation[
         const notJson = nonJsonBody(req);
         if (notJson) return sendProblem(req, res, notJson);
       }
-      const controller = abortOnClose(res);
+      const client = abortOnClose(res);
       const raw = { params: req.params, query: req.query, body: req.body };
-      const done = await executeOperation(engine, operation, ctxOf(res), raw, { channel: { via: 'rest' }, signal: controller.signal });
+      const done = await executeOperation(engine, operation, ctxOf(res), raw, {
+        channel: { via: 'rest' },
+        get signal() {
+          return client.signal;
+        },
+      });
       if (done.isErr()) return sendProblem(req, res, done.error, requestLocale(req, req.body?.locale, req.body?.query));
       const { value, rateLimit, input } = done.value;
       if (rateLimit) res.set(rateLimitHeaders(rateLimit));

@@ -43,7 +43,18 @@ export async function executeOperation<I extends InputSpec, O>(
     input[part] = parsed.value;
   }
   const parsed = input as ParsedInput<I>;
-  const run = () => operation.run({ request, services, signal: options.signal }, parsed);
+  // Read when the operation asks: an adapter may make its signal lazily (most operations never read it).
+  const run = () =>
+    operation.run(
+      {
+        request,
+        services,
+        get signal() {
+          return options.signal;
+        },
+      },
+      parsed,
+    );
   if (!operation.counted) {
     const result = await run();
     return result.isOk() ? ok({ value: result.value, rateLimit: null, input: parsed }) : err(result.error);
