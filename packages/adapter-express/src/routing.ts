@@ -104,7 +104,8 @@ export function hasBody(req: Request): boolean {
  * reported as missing fields. Form encoding (curl's `-d` without a Content-Type) gets the fix.
  */
 export function nonJsonBody(req: Request): PanyaError | null {
-  if (!hasBody(req) || req.is(['application/json', 'application/*+json'])) return null;
+  // A body the JSON parser took had one of these types (it parses them only); else ask type-is.
+  if (req.body !== undefined || !hasBody(req) || req.is(['application/json', 'application/*+json'])) return null;
   const type = req.get('content-type');
   const message = req.is('application/x-www-form-urlencoded')
     ? "The body is form-encoded (curl's -d sends application/x-www-form-urlencoded unless told otherwise): send JSON with the header Content-Type: application/json."
