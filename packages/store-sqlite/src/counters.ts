@@ -12,7 +12,10 @@ export const COUNTER_TABLES: ReadonlySet<string> = new Set(['rate_counters', 'ap
 
 /** The counters' file for a main database file; a `:memory:` store keeps its counters in memory too. */
 export function countersPath(path: string): string {
-  return path === ':memory:' ? ':memory:' : `${path}.counters`;
+  if (path === ':memory:') return path;
+  // A `file:` URI keeps its query (`?mode=…`) after the new name.
+  const query = path.startsWith('file:') ? path.indexOf('?') : -1;
+  return query < 0 ? `${path}.counters` : `${path.slice(0, query)}.counters${path.slice(query)}`;
 }
 
 const migrations: { version: number; sql: string }[] = [

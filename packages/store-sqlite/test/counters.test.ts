@@ -50,6 +50,12 @@ describe('request counters file', () => {
     }
   });
 
+  it('names the counters file after the database, keeping a URI query last', () => {
+    expect(countersPath('/data/panya.db')).toBe('/data/panya.db.counters');
+    expect(countersPath('file:/data/panya.db?cache=shared')).toBe('file:/data/panya.db.counters?cache=shared');
+    expect(countersPath(':memory:')).toBe(':memory:');
+  });
+
   it("moves an earlier database's counter rows into the counters file on open", async () => {
     const old = openDatabase({ path });
     for (const m of migrations.filter((m) => m.version <= 21)) old.exec(m.sql);
