@@ -1,7 +1,7 @@
 export { describeStoreConformance, type StoreFactory, type StoreHandle } from './conformance.js';
 export { seedWorkspaceData, type SchemaProbe } from './workspaces-conformance.js';
-export * from './fixtures.js';
-export * from './payment.js';
+export { engineInternals, makeDocument, makeTenant, makeWorkspace, requireCapability, seedTwoTenants } from './fixtures.js';
+export { createFakePaymentProcessor, FAKE_WEBHOOK_SIGNATURE, type FakePaymentProcessor } from './payment.js';
 export {
   describeEmbedderConformance,
   describeGeneratorConformance,
