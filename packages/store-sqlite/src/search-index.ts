@@ -22,7 +22,15 @@ function retokenize(r: Row) {
   return { title: lexicalTitle, body: lexicalBody };
 }
 
-const LEXICAL_COLUMNS = 'c.id, c.lexical_title, c.lexical_body, c.title, c.heading_path, c.text';
+/** The stored index terms; the text only for chunks written before they were stored (re-tokenized then). */
+const LEXICAL_COLUMNS =
+  'c.id, c.lexical_title, c.lexical_body, ' +
+  ['title', 'heading_path', 'text'].map((col) => `CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.${col} END AS ${col}`).join(', ');
+
+/** Chunks read per statement when a lexical index is loaded or refreshed: each read is a short synchronous step. */
+const LEXICAL_PAGE = 1000;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Quotes a term for FTS5 so user text can never be read as query syntax. */
 const quote = (term: string) => `"${term.replaceAll('"', '""')}"`;
@@ -74,20 +82,38 @@ export class SqliteSearchIndex implements SearchIndex {
           const row = this.sql.get('SELECT seq, floor FROM search_versions WHERE tenant_id = ?').get(tenantId) as LexicalVersion | undefined;
           return row ?? { seq: 0, floor: 0 };
         }),
-      load: (scope) =>
-        this.run(() => (this.sql.get(`SELECT ${LEXICAL_COLUMNS} FROM chunks c WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId) as Row[]).map(toLexicalDoc)),
-      changes: (scope, since) =>
-        this.run(() => {
-          const changed = (this.sql.get('SELECT DISTINCT chunk_id FROM search_changes WHERE tenant_id = ? AND seq > ?').all(scope.tenantId, since) as Row[]).map(
-            (r) => r.chunk_id as string,
-          );
-          if (changed.length === 0) return { upserts: [], removed: [] };
-          const upserts = (
-            this.sql.get(`SELECT ${LEXICAL_COLUMNS} FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE ${inScope}`).all(JSON.stringify(changed), scope.tenantId, scope.workspaceId) as Row[]
-          ).map(toLexicalDoc);
-          const present = new Set(upserts.map((d) => d.id));
-          return { upserts, removed: changed.filter((id) => !present.has(id)) };
-        }),
+      load: async (scope) => {
+        // Page by page (the workspace's chunks, then the tenant's legacy ones), each on the
+        // chunks_workspace index: one read of a 100k-chunk workspace would hold the event loop
+        // for seconds. Pages read at different moments are fine: the ranker re-applies every
+        // change after the version it read before loading.
+        const docs: LexicalSourceDoc[] = [];
+        for (const workspace of ['c.workspace_id = ?', 'c.workspace_id IS NULL']) {
+          const page = `SELECT c.rowid AS cursor, ${LEXICAL_COLUMNS} FROM chunks c WHERE c.tenant_id = ? AND ${workspace} AND c.rowid > ? ORDER BY c.rowid LIMIT ${LEXICAL_PAGE}`;
+          const params = workspace.endsWith('?') ? [scope.tenantId, scope.workspaceId] : [scope.tenantId];
+          for (let after = Number.MIN_SAFE_INTEGER; ; await yieldToEventLoop()) {
+            const rows = await this.run(() => this.sql.get(page).all(...params, after) as Row[]);
+            for (const r of rows) docs.push(toLexicalDoc(r));
+            if (rows.length < LEXICAL_PAGE) break;
+            after = rows.at(-1)!.cursor as number;
+          }
+        }
+        return docs;
+      },
+      changes: async (scope, since) => {
+        const changed = await this.run(() =>
+          (this.sql.get('SELECT DISTINCT chunk_id FROM search_changes WHERE tenant_id = ? AND seq > ?').all(scope.tenantId, since) as Row[]).map((r) => r.chunk_id as string),
+        );
+        const upserts: LexicalSourceDoc[] = [];
+        for (let at = 0; at < changed.length; at += LEXICAL_PAGE) {
+          if (at > 0) await yieldToEventLoop();
+          const ids = JSON.stringify(changed.slice(at, at + LEXICAL_PAGE));
+          const rows = await this.run(() => this.sql.get(`SELECT ${LEXICAL_COLUMNS} FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE ${inScope}`).all(ids, scope.tenantId, scope.workspaceId) as Row[]);
+          for (const r of rows) upserts.push(toLexicalDoc(r));
+        }
+        const present = new Set(upserts.map((d) => d.id));
+        return { upserts, removed: changed.filter((id) => !present.has(id)) };
+      },
     };
   }
 

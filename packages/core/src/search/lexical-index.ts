@@ -153,7 +153,8 @@ class PostingPool {
    * (after a bulk build, whose appends interleave every key): a long list is then read sequentially.
    * Yields every `step` entries moved so a caller can spread the work; later appends link on as before.
    */
-  *compact(step = 1 << 18): Generator<void> {
+  /** Yields every `step` postings copied (2^15: about 10 ms on a slow core). */
+  *compact(step = 1 << 15): Generator<void> {
     const doc = new Int32Array(this.size);
     const tf = new Float32Array(this.size);
     const next = new Int32Array(this.size);
