@@ -96,8 +96,10 @@ describe('login throttling', () => {
 
   it('throttles one address guessing many accounts, and holds across nodes sharing the database', async () => {
     const dir = `/tmp/panya-throttle-${process.pid}-${Date.now()}.db`;
-    const a = await withUser({ path: dir });
-    const b = track(createEngine({ store: openSqliteStore({ path: dir }) }));
+    // One instant for both nodes: counters are fixed windows, and guesses straddling a window's end would split the count.
+    const clock = { now: () => new Date('2030-01-01T00:02:00.000Z') };
+    const a = await withUser({ path: dir, clock });
+    const b = track(createEngine({ store: openSqliteStore({ path: dir }), clock }));
     const appB = createPanyaApp(b, { trustProxy: true });
     const limit = LOGIN_THROTTLE.address[0].failures;
     for (let i = 0; i < limit; i++) await login(i % 2 ? a.app : appB, 'nope', `user${i}@else.test`, '198.51.100.7').expect(401);
