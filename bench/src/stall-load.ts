@@ -7,6 +7,7 @@
  *    `bulk`), one sends 280-word queries and another tenant (`catalogue`) uploads an 8,000-page PDF,
  *    while this process
  *    probes `/healthz` and an ordinary `/api/search` (tenant `bench`) one request at a time.
+ *    The load process runs in a session of its own, like clients on other machines.
  *
  * Every request has a timeout, the load process a hard cap, and the server's whole process group
  * is killed at the end whatever happened.
@@ -178,11 +179,16 @@ async function configuration(workers: number, source: string) {
 /** Starts the load process; resolves once it has begun (its summary comes with `result`, or it is killed past its cap). */
 function startLoad(url: string, readKey: string, writeKey: string, pdfKey: string): Promise<{ result: Promise<LoadSummary> }> {
   const out = join(mkdtempSync(join(tmpdir(), 'panya-stall-load-')), 'result.json');
-  const child = spawn(process.execPath, [...NODE_FLAGS, fileURLToPath(import.meta.url), '--load', url, readKey, writeKey, pdfKey], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_RESULT: out } });
-  const kill = setTimeout(() => child.kill('SIGKILL'), LOAD_SECONDS * 1000 + 90_000);
+  // A session of its own (detached): Linux schedules each session as one group, so the load's CPU
+  // use competes with the server's, not with this process's probes (clients on other machines).
+  const child = spawn(process.execPath, [...NODE_FLAGS, fileURLToPath(import.meta.url), '--load', url, readKey, writeKey, pdfKey], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_RESULT: out } });
+  const killNow = () => child.kill('SIGKILL');
+  process.once('exit', killNow);
+  const kill = setTimeout(killNow, LOAD_SECONDS * 1000 + 90_000);
   const result = new Promise<LoadSummary>((resolve, reject) =>
     child.once('exit', (code) => {
       clearTimeout(kill);
+      process.off('exit', killNow);
       if (code === 0 && existsSync(out)) resolve(JSON.parse(readFileSync(out, 'utf8')) as LoadSummary);
       else reject(new Error(`load process exited with ${code}`));
     }),

@@ -169,6 +169,13 @@ describe.skipIf(!onLinux)('panya serve --workers 2', () => {
     closeConnections();
   }, 60_000);
 
+  it('runs each worker with garbage collection on its own threads (background threads keep their priority)', async () => {
+    const pids = await until('two workers', () => workerPids(child.pid!).length === 2 && workerPids(child.pid!));
+    for (const pid of pids) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--single-threaded-gc');
+    // The primary only accepts connections and sums metrics: it keeps Node's defaults.
+    expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).not.toContain('--single-threaded-gc');
+  });
+
   it('answers /metrics for the whole cluster, whichever worker is asked', async () => {
     const pids = workerPids(child.pid!);
     const port = Number(new URL(url).port);
