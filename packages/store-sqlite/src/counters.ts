@@ -1,4 +1,4 @@
-import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, whileLocked, type Db, type Runner } from './database.js';
+import { applyMigrations, openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, whileLocked, type Db, type Migration, type Runner } from './database.js';
 
 /**
  * Request counters — rate-limit windows and API query events — live in a database file of their
@@ -18,7 +18,7 @@ export function countersPath(path: string): string {
   return query < 0 ? `${path}.counters` : `${path.slice(0, query)}.counters${path.slice(query)}`;
 }
 
-const migrations: { version: number; sql: string }[] = [
+const migrations: Migration[] = [
   {
     version: 1,
     sql: `
@@ -55,13 +55,7 @@ export interface Counters {
 
 export function openCounters(path: string, lockWaitMs: number): Counters {
   const db = openDatabase({ path: countersPath(path), busyTimeoutMs: lockWaitMs });
-  for (const m of migrations) {
-    db.transaction(() => {
-      if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return;
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    }).immediate();
-  }
+  applyMigrations(db, migrations);
   db.pragma(`busy_timeout = ${SYNC_BUSY_TIMEOUT_MS}`);
   return { db, sql: new Statements(db), run: (fn) => whileLocked(fn, lockWaitMs) };
 }

@@ -102,3 +102,23 @@ export function translateError(error: unknown): never {
  * the transaction's own view runs at once.
  */
 export type Runner = <T>(fn: () => T) => Promise<T>;
+
+/** A schema step: `sql` applied once, in its own write transaction; `before` runs first, outside it, while it is pending. */
+export interface Migration {
+  version: number;
+  sql: string;
+  before?: (db: Db) => void;
+}
+
+/** Applies the steps `PRAGMA user_version` has not recorded yet, in order. */
+export function applyMigrations(db: Db, steps: readonly Migration[]): void {
+  for (const m of steps) {
+    if (m.before && (db.pragma('user_version', { simple: true }) as number) < m.version) m.before(db);
+    // Re-read the version inside the write lock: another process may have migrated meanwhile.
+    db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return;
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+}

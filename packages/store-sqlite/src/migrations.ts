@@ -1,11 +1,11 @@
 import { moveCountersOut } from './counters.js';
-import type { Db } from './database.js';
+import { applyMigrations, type Db, type Migration } from './database.js';
 
 /**
  * Versioned migrations, applied in order inside one transaction each; `PRAGMA user_version`
  * records the last one applied. Never edit a released migration: append a new one.
  */
-export const migrations: { version: number; name: string; sql: string; before?: (db: Db) => void }[] = [
+export const migrations: (Migration & { name: string })[] = [
   {
     version: 1,
     name: 'tenancy and documents',
@@ -571,13 +571,5 @@ export const migrations: { version: number; name: string; sql: string; before?: 
 ];
 
 export function migrate(db: Db): void {
-  for (const m of migrations) {
-    if (m.before && (db.pragma('user_version', { simple: true }) as number) < m.version) m.before(db);
-    // Re-read the version inside the write lock: another process may have migrated meanwhile.
-    db.transaction(() => {
-      if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return;
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    }).immediate();
-  }
+  applyMigrations(db, migrations);
 }
