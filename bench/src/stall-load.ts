@@ -4,8 +4,8 @@
  *
  * 1. search req/s: autocannon, 10 connections, ordinary SciFact test queries (nothing else running);
  * 2. under load, from a separate process: 8 clients each upload 20 × 1 MB markdown files (tenant
- *    `bulk`), one sends 280-word queries and another tenant (`catalogue`) uploads an 8,000-page PDF,
- *    while this process
+ *    `bulk`), one sends 280-word queries, another tenant (`catalogue`) uploads an 8,000-page PDF and
+ *    a third (`import`) imports 1 MB JSON batches of 200 documents back to back, while this process
  *    probes `/healthz` and an ordinary `/api/search` (tenant `bench`) one request at a time.
  *    The load process runs in a session of its own, like clients on other machines.
  *
@@ -35,6 +35,9 @@ const UPLOADS_PER_CLIENT = 20;
 const FILES_PER_UPLOAD = 20;
 const FILE_BYTES = 1024 * 1024;
 const PDF_PAGES = 8_000;
+/** The importer's batches: documents of ~4.7 KB, 200 a request (~1 MB of JSON, under the body limit). */
+const IMPORT_BATCH = 200;
+const IMPORT_DOC_CHARS = 4_700;
 const REQUEST_TIMEOUT_MS = 30_000;
 const PROBE_TIMEOUT_MS = 15_000;
 const PROBE_EVERY_MS = 100;
@@ -128,6 +131,8 @@ async function configuration(workers: number, source: string) {
   const writeKey = (await engine.apiKeys.create(bulk.tenant.id, { scopes: ['read', 'write'] }))._unsafeUnwrap().key;
   const catalogue = (await engine.tenancy.createTenant({ slug: 'catalogue', plan: 'enterprise' }))._unsafeUnwrap();
   const pdfKey = (await engine.apiKeys.create(catalogue.tenant.id, { scopes: ['read', 'write'] }))._unsafeUnwrap().key;
+  const importer = (await engine.tenancy.createTenant({ slug: 'import', plan: 'enterprise' }))._unsafeUnwrap();
+  const importKey = (await engine.apiKeys.create(importer.tenant.id, { scopes: ['read', 'write'] }))._unsafeUnwrap().key;
   await engine.close();
 
   const loadAverageAtStart = loadavg().map((x) => round(x, 2));
@@ -140,7 +145,7 @@ async function configuration(workers: number, source: string) {
 
     log(`  workers ${workers}: ${LOAD_SECONDS} s of load…`);
     // The load comes from its own process, so its CPU use never delays the probes' clocks here.
-    const load = await startLoad(server.url, readKey, writeKey, pdfKey);
+    const load = await startLoad(server.url, [readKey, writeKey, pdfKey, importKey]);
     const stopper = new AbortController();
     const timer = setTimeout(() => stopper.abort(), LOAD_SECONDS * 1000);
     const stop = stopper.signal;
@@ -177,11 +182,11 @@ async function configuration(workers: number, source: string) {
 }
 
 /** Starts the load process; resolves once it has begun (its summary comes with `result`, or it is killed past its cap). */
-function startLoad(url: string, readKey: string, writeKey: string, pdfKey: string): Promise<{ result: Promise<LoadSummary> }> {
+function startLoad(url: string, keys: LoadKeys): Promise<{ result: Promise<LoadSummary> }> {
   const out = join(mkdtempSync(join(tmpdir(), 'panya-stall-load-')), 'result.json');
   // A session of its own (detached): Linux schedules each session as one group, so the load's CPU
   // use competes with the server's, not with this process's probes (clients on other machines).
-  const child = spawn(process.execPath, [...NODE_FLAGS, fileURLToPath(import.meta.url), '--load', url, readKey, writeKey, pdfKey], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_RESULT: out } });
+  const child = spawn(process.execPath, [...NODE_FLAGS, fileURLToPath(import.meta.url), '--load', url, ...keys], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_RESULT: out } });
   const killNow = () => child.kill('SIGKILL');
   process.once('exit', killNow);
   const kill = setTimeout(killNow, LOAD_SECONDS * 1000 + 90_000);
@@ -199,14 +204,18 @@ function startLoad(url: string, readKey: string, writeKey: string, pdfKey: strin
   });
 }
 
+/** The load's API keys: read (tenant `bench`), then write keys of `bulk`, `catalogue` and `import`. */
+type LoadKeys = [read: string, write: string, pdf: string, importer: string];
+
 interface LoadSummary {
   longQuery: ReturnType<typeof latency>;
+  imports: { requests: number; statuses: Record<string, number>; problems: string[]; documentsAcknowledged: number; p50: number };
   uploads: { requests: number; acknowledged: number; statuses: Record<string, number>; problems: string[]; megabytesAcknowledged: number; p50: number };
   pdf: { pages: number; bytes: number; status: number; ms: number; problem?: string } | null;
 }
 
-/** The load process: 8 uploaders, one client of 280-word queries, one 8,000-page PDF upload, for LOAD_SECONDS. */
-async function runLoad(url: string, readKey: string, writeKey: string, pdfKey: string): Promise<LoadSummary> {
+/** The load process: 8 uploaders, one client of 280-word queries, one 8,000-page PDF upload, one importer, for LOAD_SECONDS. */
+async function runLoad(url: string, [readKey, writeKey, pdfKey, importKey]: LoadKeys): Promise<LoadSummary> {
   const pdf = await bigPdf();
   const body = markdownMegabyte();
   const long = longQueries(50);
@@ -242,11 +251,27 @@ async function runLoad(url: string, readKey: string, writeKey: string, pdfKey: s
     // Another tenant's upload: the bulk tenant's queue must not hold it up.
     pdfResult = await timed(`${url}/api/docs/upload`, { method: 'POST', headers: { authorization: `Bearer ${pdfKey}` }, body: form }, 60_000, stop, pdfProblems);
   };
-  await Promise.all([...Array.from({ length: UPLOADERS }, (_, c) => uploader(c)), longQuerier(), pdfUploader()]);
+  const imports: Timed[] = [];
+  const importProblems = new Set<string>();
+  const importAuth = { authorization: `Bearer ${importKey}`, 'content-type': 'application/json' };
+  const importer = async () => {
+    for (let b = 0; !stop.aborted; b++) {
+      const create = Array.from({ length: IMPORT_BATCH }, (_, d) => {
+        const at = ((b * IMPORT_BATCH + d) * 7919) % (body.length - IMPORT_DOC_CHARS);
+        return { title: `Import ${b}-${d}`, contentMd: body.slice(at, at + IMPORT_DOC_CHARS) };
+      });
+      const done = await timed(`${url}/api/docs/bulk`, { method: 'POST', headers: importAuth, body: JSON.stringify({ create }) }, REQUEST_TIMEOUT_MS, stop, importProblems);
+      imports.push(done);
+      if (done.retryAfter !== undefined) await pause(done.retryAfter * 1000, stop);
+    }
+  };
+  await Promise.all([...Array.from({ length: UPLOADERS }, (_, c) => uploader(c)), longQuerier(), pdfUploader(), importer()]);
+  const imported = imports.filter((i) => i.status >= 200 && i.status < 300).length;
   const acknowledged = uploads.filter((u) => u.status >= 200 && u.status < 300).length;
   const done = pdfResult as Timed | null;
   return {
     longQuery: latency(longTimes),
+    imports: { requests: imports.length, statuses: countBy(imports.map((i) => String(i.status))), problems: [...importProblems], documentsAcknowledged: imported * IMPORT_BATCH, p50: round(quantile(imports.map((i) => i.ms).sort((a, b) => a - b), 0.5), 0) },
     uploads: { requests: uploads.length, acknowledged, statuses: countBy(uploads.map((u) => String(u.status))), problems: [...problems], megabytesAcknowledged: acknowledged * FILES_PER_UPLOAD, p50: round(quantile(uploads.map((u) => u.ms).sort((a, b) => a - b), 0.5), 0) },
     pdf: done ? { pages: PDF_PAGES, bytes: pdf.length, status: done.status, ms: round(done.ms, 0), ...(pdfProblems.size ? { problem: [...pdfProblems][0]! } : {}) } : null,
   };
@@ -254,8 +279,8 @@ async function runLoad(url: string, readKey: string, writeKey: string, pdfKey: s
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv[2] === '--load') {
-    const [url, readKey, writeKey, pdfKey] = process.argv.slice(3) as [string, string, string, string];
-    emit(await runLoad(url, readKey, writeKey, pdfKey));
+    const [url, ...keys] = process.argv.slice(3);
+    emit(await runLoad(url!, keys as LoadKeys));
     process.exit(0);
   }
   if (!existsSync(join(EVAL_DIR, 'scifact', 'corpus.jsonl'))) {
@@ -266,7 +291,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     await bigPdf(); // built once, before anything is measured
     const configurations = [];
     for (const workers of (process.env.BENCH_STALL_WORKERS ?? '1,2').split(',').map(Number)) configurations.push(await configuration(workers, source));
-    emit({ corpus: 'scifact', uploaders: UPLOADERS, uploadsPerClient: UPLOADS_PER_CLIENT, filesPerUpload: FILES_PER_UPLOAD, fileBytes: FILE_BYTES, pdfPages: PDF_PAGES, probeEveryMs: PROBE_EVERY_MS, configurations });
+    emit({ corpus: 'scifact', uploaders: UPLOADERS, uploadsPerClient: UPLOADS_PER_CLIENT, filesPerUpload: FILES_PER_UPLOAD, fileBytes: FILE_BYTES, pdfPages: PDF_PAGES, importBatch: IMPORT_BATCH, importDocumentChars: IMPORT_DOC_CHARS, probeEveryMs: PROBE_EVERY_MS, configurations });
     process.exit(0);
   }
 }

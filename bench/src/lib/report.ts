@@ -115,6 +115,7 @@ function renderStall(r: Any): string {
     lines.push(row('under load: 280-word query p50 / p99 ms', (x) => lat(x.underLoad.longQuery)));
     lines.push(row('upload requests of 20 × 1 MB acknowledged (p50 ms)', (x) => `${x.underLoad.uploads.acknowledged} of ${x.underLoad.uploads.requests} (${x.underLoad.uploads.p50})`));
     lines.push(row('8,000-page PDF upload: status, ms', (x) => (x.underLoad.pdf ? `${x.underLoad.pdf.status}, ${x.underLoad.pdf.ms}` : '–')));
+    lines.push(row('JSON imports of 200 documents (~1 MB) acknowledged (p50 ms)', (x) => (x.underLoad.imports ? `${x.underLoad.imports.documentsAcknowledged / l.importBatch} of ${x.underLoad.imports.requests} (${x.underLoad.imports.p50})` : '–')));
   }
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
 import type { Logger, PanyaError } from '@panya/core';
-import { errors, panyaError } from '@panya/core';
+import { errors, isStoreBusy, panyaError, storeBusy } from '@panya/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { sendProblem } from './problem.js';
 import { hasBody } from './routing.js';
@@ -70,7 +70,8 @@ function clientFault(error: HttpError, jsonLimit: number): PanyaError | null {
 
 /**
  * The last error handler: client faults become 4xx problem documents logged at info without a
- * stack; client aborts are logged at debug. Only a server fault on an authenticated request is
+ * stack; client aborts are logged at debug; a database too busy to take a write answers 503 with
+ * Retry-After, logged at warn. Only a server fault on an authenticated request is
  * logged as an error, so no unauthenticated caller can write error-level lines.
  */
 export function errorHandler(logger: Logger, jsonLimit: number): ErrorRequestHandler {
@@ -87,6 +88,12 @@ export function errorHandler(logger: Logger, jsonLimit: number): ErrorRequestHan
       logger.info('client fault', { ...where, status: fault.status ?? fault.statusCode, reason: fault.message });
       if (res.headersSent) return res.end();
       return sendProblem(req, res, problem);
+    }
+    if (isStoreBusy(error)) {
+      // Overload, not a fault: the writes were refused whole, and the client may try again.
+      logger.warn('database busy', { ...where, reason: error.message });
+      if (res.headersSent) return res.end();
+      return sendProblem(req, res, storeBusy());
     }
     const detail = { ...where, error: error instanceof Error ? error.stack : String(error) };
     if (res.locals.ctx) logger.error('request failed', detail);

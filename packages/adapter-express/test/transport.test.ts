@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Logger } from '@panya/core';
+import { createEngine, STORE_BUSY_RETRY_AFTER_SECONDS, type Logger } from '@panya/core';
 import { createPanyaApp } from '@panya/adapter-express';
+import { openSqliteStore } from '@panya/store-sqlite';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEngine, makeTenant } from './helpers.js';
@@ -160,5 +164,35 @@ describe('slow and vanishing clients', () => {
     expect(after.filter((l) => l.level !== 'debug' && l.msg !== 'request')).toEqual([]);
     expect(after.filter((l) => l.msg === 'request').map((l) => l.data)).toEqual([expect.objectContaining({ method: 'POST', aborted: true })]);
     expect(noisy()).toEqual([]);
+  });
+});
+
+describe('a database too busy to take a write', () => {
+  it('answers 503 with Retry-After, logged as a warning, and writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'panya-busy-'));
+    const path = join(dir, 'panya.db');
+    const lines: Line[] = [];
+    const push = (level: string) => (msg: string, data?: Record<string, unknown>) => void lines.push({ level, msg, ...(data ? { data } : {}) });
+    const engine = createEngine({ store: openSqliteStore({ path, busyTimeoutMs: 100 }) });
+    const app = createPanyaApp(engine, { logger: { debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') } });
+    const other = openSqliteStore({ path }).db; // another connection to the same file
+    try {
+      const acme = await makeTenant(engine, 'acme');
+      other.exec('BEGIN IMMEDIATE'); // another writer holds the lock past the store's wait
+      const res = await request(app).post('/api/docs').set(acme.auth).send({ title: 'Refunds', contentMd: 'Refunds take five days.' });
+      other.exec('COMMIT');
+      expectProblem(res, 503, 'unavailable');
+      expect(res.headers['retry-after']).toBe(String(STORE_BUSY_RETRY_AFTER_SECONDS));
+      expect(res.body.retryAfter).toBe(STORE_BUSY_RETRY_AFTER_SECONDS);
+      expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+      expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'database busy' }));
+      const listed = await request(app).get('/api/docs').set(acme.auth);
+      expect(listed.body.data).toEqual([]);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

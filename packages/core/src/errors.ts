@@ -88,6 +88,7 @@ const STORE_CONFLICT = Symbol.for('panya.error.store-conflict');
 const ABORT_TRANSACTION = Symbol.for('panya.error.abort-transaction');
 const EMBEDDER_MISMATCH = Symbol.for('panya.error.embedder-mismatch');
 const UPSTREAM = Symbol.for('panya.error.upstream');
+const STORE_BUSY = Symbol.for('panya.error.store-busy');
 
 /**
  * Thrown by stores when a unique constraint is violated; services turn it into `conflict`.
@@ -106,6 +107,33 @@ export class StoreConflictError extends Error {
 
 export function isStoreConflict(error: unknown): error is StoreConflictError {
   return marked(error, STORE_CONFLICT);
+}
+
+/**
+ * Thrown by stores when a write could not take the database's write lock within the store's wait:
+ * other writers held it (overload, not a fault). The HTTP adapter answers 503 with Retry-After.
+ */
+export class StoreBusyError extends Error {
+  readonly [STORE_BUSY] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return marked(value, STORE_BUSY);
+  }
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreBusyError';
+  }
+}
+
+export function isStoreBusy(error: unknown): error is StoreBusyError {
+  return marked(error, STORE_BUSY);
+}
+
+/** Seconds a client is told to wait when the database was too busy to take its write. */
+export const STORE_BUSY_RETRY_AFTER_SECONDS = 2;
+
+/** What a client is told when the database was too busy to take its write. */
+export function storeBusy(): PanyaError {
+  return panyaError('unavailable', { message: `The database is busy with other writes; nothing was changed. Try again in ${STORE_BUSY_RETRY_AFTER_SECONDS} s.`, retryAfterSeconds: STORE_BUSY_RETRY_AFTER_SECONDS });
 }
 
 /**

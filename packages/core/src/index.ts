@@ -4,7 +4,7 @@
  * export names, so a change to the surface is a visible diff. What only the SQL stores share is
  * `@panya/core/rows`; conformance suites and test fixtures are `@panya/core/testing`.
  */
-export { AbortTransaction, EmbedderMismatchError, errors, hasMarker, isAbortTransaction, isEmbedderMismatchError, isPanyaError, isStoreConflict, isUpstreamError, panyaError, type PanyaError, type PanyaErrorCode, StoreConflictError, UPSTREAM_RETRY_AFTER_SECONDS, UpstreamError } from './errors.js';
+export { AbortTransaction, EmbedderMismatchError, errors, hasMarker, isAbortTransaction, isEmbedderMismatchError, isPanyaError, isStoreBusy, isStoreConflict, isUpstreamError, panyaError, type PanyaError, type PanyaErrorCode, STORE_BUSY_RETRY_AFTER_SECONDS, StoreBusyError, storeBusy, StoreConflictError, UPSTREAM_RETRY_AFTER_SECONDS, UpstreamError } from './errors.js';
 export { HELP_CENTER_TEXT, type HelpCenterText, type Locale, NO_ANSWER, WIDGET_TEXT } from './messages.js';
 export { API_KEY_CACHE_MS, CONVERSION_BUDGET_MS, HEADERS_TIMEOUT_MS, MAX_CHAT_STREAMS_PER_KEY, MAX_CONVERSION_HEAP_MB, MAX_CONVERTED_CHARS, MAX_JSON_BODY_BYTES, MAX_PDF_INFLATED_BYTES, MAX_PDF_PAGES, MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, REQUEST_BODY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, UPLOAD_ADMISSION_WAIT_MS } from './bounds.js';
 export { EDGE_HOSTNAME_ACCOUNT_CAP, HARD_CAP_MULTIPLIER, parsePlanId, PLAN_NAMES, type PlanId, PLANS, QUOTA_KEYS, resolveLimits } from './plans.js';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { isStoreConflict, StoreConflictError } from '@panya/core';
+import { isStoreConflict, StoreBusyError, StoreConflictError } from '@panya/core';
 import * as sqliteVec from 'sqlite-vec';
 
 export type Db = Database.Database;
@@ -52,7 +52,14 @@ export const SYNC_BUSY_TIMEOUT_MS = 1;
  */
 export const LOCK_RETRY_PAUSES_MS = { first: 1, max: 8 } as const;
 
-const isBusy = (error: unknown) => String((error as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY');
+/** SQLite's answer when another connection holds the lock it needs (`SQLITE_BUSY`, `SQLITE_BUSY_SNAPSHOT`…). */
+export const isBusyCode = (code: unknown) => String(code ?? '').startsWith('SQLITE_BUSY');
+const isBusy = (error: unknown) => isBusyCode((error as { code?: unknown } | null)?.code);
+
+/** The port's error for a lock wait that ran out: overload the caller can retry, not a fault. */
+export function busyError(cause: unknown): StoreBusyError {
+  return new StoreBusyError(`The database stayed locked by other writers: ${(cause as Error)?.message ?? cause}`, { cause });
+}
 
 /**
  * Runs `fn` (a statement or a synchronous transaction, which SQLite rolled back if it failed)
@@ -66,7 +73,8 @@ export async function whileLocked<T>(fn: () => T, budgetMs: number, ready?: () =
     try {
       return fn();
     } catch (error) {
-      if (!isBusy(error) || Date.now() + pause > deadline) throw error;
+      if (!isBusy(error)) throw error;
+      if (Date.now() + pause > deadline) throw busyError(error);
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
   }

@@ -2,12 +2,12 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DocumentRecord } from '@panya/core';
-import { translateError } from './database.js';
+import { busyError, isBusyCode, translateError } from './database.js';
 import type { WriterData, WriterReply, WriterRequest } from './document-writer-thread.js';
 
 /** Inserts batches of documents on a connection of its own in a worker thread. */
 export interface DocumentWriter {
-  /** All or none, in one transaction; unique violations reject with the port's conflict error. */
+  /** All or none, in one transaction; unique violations reject with the port's conflict error, a lock wait that ran out with its busy error. */
   insertMany(docs: readonly DocumentRecord[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -39,6 +39,7 @@ export function documentWriter(data: WriterData): DocumentWriter {
       if (!waiting) return;
       pending.delete(reply.id);
       if (reply.ok) return waiting.resolve();
+      if (isBusyCode(reply.code)) return waiting.reject(busyError(Object.assign(new Error(reply.message), { code: reply.code })));
       try {
         translateError(Object.assign(new Error(reply.message), { code: reply.code }));
       } catch (error) {

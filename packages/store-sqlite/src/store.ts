@@ -228,10 +228,18 @@ export class SqliteStore implements Store {
   }
 }
 
+/**
+ * How long the document writer waits for the write lock at least. SQLite's busy handler polls
+ * with growing sleeps, so a low-priority thread among frequent writers (ingest threads, other
+ * workers) can miss the lock for seconds; its wait holds up only the upload or import awaiting it.
+ */
+export const WRITER_LOCK_WAIT_MS = 30_000;
+
 export interface SqliteStoreOptions extends OpenOptions {
   /**
    * Batches of documents (`documents.insertMany`: uploads of up to 32 MB) are written by a worker
    * thread on its own connection, so the serving thread never copies their content into SQLite.
+   * It waits for the write lock up to `busyTimeoutMs` or `WRITER_LOCK_WAIT_MS`, whichever is longer.
    * For a file database; `:memory:` writes in place.
    */
   offThreadDocumentWrites?: boolean;
@@ -259,7 +267,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const offThread = options.offThreadDocumentWrites && options.path !== ':memory:';
   return new SqliteStore(db, counters, {
     lockWaitMs,
-    ...(offThread ? { writer: documentWriter({ path: options.path, busyTimeoutMs: lockWaitMs }) } : {}),
+    ...(offThread ? { writer: documentWriter({ path: options.path, busyTimeoutMs: Math.max(lockWaitMs, WRITER_LOCK_WAIT_MS) }) } : {}),
     ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
     trigramIndex,
   });

@@ -1,7 +1,9 @@
 /**
  * Persistence ports, split by aggregate. Every method is async so that synchronous
  * (better-sqlite3) and networked (pg) backends fit the same shape. Methods throw on
- * infrastructure failure and `StoreConflictError` on a unique-constraint violation.
+ * infrastructure failure, `StoreConflictError` on a unique-constraint violation and
+ * `StoreBusyError` when a write could not take the database's lock within the store's wait
+ * (overload: nothing was written, and the caller may try again).
  *
  * Isolation is structural: every method that touches tenant data takes the tenant (and,
  * for workspace data, the workspace) and filters by it in the query itself.
