@@ -203,6 +203,21 @@ describe('bulk', () => {
     const docs = (await request(t.app).get('/api/docs').set(t.acme.auth)).body.data;
     expect(docs.map((d: { id: string }) => d.id)).toEqual([a.id]);
   });
+
+  it('an import (creates only) is all or none: an external id already taken is 409 and nothing is written', async () => {
+    await request(t.app).post('/api/docs').set(t.acme.auth).send({ ...article, externalId: 'kb-1' }).expect(201);
+    const res = await request(t.app)
+      .post('/api/docs/bulk')
+      .set(t.acme.auth)
+      .send({ create: [{ title: 'New', contentMd: 'n', externalId: 'kb-2' }, { title: 'Again', contentMd: 'a', externalId: 'kb-1' }] })
+      .expect(409);
+    expect(res.body.code).toBe('conflict');
+    expect(res.body.detail).toMatch(/externalId/);
+    const docs = (await request(t.app).get('/api/docs').set(t.acme.auth)).body.data;
+    expect(docs.map((d: { title: string }) => d.title)).toEqual([article.title]);
+    const imported = await request(t.app).post('/api/docs/bulk').set(t.acme.auth).send({ create: [{ title: 'New', contentMd: 'n', externalId: 'kb-2' }] }).expect(200);
+    expect(imported.body.results).toEqual([{ op: 'create', index: 0, id: expect.stringMatching(/^doc_/), status: 'created' }]);
+  });
 });
 
 describe('document lists', () => {

@@ -296,12 +296,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   /** Creates `items` all or none through the store's batch insert; their ids go to `changed`. */
   async function insertBatch(ctx: RequestContext, items: readonly CreateItem[], now: string, changed: string[]): Promise<Result<BulkItemResult[], PanyaError>> {
     const docs = items.map((item) => newDocument(ctx, item, now));
-    try {
-      await store.documents.insertMany!(docs);
-    } catch (error) {
-      if (isStoreConflict(error)) return err(errors.conflict(error.message));
-      throw error;
-    }
+    const written = await conflictAsError(() => store.documents.insertMany!(docs));
+    if (written.isErr()) return err(written.error);
     changed.push(...docs.map((d) => d.id));
     return ok(docs.map((doc, index) => ({ op: 'create', index, id: doc.id, status: 'created' })));
   }
