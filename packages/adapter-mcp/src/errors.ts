@@ -42,7 +42,10 @@ function describe(error: PanyaError): { text: string; meta: ToolErrorMeta } {
     case 'method_not_allowed':
       return { text: error.message, meta: { code: error.code } };
     case 'unavailable':
-      return { text: `${error.message} The service is temporarily unavailable; try again later.`, meta: { code: error.code } };
+      return {
+        text: error.retryAfterSeconds ? error.message : `${error.message} The service is temporarily unavailable; try again later.`,
+        meta: { code: error.code, ...(error.retryAfterSeconds ? { retryAfterSeconds: error.retryAfterSeconds } : {}) },
+      };
     case 'internal':
       return { text: 'Internal error: the call could not be completed. Try again later.', meta: { code: error.code } };
     default: {

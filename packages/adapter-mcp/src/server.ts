@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type CallToolResult, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
-import { errors, executeOperation, OPERATIONS, type DocumentRecord, type Engine, type Operation, type RateLimitStatus, type RequestContext } from '@panya/core';
+import { errors, executeOperation, isStoreBusy, OPERATIONS, storeBusy, type DocumentRecord, type Engine, type Operation, type RateLimitStatus, type RequestContext } from '@panya/core';
 import { z } from 'zod';
 import { toolError } from './errors.js';
 import { toolText } from './format.js';
@@ -63,7 +63,9 @@ export function createPanyaMcpServer(engine: Engine, ctx: RequestContext, option
           const { value, rateLimit } = done.value;
           return success({ ...(value as Record<string, unknown>) }, toolText(operation.id, args, value), rateLimit);
         } catch (error) {
-          // Any throw becomes a generic tool error instead of leaking internals.
+          // A database too busy to take the call's writes: nothing was written, the assistant may retry.
+          if (isStoreBusy(error)) return toolError(storeBusy());
+          // Any other throw becomes a generic tool error instead of leaking internals.
           options.onError?.(error, operation.id);
           return toolError(errors.internal());
         }

@@ -1,4 +1,8 @@
-import type { Engine } from '@panya/core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, STORE_BUSY_RETRY_AFTER_SECONDS, type Engine } from '@panya/core';
+import { openSqliteStore } from '@panya/store-sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ARTICLES, callTool, connect, fakeClock, makeEngine, makeKey, makeTenant, rest, seed, startApp, textOf } from './helpers.js';
 import { engineInternals } from '@panya/core/testing';
@@ -54,6 +58,29 @@ describe('MCP rate limits', () => {
     expect((await callTool(client, 'svc_list_docs', {})).isError).toBeFalsy();
     await client.close();
     await otherClient.close();
+  });
+
+  it('a call whose counters the database is too busy to write is a tool error that says when to retry', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'panya-mcp-busy-'));
+    const path = join(dir, 'panya.db');
+    engine = createEngine({ store: openSqliteStore({ path, busyTimeoutMs: 100 }) });
+    const other = openSqliteStore({ path }); // another connection to the same files
+    try {
+      const acme = await makeTenant(engine, 'acme', { plan: 'business' });
+      await seed(engine, acme.ctx, ARTICLES);
+      app = await startApp(engine);
+      const client = await connect(`${app.url}/api/mcp`, acme.key);
+      other.countersDb.exec('BEGIN IMMEDIATE'); // holds the request counters' write lock past the store's wait
+      const refused = await callTool(client, 'svc_search', { query: 'refund' });
+      other.countersDb.exec('COMMIT');
+      expect(refused.isError).toBe(true);
+      expect(refused._meta?.['panya/error']).toEqual({ code: 'unavailable', retryAfterSeconds: STORE_BUSY_RETRY_AFTER_SECONDS });
+      expect(textOf(refused)).toContain(`Try again in ${STORE_BUSY_RETRY_AFTER_SECONDS} s`);
+      expect((await callTool(client, 'svc_search', { query: 'refund' })).isError).toBeFalsy();
+    } finally {
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("counts tool calls toward the tenant's queries per day", async () => {
