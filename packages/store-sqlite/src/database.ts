@@ -64,12 +64,15 @@ export function busyError(cause: unknown): StoreBusyError {
 /**
  * Runs `fn` (a statement or a synchronous transaction, which SQLite rolled back if it failed)
  * again while the database is locked by another connection, sleeping between tries, for up to
- * `budgetMs`; `ready` runs before each try (e.g. to wait for this connection's own transaction).
+ * `budgetMs`; `ready` is asked before each try and answers what to wait for first, if anything (e.g.
+ * this connection's open transaction).
  */
-export async function whileLocked<T>(fn: () => T, budgetMs: number, ready?: () => Promise<void> | void): Promise<T> {
+export async function whileLocked<T>(fn: () => T, budgetMs: number, ready?: () => Promise<void> | undefined): Promise<T> {
   const deadline = Date.now() + budgetMs;
   for (let pause: number = LOCK_RETRY_PAUSES_MS.first; ; pause = Math.min(pause * 2, LOCK_RETRY_PAUSES_MS.max)) {
-    await ready?.();
+    // Asked again after each wait, and `fn` runs in the same synchronous step as the last answer:
+    // nothing (another request's BEGIN) can come between them.
+    for (let wait = ready?.(); wait; wait = ready?.()) await wait;
     try {
       return fn();
     } catch (error) {

@@ -19,31 +19,51 @@ import { VectorIndexes, type VectorIndexOptions } from './vector-index.js';
 import { SqliteJobs, SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
 import { SqliteApiKeys, SqliteAudit, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
 
-/** Serialises transactions on the single connection; root calls wait while one is open. */
+/**
+ * Transactions on the store's one connection: one at a time, and no other statement inside one.
+ * A transaction closes the gate only once it holds SQLite's write lock, in the same synchronous
+ * step as its BEGIN; while it waits for the lock (behind ingest threads, the document writer,
+ * other processes) or for an earlier transaction, every other request's statements go on.
+ */
 class Gate {
-  private tail: Promise<void> = Promise.resolve();
-  private open = 0;
+  private turns: Promise<void> = Promise.resolve();
+  private queued = 0;
+  private closed: Promise<void> | null = null;
+  private reopen = () => {};
 
-  get busy() {
-    return this.open > 0;
+  /** Nothing when a statement may run now; else what to wait for before asking again. */
+  wait(): Promise<void> | undefined {
+    return this.closed ?? undefined;
   }
 
-  async idle(): Promise<void> {
-    while (this.open > 0) await this.tail;
+  /** Call in the synchronous step that began the transaction. */
+  close(): void {
+    this.closed = new Promise((resolve) => (this.reopen = resolve));
   }
 
-  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const previous = this.tail;
-    let release!: () => void;
-    this.tail = new Promise((r) => (release = r));
-    this.open++;
+  open(): void {
+    this.closed = null;
+    this.reopen();
+  }
+
+  /** Runs `fn` once the transactions queued before it are done. */
+  async inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const previous = this.turns;
+    let done!: () => void;
+    this.turns = new Promise((resolve) => (done = resolve));
+    this.queued++;
     await previous;
     try {
       return await fn();
     } finally {
-      this.open--;
-      release();
+      this.queued--;
+      done();
     }
+  }
+
+  /** Resolves once no transaction is open or queued. */
+  async idle(): Promise<void> {
+    while (this.queued > 0) await this.turns;
   }
 }
 
@@ -141,7 +161,7 @@ export class SqliteStore implements Store {
     if (file && mode === 'hnsw') this.vectors = new VectorIndexes(sql, dir ?? `${file}.vectors`, { path: file, busyTimeoutMs: this.lockWaitMs }, threshold);
     // Between tries, a transaction of this connection may have opened: wait for it each time.
     const trigramIndex = options.trigramIndex ?? true;
-    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => (this.gate.busy ? this.gate.idle() : undefined)), counters, true, trigramIndex, this.writer, this.vectors);
+    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => this.gate.wait()), counters, true, trigramIndex, this.writer, this.vectors);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;
@@ -177,8 +197,11 @@ export class SqliteStore implements Store {
   }
 
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
-    return this.gate.exclusive(async () => {
-      await whileLocked(() => this.db.exec('BEGIN IMMEDIATE'), this.lockWaitMs);
+    return this.gate.inTurn(async () => {
+      await whileLocked(() => {
+        this.db.exec('BEGIN IMMEDIATE');
+        this.gate.close();
+      }, this.lockWaitMs);
       try {
         const result = await fn(this.txView);
         this.db.exec('COMMIT');
@@ -186,6 +209,8 @@ export class SqliteStore implements Store {
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
         throw error;
+      } finally {
+        this.gate.open();
       }
     });
   }

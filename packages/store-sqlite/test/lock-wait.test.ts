@@ -45,6 +45,41 @@ describe('waiting for another connection’s write lock', () => {
     }
   });
 
+  it("a transaction waiting for the lock holds no other request's statements; once it begins, they wait for its end", async () => {
+    const store = openSqliteStore({ path, busyTimeoutMs: 3_000 });
+    const other = new Database(path);
+    let release = () => {};
+    try {
+      await store.tenants.insert(tenant(1));
+      other.exec('BEGIN IMMEDIATE');
+      let committed = false;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const writing = store
+        .transaction(async (tx) => {
+          await tx.tenants.insert(tenant(2));
+          await held; // the transaction stays open here
+          await tx.tenants.insert(tenant(3));
+        })
+        .then(() => (committed = true));
+      // While the transaction waits for the lock, other requests' statements go through.
+      expect((await store.tenants.list()).map((t) => t.id)).toEqual(['t1']);
+      expect((await store.tenants.get('t1'))!.slug).toBe('t1');
+      expect(committed).toBe(false);
+      other.exec('COMMIT');
+      await new Promise((resolve) => setTimeout(resolve, 50)); // it takes the lock and begins
+      // Begun: another request's statement waits for the end, and never joins the transaction.
+      const listing = store.tenants.list();
+      release();
+      expect((await listing).map((t) => t.id)).toEqual(['t1', 't2', 't3']);
+      await writing;
+    } finally {
+      release();
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      await store.close();
+    }
+  });
+
   it('waits for the lock at most 1 ms synchronously once open (beyond it, asynchronously)', async () => {
     const store = openSqliteStore({ path, busyTimeoutMs: 5_000 });
     try {
