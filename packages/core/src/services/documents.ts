@@ -293,10 +293,24 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     return ok({ items: page.items, nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null });
   }
 
-  /** Creates `items` all or none through the store's batch insert; their ids go to `changed`. */
-  async function insertBatch(ctx: RequestContext, items: readonly CreateItem[], now: string, changed: string[]): Promise<Result<BulkItemResult[], PanyaError>> {
+  /**
+   * Inserts `docs` all or none: in one batch where the store writes batches (off this thread:
+   * uploads run to 32 MB), else one by one in a transaction.
+   */
+  function insertAll(docs: readonly DocumentRecord[]): Promise<Result<void, PanyaError>> {
+    return conflictAsError(() =>
+      store.documents.insertMany
+        ? store.documents.insertMany(docs)
+        : store.transaction(async (tx) => {
+            for (const doc of docs) await tx.documents.insert(doc);
+          }),
+    );
+  }
+
+  /** An import: creates `items` all or none; their ids go to `changed`. */
+  async function importAll(ctx: RequestContext, items: readonly CreateItem[], now: string, changed: string[]): Promise<Result<BulkItemResult[], PanyaError>> {
     const docs = items.map((item) => newDocument(ctx, item, now));
-    const written = await conflictAsError(() => store.documents.insertMany!(docs));
+    const written = await insertAll(docs);
     if (written.isErr()) return err(written.error);
     changed.push(...docs.map((d) => d.id));
     return ok(docs.map((doc, index) => ({ op: 'create', index, id: doc.id, status: 'created' })));
@@ -314,10 +328,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     if (emptyUpdates.length) return err(errors.invalid('Invalid request body: update items without changes.', emptyUpdates));
     const now = clock.now().toISOString();
     const changed: string[] = [];
-    // An import (creates only) goes in one batch, written off this thread where the store can,
-    // like an upload: a transaction of a thousand inserts would hold every other request of the
-    // connection until it commits.
-    const result = update.length === 0 && remove.length === 0 && store.documents.insertMany ? await insertBatch(ctx, create, now, changed) : await runInTransaction(store, async (tx) => {
+    // An import (creates only) is written like an upload: one batch, off this thread where the
+    // store can, instead of a transaction of a thousand inserts holding the store's connection.
+    const result = update.length === 0 && remove.length === 0 ? await importAll(ctx, create, now, changed) : await runInTransaction(store, async (tx) => {
       const results: BulkItemResult[] = [];
       const missing: FieldIssue[] = [];
       for (const [index, item] of create.entries()) {
@@ -520,9 +533,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       if (parsed.isErr()) return err(parsed.error);
       const now = clock.now().toISOString();
       const docs = (parsed.value.create ?? []).map((item) => newDocument(ctx, item, now));
-      // One batch, all or nothing; a store may write it off this thread (uploads run to 32 MB).
-      if (store.documents.insertMany) await store.documents.insertMany(docs);
-      else await store.transaction(async (tx) => { for (const doc of docs) await tx.documents.insert(doc); });
+      const written = await insertAll(docs);
+      if (written.isErr()) return err(written.error);
       afterWrite(ctx.scope);
       const ids = docs.map((d) => d.id);
       notify(ctx.scope, ids);
