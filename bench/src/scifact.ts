@@ -169,63 +169,76 @@ interface HttpRow {
   /** CPU of the load generator per request (ms), median of the runs. */
   loadCpuMsPerRequest: number;
   non2xx: number;
+  /** Share of the searches answered from the cache of recent answers (from the server's /metrics). */
+  cacheHitShare?: number;
 }
+/** The search target with the default cache of recent answers, and with it off (every search runs). */
+const SEARCH = 'POST /api/search';
+const SEARCH_UNCACHED = 'POST /api/search, PANYA_SEARCH_CACHE_MB=0';
+const cacheHits = async (url: string) => Number(/^panya_search_cache_hits_total (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0);
 for (const workers of WORKERS) {
-  const db = copyDb(built.path, join(mkdtempSync(join(tmpdir(), 'panya-bench-scifact-')), 'panya.db'));
-  const keyEngine = createEngine({ store: openSqliteStore({ path: db }) });
-  const tenant = (await keyEngine.tenancy.getTenantBySlug('bench'))._unsafeUnwrap();
-  const { key } = (await keyEngine.apiKeys.create(tenant.id, { scopes: ['read'] }))._unsafeUnwrap();
-  await keyEngine.close();
-  const server = await startServer(db, workers);
-  try {
-    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const requests = queries.map((q) => ({ method: 'POST' as const, path: '/api/search', headers: auth, body: JSON.stringify({ query: q, topK: K }) }));
-    const targets = { 'GET /healthz': { url: `${server.url}/healthz` }, 'POST /api/search': { url: server.url, requests } };
-    // Warm-up: each worker builds its in-memory index on its first search, then JIT and page cache.
-    // On a busy machine the build takes longer: warm until searches answer steadily (at most 30 s).
-    for (let warm = 0; warm < 10; warm++) {
-      const w = await runLoad(targets['POST /api/search'], 3);
-      if (w.requests > 0 && w.latencyP99Ms < 1_000) break;
-    }
-    const http: Record<string, LoadResult[]> = {};
-    for (let r = 0; r < HTTP_RUNS; r++) {
-      for (const [name, opts] of Object.entries(targets)) {
-        const res = await runLoad(opts, HTTP_SECONDS, server.child.pid);
-        (http[name] ??= []).push(res);
-        const cpu = res.serverCpuMs === null ? '' : `  server CPU ${(res.serverCpuMs / res.requests).toFixed(3)} ms/req`;
-        log(`  workers ${workers} ${name} @10 run ${r + 1}: ${res.reqPerSec.toFixed(0)} req/s  p50 ${res.latencyP50Ms} ms  p99 ${res.latencyP99Ms} ms  non-2xx ${res.non2xx}  errors ${res.errors}${cpu}  load generator ${(res.loadCpuMs / res.requests).toFixed(3)} ms/req`);
+  for (const cache of ['on', 'off'] as const) {
+    const db = copyDb(built.path, join(mkdtempSync(join(tmpdir(), 'panya-bench-scifact-')), 'panya.db'));
+    const keyEngine = createEngine({ store: openSqliteStore({ path: db }) });
+    const tenant = (await keyEngine.tenancy.getTenantBySlug('bench'))._unsafeUnwrap();
+    const { key } = (await keyEngine.apiKeys.create(tenant.id, { scopes: ['read'] }))._unsafeUnwrap();
+    await keyEngine.close();
+    const server = await startServer(db, workers, [], cache === 'off' ? { PANYA_SEARCH_CACHE_MB: '0' } : {});
+    try {
+      const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      const requests = queries.map((q) => ({ method: 'POST' as const, path: '/api/search', headers: auth, body: JSON.stringify({ query: q, topK: K }) }));
+      const search = { url: server.url, requests };
+      const targets: Record<string, Parameters<typeof runLoad>[0]> = cache === 'on' ? { 'GET /healthz': { url: `${server.url}/healthz` }, [SEARCH]: search } : { [SEARCH_UNCACHED]: search };
+      // Warm-up: each worker builds its in-memory index on its first search, then JIT and page cache.
+      // On a busy machine the build takes longer: warm until searches answer steadily (at most 30 s).
+      for (let warm = 0; warm < 10; warm++) {
+        const w = await runLoad(search, 3);
+        if (w.requests > 0 && w.latencyP99Ms < 1_000) break;
       }
+      const http: Record<string, LoadResult[]> = {};
+      const hits: Record<string, number> = {};
+      for (let r = 0; r < HTTP_RUNS; r++) {
+        for (const [name, opts] of Object.entries(targets)) {
+          const before = await cacheHits(server.url);
+          const res = await runLoad(opts, HTTP_SECONDS, server.child.pid);
+          hits[name] = (hits[name] ?? 0) + (await cacheHits(server.url)) - before;
+          (http[name] ??= []).push(res);
+          const cpu = res.serverCpuMs === null ? '' : `  server CPU ${(res.serverCpuMs / res.requests).toFixed(3)} ms/req`;
+          log(`  workers ${workers} ${name} @10 run ${r + 1}: ${res.reqPerSec.toFixed(0)} req/s  p50 ${res.latencyP50Ms} ms  p99 ${res.latencyP99Ms} ms  non-2xx ${res.non2xx}  errors ${res.errors}${cpu}  load generator ${(res.loadCpuMs / res.requests).toFixed(3)} ms/req`);
+        }
+      }
+      for (const [target, rs] of Object.entries(http)) {
+        const perRequest = rs.map((x) => (x.serverCpuMs === null ? null : x.serverCpuMs / x.requests));
+        httpRows.push({
+          target,
+          connections: 10,
+          workers,
+          reqPerSec: round(median(rs.map((x) => x.reqPerSec)), 0),
+          latencyP50Ms: median(rs.map((x) => x.latencyP50Ms)),
+          latencyP99Ms: median(rs.map((x) => x.latencyP99Ms)),
+          runsReqPerSec: rs.map((x) => round(x.reqPerSec, 0)),
+          serverCpuMsPerRequest: perRequest.includes(null) ? null : round(median(perRequest as number[]), 3),
+          loadCpuMsPerRequest: round(median(rs.map((x) => x.loadCpuMs / x.requests)), 3),
+          non2xx: rs.reduce((s, x) => s + x.non2xx + x.errors, 0),
+          ...(target === 'GET /healthz' ? {} : { cacheHitShare: round(hits[target]! / rs.reduce((s, x) => s + x.requests, 0), 3) }),
+        });
+      }
+    } finally {
+      await server.kill();
+      rmSync(dirname(db), { recursive: true, force: true });
     }
-    for (const [target, rs] of Object.entries(http)) {
-      const perRequest = rs.map((x) => (x.serverCpuMs === null ? null : x.serverCpuMs / x.requests));
-      httpRows.push({
-        target,
-        connections: 10,
-        workers,
-        reqPerSec: round(median(rs.map((x) => x.reqPerSec)), 0),
-        latencyP50Ms: median(rs.map((x) => x.latencyP50Ms)),
-        latencyP99Ms: median(rs.map((x) => x.latencyP99Ms)),
-        runsReqPerSec: rs.map((x) => round(x.reqPerSec, 0)),
-        serverCpuMsPerRequest: perRequest.includes(null) ? null : round(median(perRequest as number[]), 3),
-        loadCpuMsPerRequest: round(median(rs.map((x) => x.loadCpuMs / x.requests)), 3),
-        non2xx: rs.reduce((s, x) => s + x.non2xx + x.errors, 0),
-      });
-    }
-  } finally {
-    await server.kill();
-    rmSync(dirname(db), { recursive: true, force: true });
   }
 }
 const row = (target: string, workers: number) => httpRows.find((x) => x.target === target && x.workers === workers);
 const searchOverHealthz = Object.fromEntries(
   WORKERS.flatMap((w) => {
-    const s = row('POST /api/search', w);
+    const s = row(SEARCH, w);
     const h = row('GET /healthz', w);
     return s && h ? [[`workers${w}`, round(s.reqPerSec / h.reqPerSec, 3)]] : [];
   }),
 );
-const s1 = row('POST /api/search', 1);
-const s2 = row('POST /api/search', 2);
+const s1 = row(SEARCH, 1);
+const s2 = row(SEARCH, 2);
 
 emit({
   benchmark: 'scifact',

@@ -14,12 +14,12 @@ export interface Server {
   kill(): Promise<{ exitedMs: number | null }>;
 }
 
-export function startServer(db: string, workers: number, nodeFlags: string[] = []): Promise<Server> {
+export function startServer(db: string, workers: number, nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, [...nodeFlags, '--conditions=@panya/source', '--import', 'tsx', 'packages/cli/src/bin.ts', 'serve', '--workers', String(workers), '--port', '0', '--db', db, '--embedder', 'hash'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PANYA_LOG_LEVEL: 'warn', PANYA_SESSION_SECRET: 'bench-serve-session-secret-0123456789' },
+    env: { ...process.env, PANYA_LOG_LEVEL: 'warn', PANYA_SESSION_SECRET: 'bench-serve-session-secret-0123456789', ...env },
   });
   const killGroup = () => {
     try {

@@ -30,6 +30,8 @@ export function createMetrics(engine: Engine) {
   const refusals = new Counter({ name: 'panya_rate_limit_refusals_total', help: 'Requests refused by a rate limit (429).', labelNames: ['route'], registers: [registry] });
   const search = new Histogram({ name: 'panya_search_duration_seconds', help: 'Retrieval latency (search, answer and chat context).', buckets: LATENCY_BUCKETS, registers: [registry] });
   engine.instruments.onSearch((seconds) => search.observe(seconds));
+  const cachedSearches = new Counter({ name: 'panya_search_cache_hits_total', help: 'Searches answered from the cache of recent answers (no retrieval ran).', registers: [registry] });
+  engine.instruments.onCachedSearch(() => cachedSearches.inc());
   new Gauge({
     name: 'panya_ingest_queue_depth',
     help: 'Documents waiting for the ingest worker, across tenants.',

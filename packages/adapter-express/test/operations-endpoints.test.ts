@@ -145,7 +145,8 @@ describe('GET /metrics and the access log', () => {
     const acme = await makeTenant(engine, 'acme');
     await engineInternals(engine).worker.stop(); // keep the document queued for the gauge
     await request(app).post('/c/acme/api/docs').set(acme.auth).send({ title: 'Shipping', contentMd: 'Orders ship in two days.' }).expect(201);
-    await request(app).post('/c/acme/api/search').set(acme.auth).send({ query: 'shipping' }).expect(200);
+    // The second is answered from the cache of recent answers: no retrieval, counted apart.
+    for (let i = 0; i < 2; i++) await request(app).post('/c/acme/api/search').set(acme.auth).send({ query: 'shipping' }).expect(200);
     await request(app).get('/api/docs/doc_missing').set(acme.auth).expect(404);
     await request(app).get('/nowhere').expect(404);
 
@@ -155,15 +156,16 @@ describe('GET /metrics and the access log', () => {
     const requests = family(families, 'panya_http_requests_total')!;
     expect(requests.type).toBe('COUNTER');
     const count = (labels: Record<string, string>) => requests.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))?.value;
-    expect(count({ method: 'POST', route: '/c/:tenantSlug/api/search', status: '200' })).toBe('1');
+    expect(count({ method: 'POST', route: '/c/:tenantSlug/api/search', status: '200' })).toBe('2');
     expect(count({ method: 'POST', route: '/c/:tenantSlug/api/docs', status: '201' })).toBe('1');
     expect(count({ method: 'GET', route: '/api/docs/:id', status: '404' })).toBe('1');
     expect(count({ method: 'GET', route: 'unmatched', status: '404' })).toBe('1');
     const latency = family(families, 'panya_http_request_duration_seconds')!;
     expect(latency.type).toBe('HISTOGRAM');
     // The parser folds the series of a labelled histogram into one; their counts are read from the text.
-    expect(res.text).toContain('panya_http_request_duration_seconds_count{method="POST",route="/c/:tenantSlug/api/search",status="200"} 1\n');
+    expect(res.text).toContain('panya_http_request_duration_seconds_count{method="POST",route="/c/:tenantSlug/api/search",status="200"} 2\n');
     expect(family(families, 'panya_search_duration_seconds')!.metrics[0]!.count).toBe('1');
+    expect(family(families, 'panya_search_cache_hits_total')!.metrics[0]!.value).toBe('1');
     expect(family(families, 'panya_ingest_queue_depth')!.metrics[0]!.value).toBe('1');
 
     const line = lines.find((l) => l.msg === 'request' && l.data?.route === '/c/:tenantSlug/api/search')!;

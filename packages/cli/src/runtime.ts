@@ -88,6 +88,7 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
       ...(edge ? { edge: edge.provider, ...(edge.target ? { edgeTarget: edge.target } : {}) } : {}),
       ...(env?.PANYA_HELP_HOST ? { helpHost: parseHelpHost(env.PANYA_HELP_HOST) } : {}),
       ...(payments ? { payments: payments.billing, meterEventNames: payments.meterEventNames } : {}),
+      ...(env ? { search: { resultCache: { maxBytes: env.PANYA_SEARCH_CACHE_MB * 1024 * 1024 } } } : {}),
     });
   }
 }

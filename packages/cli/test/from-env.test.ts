@@ -30,6 +30,7 @@ describe('createPanyaFromEnv: configuration mistakes name the setting', () => {
     [{ PANYA_PRICE_TEAM_BASE: 'price_1' }, /PANYA_STRIPE_SECRET_KEY: required when PANYA_PRICE_TEAM_BASE is set/],
     [{ PANYA_PRICE_TEAM_MONTHLY: 'price_1' }, /PANYA_PRICE_TEAM_MONTHLY: not a known setting/],
     [{ PANYA_TRIGRAM_INDEX: 'no' }, /PANYA_TRIGRAM_INDEX: Invalid option: expected one of "on"\|"off"/],
+    [{ PANYA_SEARCH_CACHE_MB: '-1' }, /PANYA_SEARCH_CACHE_MB: .*\(got "-1"\)/],
   ])('%o', async (env, message) => {
     const refused = createPanyaFromEnv({ PANYA_DB: db, ...env }, quiet);
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
@@ -97,6 +98,26 @@ describe('createPanyaFromEnv: the configured engine', () => {
         }
         const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
         expect(await engine.search.retrieve(ctx.scope, 'ku-447', 10, trigramOnly)).toHaveLength(finds);
+      } finally {
+        await engine.close();
+      }
+    }
+  });
+
+  it('PANYA_SEARCH_CACHE_MB sizes the cache of search answers; 0 runs every search', async () => {
+    for (const [setting, runs] of [[undefined, 1], ['0', 2], ['8', 1]] as const) {
+      const engine = await createPanyaFromEnv({ PANYA_DB: db, PANYA_EMBEDDER: 'hash', ...(setting ? { PANYA_SEARCH_CACHE_MB: setting } : {}) }, quiet);
+      try {
+        if (setting === undefined) {
+          await engine.tenancy.createTenant({ slug: 'acme', plan: 'business' });
+          const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+          await engine.documents.create(ctx, { title: 'Orders', contentMd: 'Orders ship in two days.' }, { wait: true });
+        }
+        const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+        let retrievals = 0;
+        engine.instruments.onSearch(() => retrievals++);
+        for (let i = 0; i < 2; i++) expect((await engine.search.search(ctx, { query: 'orders' }))._unsafeUnwrap().results).toHaveLength(1);
+        expect(retrievals).toBe(runs);
       } finally {
         await engine.close();
       }

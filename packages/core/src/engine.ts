@@ -151,7 +151,7 @@ export function createEngine(options: EngineOptions): Engine {
   checkEmbedder(embedder);
   checkGenerator(generator);
   const instruments = createInstruments();
-  const search = createSearchService({ ...deps, embedder, searched: instruments.searched }, options.search);
+  const search = createSearchService({ ...deps, embedder, searched: instruments.searched, answeredFromCache: instruments.answeredFromCache }, options.search);
   const limits = createLimitsService(deps);
   const usage = createUsageService({ ...deps, countResolutions: (tenantId, period) => countResolutions(options.store, tenantId, period) });
   const queries = createQueryService({ limits, usage, search });

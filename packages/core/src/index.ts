@@ -51,7 +51,7 @@ export { evaluateRun, type Metrics, type Qrels, type Run } from './eval/metrics.
 export { countWordTokens } from './ingest/chunker.js';
 export { embeddingText, type IngestOptions, lexicalFields } from './services/ingest.js';
 export { type IngestRunner } from './services/ingest-worker.js';
-export { defaultSearchWeights, type SearchWeights } from './services/search.js';
+export { defaultSearchWeights, SEARCH_CACHE_BYTES, SEARCH_CACHE_TTL_MS, type SearchOptions, type SearchWeights } from './services/search.js';
 export { segmentWords, tokenize, TOKENIZER_VERSION } from './text/tokenizer.js';
 export { JOB_NAMES, type JobContext, JOBS, workspaceCleanup } from './jobs/index.js';
 export { parseJobBudget } from './services/jobs.js';

@@ -568,6 +568,27 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       CREATE INDEX visitors_domain ON ${n.t('visitors')}(tenant_id, workspace_id, split_part(email, '@', 2), id) WHERE email IS NOT NULL;
     `,
   },
+  {
+    version: 21,
+    name: 'a document address, public surfaces or workspace change moves the search generation',
+    // Search answers carry each document's URL and, on public surfaces, only published
+    // documents: a change to either is a new generation of the tenant's search (the cached
+    // answers of every node go stale), without a chunk to re-index. Row-level: such changes
+    // are single-document edits, and a column list cannot have transition tables.
+    sql: (n) => `
+      CREATE FUNCTION ${n.t('documents_search_changed')}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        INSERT INTO ${n.t('search_versions')} AS v (tenant_id, seq) VALUES (NEW.tenant_id, 1)
+        ON CONFLICT (tenant_id) DO UPDATE SET seq = v.seq + 1;
+        RETURN NULL;
+      END
+      $fn$;
+      CREATE TRIGGER documents_search_update AFTER UPDATE OF url, public_surfaces, workspace_id ON ${n.t('documents')}
+        FOR EACH ROW
+        WHEN (OLD.url IS DISTINCT FROM NEW.url OR OLD.public_surfaces IS DISTINCT FROM NEW.public_surfaces OR OLD.workspace_id IS DISTINCT FROM NEW.workspace_id)
+        EXECUTE FUNCTION ${n.t('documents_search_changed')}();
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -56,6 +56,7 @@ export class PgSearchIndex implements SearchIndex {
   /** Trigram (substring) matches and vectors, both in the database. */
   readonly capabilities: SearchCapabilities = { trigram: true, vectors: true };
   private readonly ranker: LexicalRanker;
+  private readonly source: LexicalSource;
 
   /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
   constructor(
@@ -65,7 +66,12 @@ export class PgSearchIndex implements SearchIndex {
     private readonly vectors: VectorIndexOptions = {},
     shared = true,
   ) {
-    this.ranker = new LexicalRanker(this.lexicalSource(), { weights, cache: shared });
+    this.source = this.lexicalSource();
+    this.ranker = new LexicalRanker(this.source, { weights, cache: shared });
+  }
+
+  async generation(tenantId: string): Promise<number> {
+    return (await this.source.version(tenantId)).seq;
   }
 
   /** The rows core's lexical index is built and refreshed from. */

@@ -568,6 +568,20 @@ export const migrations: (Migration & { name: string })[] = [
       DROP TABLE IF EXISTS rate_counters;
     `,
   },
+  {
+    version: 23,
+    name: 'a document address, public surfaces or workspace change moves the search generation',
+    // Search answers carry each document's URL and, on public surfaces, only published
+    // documents: a change to either is a new generation of the tenant's search (the cached
+    // answers of every process go stale), without a chunk to re-index.
+    sql: `
+      CREATE TRIGGER documents_search_update AFTER UPDATE OF url, public_surfaces, workspace_id ON documents
+      WHEN OLD.url IS NOT NEW.url OR OLD.public_surfaces IS NOT NEW.public_surfaces OR OLD.workspace_id IS NOT NEW.workspace_id
+      BEGIN
+        INSERT INTO search_versions (tenant_id, seq) VALUES (NEW.tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET seq = seq + 1;
+      END;
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

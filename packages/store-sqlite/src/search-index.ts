@@ -56,6 +56,7 @@ export class SqliteSearchIndex implements SearchIndex {
   /** Vectors in the database; trigram (substring) matches when the store was opened with its table. */
   readonly capabilities: SearchCapabilities;
   private readonly ranker: LexicalRanker;
+  private readonly source: LexicalSource;
 
   /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
   constructor(
@@ -70,7 +71,12 @@ export class SqliteSearchIndex implements SearchIndex {
     trigramIndex = true,
   ) {
     this.capabilities = { trigram: trigramIndex, vectors: true };
-    this.ranker = new LexicalRanker(this.lexicalSource(), { weights, cache: shared });
+    this.source = this.lexicalSource();
+    this.ranker = new LexicalRanker(this.source, { weights, cache: shared });
+  }
+
+  async generation(tenantId: string): Promise<number> {
+    return (await this.source.version(tenantId)).seq;
   }
 
   /** The rows core's lexical index is built and refreshed from. */

@@ -41,7 +41,7 @@ describe('request counters file', () => {
       expect(await store.rateLimits.consume([bucket], 1)).toEqual({ allowed: true, counts: [1] });
       expect(await store.usage.countQueries(s.a.id, '2030-01')).toEqual({ search: 1, answer: 0, mcp_tool: 0 });
       // A write to the main file waits for that lock (and gives up after the store's lock wait).
-      await expect(store.tenants.update(s.a.id, { plan: 'pro' })).rejects.toSatisfy(isStoreBusy);
+      await expect(store.tenants.update(s.a.id, { plan: 'team' })).rejects.toSatisfy(isStoreBusy);
       other.exec('ROLLBACK');
       expect(existsSync(countersPath(path))).toBe(true);
     } finally {
@@ -89,7 +89,7 @@ describe('request counters file', () => {
       await store.usage.recordQuery(event(s.b.id, s.bDefault.id, 'evt_b'));
       expect(await store.tenantScopedTables()).toContain('api_query_events');
       const deleted = await store.tenants.erase(s.a.id);
-      expect(deleted.api_query_events).toBe(1);
+      expect((deleted as Record<string, number>).api_query_events).toBe(1);
       expect(await store.countTenantRows('api_query_events', s.a.id)).toBe(0);
       expect(await store.countTenantRows('api_query_events', s.b.id)).toBe(1);
     } finally {

@@ -89,6 +89,13 @@ export interface SearchIndex {
   semantic(scope: Scope, vector: Float32Array, limit: number): Promise<RankedHit[]>;
   getChunks(scope: Scope, ids: readonly string[]): Promise<ChunkRecord[]>;
   /**
+   * A number that changes with every committed write that may change what a search of the
+   * tenant answers — its chunks (and their vectors), and its documents' address, public surfaces
+   * or workspace — seen alike by every process and node on the store. Core keeps recent search
+   * answers under it; one indexed read.
+   */
+  generation(tenantId: string): Promise<number>;
+  /**
    * Writes a chunk without workspace metadata, as releases before workspaces did (imports of
    * old indexes, tests). It matches every workspace of its tenant until re-indexed.
    */

@@ -1,4 +1,5 @@
-import { readableBy } from '../helpcenter/rules.js';
+import { isPublished, readableBy } from '../helpcenter/rules.js';
+import { LRUCache } from 'lru-cache';
 import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, type PanyaError } from '../errors.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -30,7 +31,19 @@ export interface SearchOptions {
   /** Fused results scoring below this are dropped (applied after fusion and rerank). */
   minScore?: number;
   reranker?: Reranker;
+  /**
+   * Recent answers, kept per process under the tenant's search generation (see
+   * `SearchIndex.generation`): a repeated query is answered without running the channels, the
+   * query embedding included, and any write to what it returned makes it stale everywhere.
+   * `false` turns it off. Default: `SEARCH_CACHE_BYTES`, entries live `SEARCH_CACHE_TTL_MS`.
+   */
+  resultCache?: { maxBytes?: number; ttlMs?: number } | false;
 }
+
+/** Default memory for cached search answers per process (an estimate of their strings). */
+export const SEARCH_CACHE_BYTES = 32 * 1024 * 1024;
+/** A cached answer is dropped after this even if still current, so none outlives its data for long. */
+export const SEARCH_CACHE_TTL_MS = 5 * 60_000;
 
 export type SearchWeights = {
   lexical: number;
@@ -58,7 +71,7 @@ export const TRIGRAM_FALLBACK_BELOW = 10;
  * Hybrid retrieval: the lexical (BM25), trigram and vector channels run independently — lexical
  * never filters semantic candidates — and are fused by reciprocal rank fusion.
  */
-export function createSearchService(deps: ServiceDeps & { embedder: Embedder; searched?: (seconds: number) => void }, options: SearchOptions = {}) {
+export function createSearchService(deps: ServiceDeps & { embedder: Embedder; searched?: (seconds: number) => void; answeredFromCache?: () => void }, options: SearchOptions = {}) {
   const { store, embedder } = deps;
   const defaults: SearchWeights = { ...defaultSearchWeights(embedder), ...options.weights };
   const depth = options.candidates ?? 100;
@@ -71,8 +84,14 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     return [];
   };
 
+  const cached = options.resultCache === false ? null : answerCache(options.resultCache);
+
   /** Runs the channels independently and fuses them: the retrieval core, without the API's caps. */
   async function retrieve(scope: Scope, query: string, limit: number, weights: SearchWeights = defaults): Promise<FusedHit[]> {
+    return (await retrieval(scope, query, limit, weights)).hits;
+  }
+
+  async function retrieval(scope: Scope, query: string, limit: number, weights: SearchWeights): Promise<Retrieval> {
     if (!deps.searched) return channels(scope, query, limit, weights);
     const started = performance.now();
     try {
@@ -82,20 +101,26 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     }
   }
 
-  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights): Promise<FusedHit[]> {
+  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights): Promise<Retrieval> {
     const k = Math.max(depth, limit);
     // Topic words only ("how long does shipping take" → shipping); all of it if nothing is left.
     const topic = searchTerms(query);
     const { terms, pairs, grams } = topic.terms.length > 0 ? topic : { terms: boundTerms(tokenize(query)), pairs: [], grams: [] };
     const fragments = boundTerms(queryFragments(query), MAX_QUERY_FRAGMENTS);
     const { capabilities } = store.search;
+    let complete = true;
     const [lexical, semantic] = await Promise.all([
       weights.lexical > 0 && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k) : none,
-      weights.semantic > 0 && capabilities.vectors ? embedder.embedQuery(query).then((v) => store.search.semantic(scope, v, k), keywordsOnly) : none,
+      weights.semantic > 0 && capabilities.vectors
+        ? embedder.embedQuery(query).then(
+            (v) => store.search.semantic(scope, v, k),
+            (error: unknown) => ((complete = false), keywordsOnly(error)),
+          )
+        : none,
     ]);
     const fallback = weights.trigram > 0 && capabilities.trigram && fragments.length > 0 && (weights.lexical === 0 || lexical.length < TRIGRAM_FALLBACK_BELOW);
     const trigram = fallback ? await store.search.trigram(scope, fragments, k) : [];
-    return reciprocalRankFusion({ lexical, trigram, semantic }, weights, RRF_K);
+    return { hits: reciprocalRankFusion({ lexical, trigram, semantic }, weights, RRF_K), complete };
   }
 
   return {
@@ -145,9 +170,25 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
    */
   async function run(scope: Scope, request: SearchRequest, restrict?: (doc: DocumentRef) => boolean): Promise<SearchResponse> {
     const started = performance.now();
+    const key = cached && cacheKey(scope, request, restrict);
+    if (!cached || !key) return (await answer(scope, request, restrict, started)).response;
+    // Read before answering: an answer is filed under a generation no newer than its data.
+    const generation = await store.search.generation(scope.tenantId);
+    const hit = cached.get(key);
+    if (hit?.generation === generation) {
+      deps.answeredFromCache?.();
+      return { ...hit.response, tookMs: elapsed(started) };
+    }
+    const { response, complete } = await answer(scope, request, restrict, started);
+    // An answer without the vector channel (its provider failed) is not kept: the next asks again.
+    if (complete) cached.set(key, { generation, response: frozen(response) }, { size: answerSize(key, response) });
+    return response;
+  }
+
+  async function answer(scope: Scope, request: SearchRequest, restrict: ((doc: DocumentRef) => boolean) | undefined, started: number): Promise<{ response: SearchResponse; complete: boolean }> {
     const { query, topK } = request;
     const weights = { ...defaults, ...request.weights };
-    const fused = await retrieve(scope, query, topK, weights);
+    const { hits: fused, complete } = await retrieval(scope, query, topK, weights);
     const k = Math.max(depth, topK);
 
     const top = fused.slice(0, options.reranker || restrict ? k : topK);
@@ -177,9 +218,54 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     if (options.reranker) results = await options.reranker.rerank(query, results);
     results = results.filter((r) => r.score >= minScore).slice(0, topK);
     results.forEach((r, i) => (r.rank = i + 1));
-    const tookMs = Math.round((performance.now() - started) * 100) / 100;
-    return request.explain ? { results, tookMs, explain: { weights, rrfK: RRF_K } } : { results, tookMs };
+    const tookMs = elapsed(started);
+    return { response: request.explain ? { results, tookMs, explain: { weights, rrfK: RRF_K } } : { results, tookMs }, complete };
   }
+}
+
+interface Retrieval {
+  hits: FusedHit[];
+  /** False when a channel that should have answered did not (its embedding provider failed). */
+  complete: boolean;
+}
+
+const elapsed = (started: number) => Math.round((performance.now() - started) * 100) / 100;
+
+interface CachedAnswer {
+  generation: number;
+  response: SearchResponse;
+}
+
+function answerCache(options: { maxBytes?: number; ttlMs?: number } = {}): LRUCache<string, CachedAnswer> | null {
+  const maxSize = options.maxBytes ?? SEARCH_CACHE_BYTES;
+  if (maxSize <= 0) return null;
+  return new LRUCache<string, CachedAnswer>({ maxSize, ttl: options.ttlMs ?? SEARCH_CACHE_TTL_MS, ttlAutopurge: false });
+}
+
+/**
+ * Where an answer is filed: the scope, the audience the results were filtered for and the
+ * validated request. Null for a filter the cache cannot name (such answers are not kept).
+ */
+function cacheKey(scope: Scope, request: SearchRequest, restrict: ((doc: DocumentRef) => boolean) | undefined): string | null {
+  const audience = restrict === undefined ? 'all' : restrict === isPublished ? 'published' : null;
+  return audience && `${scope.tenantId}\u0000${scope.workspaceId}\u0000${audience}\u0000${JSON.stringify(request)}`;
+}
+
+/** The strings an answer holds, at two bytes a character, plus a fixed share per result. */
+function answerSize(key: string, response: SearchResponse): number {
+  let chars = key.length;
+  for (const r of response.results) chars += r.text.length + r.title.length + r.chunkId.length + r.documentId.length + (r.url?.length ?? 0) + r.headingPath.reduce((n, h) => n + h.length, 0);
+  return 2 * chars + 200 * response.results.length + 200;
+}
+
+/** Cached answers are shared by every later caller: none may change them. */
+function frozen(response: SearchResponse): SearchResponse {
+  for (const r of response.results) {
+    Object.freeze(r.headingPath);
+    Object.freeze(r);
+  }
+  Object.freeze(response.results);
+  return Object.freeze(response);
 }
 
 /** One fused hit's ranks and the share of its score each channel gave (weight / (k + rank)). */

@@ -377,6 +377,43 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       expect((await rankingOf(store, s.scopeA, 'warranty')).map((h) => h.doc).sort()).toEqual(['doc_2', 'doc_3', 'doc_4']);
     });
 
+    it('moves the search generation with every write a search answer shows, on every connection', async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      const doc = makeDocument(s.a.id, s.aDefault.id);
+      await store.documents.insert(doc);
+      let last = await store.search.generation(s.a.id);
+      const otherTenant = await store.search.generation(s.b.id);
+      const moves = async (write: () => Promise<unknown>) => {
+        await write();
+        const now = await store.search.generation(s.a.id);
+        const moved = now !== last;
+        last = now;
+        return moved;
+      };
+      const at = () => new Date().toISOString();
+      expect(await moves(() => store.search.replaceDocumentChunks(s.scopeA, doc.id, [chunk(doc.id, 'warranty covers batteries')]))).toBe(true);
+      expect(await moves(() => store.documents.update(s.scopeA, doc.id, { url: 'https://example.com/warranty', updatedAt: at() }))).toBe(true);
+      expect(await moves(() => store.documents.update(s.scopeA, doc.id, { publicSurfaces: ['help_center'], updatedAt: at() }))).toBe(true);
+      // Fields no answer shows leave it, as do reads.
+      expect(await moves(() => store.documents.update(s.scopeA, doc.id, { metadata: { team: 'support' }, status: 'indexed', updatedAt: at() }))).toBe(false);
+      expect(await moves(() => store.search.lexical(s.scopeA, q('warranty'), 10))).toBe(false);
+      expect(await moves(() => store.search.removeDocumentChunks(s.scopeA, doc.id))).toBe(true);
+      // Another tenant's generation is its own.
+      expect(await store.search.generation(s.b.id)).toBe(otherTenant);
+      // Another connection (a second process or node) reads the same generation and moves it.
+      const peer = await openPeer();
+      if (!peer) return;
+      try {
+        expect(await peer.search.generation(s.a.id)).toBe(last);
+        await peer.search.replaceDocumentChunks(s.scopeA, doc.id, [chunk(doc.id, 'warranty again')]);
+        expect(await store.search.generation(s.a.id)).not.toBe(last);
+      } finally {
+        await peer.close();
+      }
+    });
+
     it('never keeps rows of a rolled-back transaction', async () => {
       const store = getStore();
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
