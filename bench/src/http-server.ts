@@ -18,7 +18,8 @@ const n = Number(process.argv[2] ?? 10_000);
 const corpus = new SearchCorpus(n);
 const built = await panyaDb(corpus, 1, (m) => process.stderr.write(m + '\n'));
 const path = copyDb(built.path, join(mkdtempSync(join(tmpdir(), 'panya-bench-http-')), 'panya.db'));
-const engine = createEngine({ store: openSqliteStore({ path }), embedder: new LookupEmbedder(corpus, [], corpus.queries(HTTP_QUERIES, null, HTTP_QUERY_SALT)) });
+// Every search and answer runs (the cache of recent answers off): the queries repeat.
+const engine = createEngine({ store: openSqliteStore({ path }), embedder: new LookupEmbedder(corpus, [], corpus.queries(HTTP_QUERIES, null, HTTP_QUERY_SALT)), search: { resultCache: false } });
 const tenant = (await engine.tenancy.getTenantBySlug('bench'))._unsafeUnwrap();
 const { key } = (await engine.apiKeys.create(tenant.id, { scopes: ['read', 'write'] }))._unsafeUnwrap();
 const server = createPanyaApp(engine).listen(0, '127.0.0.1', () => {

@@ -63,7 +63,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     emit({ skipped: true });
   } else {
     const path = await scifactDb();
-    const engine = createEngine({ store: openSqliteStore({ path }) });
+    // Every search runs: the cache of recent answers is off (queries repeat across runs).
+    const engine = createEngine({ store: openSqliteStore({ path }), search: { resultCache: false } });
     const ctx: RequestContext = (await engine.access.system('bench'))._unsafeUnwrap();
     const long = longQueries(50);
     const ordinary = ordinaryQueries();

@@ -53,7 +53,8 @@ async function openCase(name: string, built: typeof dbs.one, ws: number | null):
   const queries = corpus.queries(Q, ws, 'q');
   const store = openSqliteStore({ path: built.path, vectorIndex: { mode: 'hnsw' } });
   const trace = instrument(store); // before the engine exists: services keep the store's objects
-  const engine = createEngine({ store, embedder: new LookupEmbedder(corpus, [], queries) });
+  // Every search runs: the cache of recent answers is off (queries repeat across runs).
+  const engine = createEngine({ store, embedder: new LookupEmbedder(corpus, [], queries), search: { resultCache: false } });
   const ctx = (await workspaceContexts(engine, built.workspaces))[ws ?? 0]!;
   const docToCorpus = new Map(built.docIds.map((id, i) => [id, i]));
   const chunkToCorpus = new Map<string, number>();

@@ -136,7 +136,8 @@ async function configuration(workers: number, source: string) {
   await engine.close();
 
   const loadAverageAtStart = loadavg().map((x) => round(x, 2));
-  const server = await startServer(db, workers, SERVER_NODE_FLAGS);
+  // Every search runs (the cache of recent answers off): the probes and the pathological queries repeat.
+  const server = await startServer(db, workers, SERVER_NODE_FLAGS, { PANYA_SEARCH_CACHE_MB: '0' });
   try {
     const ordinary = ordinaryQueries();
     log(`  workers ${workers}: search req/s (${RPS_SECONDS} s, 10 connections)…`);
