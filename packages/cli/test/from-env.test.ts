@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger, type Engine } from '@panya/core';
+import { silentLogger, type Engine, type RequestContext } from '@panya/core';
 import { startFakeOpenAI, type FakeOpenAI } from '@panya/provider-openai/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, createPanyaFromEnv, panyaAppOptionsFromEnv } from '../src/index.js';
@@ -86,42 +86,39 @@ describe('createPanyaFromEnv: the configured engine', () => {
     }
   });
 
-  it('PANYA_TRIGRAM_INDEX=off opens the SQLite file without its trigram fallback; on (the default) brings it back', async () => {
-    const trigramOnly = { lexical: 0, semantic: 0, trigram: 1 };
-    for (const [setting, finds] of [[undefined, 1], ['off', 0], ['on', 1]] as const) {
-      const engine = await createPanyaFromEnv({ PANYA_DB: db, PANYA_EMBEDDER: 'hash', ...(setting ? { PANYA_TRIGRAM_INDEX: setting } : {}) }, quiet);
+  /**
+   * Opens the engine `env` configures on one file, once per setting of `name` (the first run, with
+   * it unset, writes one document), and hands each the acme tenant's context.
+   */
+  async function eachSetting<T>(name: string, settings: readonly (readonly [string | undefined, T])[], contentMd: string, check: (engine: Engine, ctx: RequestContext, expected: T) => Promise<void>) {
+    for (const [setting, expected] of settings) {
+      const engine = await createPanyaFromEnv({ PANYA_DB: db, PANYA_EMBEDDER: 'hash', ...(setting ? { [name]: setting } : {}) }, quiet);
       try {
         if (setting === undefined) {
           await engine.tenancy.createTenant({ slug: 'acme', plan: 'business' });
-          const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
-          await engine.documents.create(ctx, { title: 'Orders', contentMd: 'Order SKU-4471 ships in two days.' }, { wait: true });
+          await engine.documents.create((await engine.access.system('acme'))._unsafeUnwrap(), { title: 'Orders', contentMd }, { wait: true });
         }
-        const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
-        expect(await engine.search.retrieve(ctx.scope, 'ku-447', 10, trigramOnly)).toHaveLength(finds);
+        await check(engine, (await engine.access.system('acme'))._unsafeUnwrap(), expected);
       } finally {
         await engine.close();
       }
     }
+  }
+
+  it('PANYA_TRIGRAM_INDEX=off opens the SQLite file without its trigram fallback; on (the default) brings it back', async () => {
+    const trigramOnly = { lexical: 0, semantic: 0, trigram: 1 };
+    await eachSetting('PANYA_TRIGRAM_INDEX', [[undefined, 1], ['off', 0], ['on', 1]], 'Order SKU-4471 ships in two days.', async (engine, ctx, finds) => {
+      expect(await engine.search.retrieve(ctx.scope, 'ku-447', 10, trigramOnly)).toHaveLength(finds);
+    });
   });
 
   it('PANYA_SEARCH_CACHE_MB sizes the cache of search answers; 0 runs every search', async () => {
-    for (const [setting, runs] of [[undefined, 1], ['0', 2], ['8', 1]] as const) {
-      const engine = await createPanyaFromEnv({ PANYA_DB: db, PANYA_EMBEDDER: 'hash', ...(setting ? { PANYA_SEARCH_CACHE_MB: setting } : {}) }, quiet);
-      try {
-        if (setting === undefined) {
-          await engine.tenancy.createTenant({ slug: 'acme', plan: 'business' });
-          const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
-          await engine.documents.create(ctx, { title: 'Orders', contentMd: 'Orders ship in two days.' }, { wait: true });
-        }
-        const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
-        let retrievals = 0;
-        engine.instruments.onSearch(() => retrievals++);
-        for (let i = 0; i < 2; i++) expect((await engine.search.search(ctx, { query: 'orders' }))._unsafeUnwrap().results).toHaveLength(1);
-        expect(retrievals).toBe(runs);
-      } finally {
-        await engine.close();
-      }
-    }
+    await eachSetting('PANYA_SEARCH_CACHE_MB', [[undefined, 1], ['0', 2], ['8', 1]], 'Orders ship in two days.', async (engine, ctx, runs) => {
+      let retrievals = 0;
+      engine.instruments.onSearch(() => retrievals++);
+      for (let i = 0; i < 2; i++) expect((await engine.search.search(ctx, { query: 'orders' }))._unsafeUnwrap().results).toHaveLength(1);
+      expect(retrievals).toBe(runs);
+    });
   });
 
   it('gives the HTTP settings serve uses', () => {
