@@ -55,6 +55,19 @@ describe('search answer cache', () => {
     expect(Object.isFrozen(again.results[0])).toBe(true);
   });
 
+  it('runs a search asked again while it is being answered once, for both callers', async () => {
+    const { engine, ctx, lexical } = await seeded();
+    const [first, second] = await Promise.all([search(engine, ctx), search(engine, ctx)]);
+    expect(lexical).toHaveBeenCalledTimes(1);
+    expect(second.results).toEqual(first.results);
+    expect(first.results).toHaveLength(1);
+    // A failure reaches every caller that waited for it, and nothing is kept.
+    lexical.mockRejectedValueOnce(new Error('disk on fire'));
+    const failing = await Promise.allSettled([engine.search.search(ctx, { query: 'returns' }), engine.search.search(ctx, { query: 'returns' })]);
+    expect(failing.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect((await engine.search.search(ctx, { query: 'returns' }))._unsafeUnwrap().results).toHaveLength(1);
+  });
+
   it('never answers one tenant or workspace with another’s results', async () => {
     const { engine, ctx, other } = await seeded();
     const acme = await search(engine, ctx);

@@ -85,6 +85,8 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
   };
 
   const cached = options.resultCache === false ? null : answerCache(options.resultCache);
+  /** Answers being computed, by key: the same search asked meanwhile waits for it rather than running again. */
+  const inFlight = new Map<string, { generation: number; answer: Promise<SearchResponse> }>();
 
   /** Runs the channels independently and fuses them: the retrieval core, without the API's caps. */
   async function retrieve(scope: Scope, query: string, limit: number, weights: SearchWeights = defaults): Promise<FusedHit[]> {
@@ -175,14 +177,24 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     // Read before answering: an answer is filed under a generation no newer than its data.
     const generation = await store.search.generation(scope.tenantId);
     const hit = cached.get(key);
-    if (hit?.generation === generation) {
+    const flying = inFlight.get(key);
+    const shared = hit?.generation === generation ? hit.response : flying?.generation === generation ? await flying.answer : null;
+    if (shared) {
       deps.answeredFromCache?.();
-      return { ...hit.response, tookMs: elapsed(started) };
+      return { ...shared, tookMs: elapsed(started) };
     }
-    const { response, complete } = await answer(scope, request, restrict, started);
-    // An answer without the vector channel (its provider failed) is not kept: the next asks again.
-    if (complete) cached.set(key, { generation, response: frozen(response) }, { size: answerSize(key, response) });
-    return response;
+    const computing = answer(scope, request, restrict, started).then(({ response, complete }) => {
+      const kept = frozen(response);
+      // An answer without the vector channel (its provider failed) is not kept: the next asks again.
+      if (complete) cached.set(key, { generation, response: kept }, { size: answerSize(key, kept) });
+      return kept;
+    });
+    inFlight.set(key, { generation, answer: computing });
+    try {
+      return await computing;
+    } finally {
+      if (inFlight.get(key)?.answer === computing) inFlight.delete(key);
+    }
   }
 
   async function answer(scope: Scope, request: SearchRequest, restrict: ((doc: DocumentRef) => boolean) | undefined, started: number): Promise<{ response: SearchResponse; complete: boolean }> {
