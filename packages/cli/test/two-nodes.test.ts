@@ -115,6 +115,22 @@ if (!url && inCi) {
       expect(results.map((r) => r.documentId)).toContain(doc.id);
     });
 
+    it('answers a repeated search on node B from its cache until a write through node A changes it', async () => {
+      const send = (node: Node, method: string, path: string, body?: unknown) =>
+        fetch(`${node.url}${path}`, { method, headers: { Authorization: `Bearer ${ownerKey}`, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const onB = async () => ((await (await api(b!, '/api/search', ownerKey, { query: 'warranty batteries' })).json()) as { results: { documentId: string; url: string | null }[] }).results;
+      const hitsOnB = async () => Number(/^panya_search_cache_hits_total (\d+)/m.exec(await (await fetch(`${b!.url}/metrics`)).text())?.[1] ?? 0);
+      const doc = (await (await api(a!, '/api/docs?wait=true', ownerKey, { title: 'Warranty', contentMd: 'The warranty covers batteries for two years.' })).json()) as { id: string };
+      const before = await hitsOnB();
+      // Node B runs a worker per core, each with its own cache: each misses once at most.
+      for (let i = 0; i < 4; i++) expect((await onB()).map((r) => [r.documentId, r.url])).toEqual([[doc.id, null]]);
+      expect(await hitsOnB()).toBeGreaterThanOrEqual(before + 2);
+      expect((await send(a!, 'PATCH', `/api/docs/${doc.id}`, { url: 'https://help.acme.test/warranty' })).status).toBe(200);
+      expect((await onB()).map((r) => r.url)).toEqual(['https://help.acme.test/warranty']);
+      expect((await send(a!, 'DELETE', `/api/docs/${doc.id}`)).status).toBe(204);
+      expect(await onB()).toEqual([]);
+    });
+
     it('shares rate limits: 30 concurrent searches over both nodes admit exactly the 20 allowed', async () => {
       // A fresh key: its hourly bucket starts empty. Stay clear of an hour boundary, where the bucket turns over.
       const { key } = JSON.parse(await cli(['key', 'create', '--tenant', 'acme', '--scopes', 'read', '--json']));
