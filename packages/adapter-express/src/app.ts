@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cookieParser from 'cookie-parser';
 import type { Engine, Logger } from '@panya/core';
 import { MAX_JSON_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS, silentLogger } from '@panya/core';
@@ -15,15 +16,16 @@ import { operationsRouter } from './routes/operations.js';
 import { uploadRouter, type UploadRouterOptions } from './routes/upload.js';
 import { onlyMethods, operationRoutes, routeGuard, type ApiRoute } from './routing.js';
 import { bodyDeadline, errorHandler } from './transport.js';
+import { directRoutes } from './direct-routes.js';
 import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 import { sendProblem } from './problem.js';
 import { accessLog, createMetrics, metricsRoute, readinessRoute } from './observability.js';
-import { openApiRoute, PANYA_API_MAJOR } from './openapi.js';
+import { openApiRoute } from './openapi.js';
 import { referenceRoutes } from './reference.js';
 import { difyRetrievalRoute } from './routes/dify.js';
 import { CONNECTOR_WEBHOOK_PATHS, connectorWebhook } from './routes/connectors-webhook.js';
 import { API_PATHS, browserCors } from './cors.js';
-import { securityHeaders } from './security-headers.js';
+import { baseHeaders } from './security-headers.js';
 import { adminRouter, type AdminAppOptions } from './admin.js';
 import { widgetScript } from './widget/route.js';
 
@@ -58,6 +60,12 @@ export interface PanyaAppOptions {
    * primary, which must run `answerClusterMetrics()`.
    */
   clusterMetrics?: boolean;
+  /**
+   * Answer plain `POST /api/search` and `/api/answer` requests on Node's own request and response
+   * when the app is the server's handler (default true; see `directRoutes`). Mounted in another
+   * Express app, every request goes through the app's middleware whatever this says.
+   */
+  directRoutes?: boolean;
 }
 
 /** `/c/{slug}/…` of an erased tenant: 410 Gone, never cached (spec "Tenant erasure" 4). */
@@ -68,14 +76,6 @@ function erasedTenantGone(engine: Engine): RequestHandler {
     next();
   };
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-const requestId: RequestHandler = (req, res, next) => {
-  const incoming = req.get('x-request-id');
-  res.setHeader('X-Request-Id', incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
-  next();
-};
 
 /** The tenant API routes outside core's operation table; the route guard must know every route. */
 export const HAND_WRITTEN_ROUTES: ApiRoute[] = [
@@ -114,13 +114,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   // a matching If-None-Match with 304 for those.
   app.set('etag', false);
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
-  app.use(requestId);
-  app.use(securityHeaders);
-  // Versioning (docs/decisions.md): the spec's paths are version 1; every answer names it.
-  app.use((_req, res, next) => {
-    res.setHeader('Panya-Api-Version', PANYA_API_MAJOR);
-    next();
-  });
+  app.use(baseHeaders);
   const metrics = createMetrics(engine);
   app.use(accessLog(logger, metrics));
 
@@ -129,7 +123,8 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
     res.json({ status: 'ok' });
   });
 
-  app.use(bodyDeadline(options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS, logger));
+  const bodyTimeoutMs = options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
+  app.use(bodyDeadline(bodyTimeoutMs, logger));
   // Help host and custom hostnames first: there, every path is a help-center page.
   app.use(helpCenterDispatch(engine, options.helpCenter));
   // The API reference (on the API host only: on help hosts every path is a help-center page).
@@ -177,5 +172,16 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.use(notFoundRoute);
 
   app.use(errorHandler(logger, jsonLimit));
+  if (options.directRoutes !== false) {
+    const direct = directRoutes({ engine, logger, metrics, jsonLimit, bodyTimeoutMs, helpCenter: options.helpCenter ?? {} });
+    // Express calls `handle` without a continuation only as the server's own handler (`createServer(app)`,
+    // `app.listen`); mounted in another app it has one, and the request stays in Express.
+    const handled = app as Express & { handle: (req: IncomingMessage, res: ServerResponse, next?: unknown) => void };
+    const viaExpress = handled.handle.bind(app);
+    handled.handle = (req, res, next) => {
+      if (next === undefined && direct(req, res)) return;
+      viaExpress(req, res, next);
+    };
+  }
   return app;
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Addressing, Credentials, Engine, RequestContext } from '@panya/core';
 import { errors } from '@panya/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -10,8 +11,9 @@ export function ctxOf(res: Response): RequestContext {
 }
 
 /** What the request presents: its Authorization header, session cookie, CSRF header and browser origin. */
-export function credentials(req: Request): Credentials {
-  return { authorization: req.get('authorization'), sessionToken: sessionToken(req), method: req.method, requestedWith: req.get('x-requested-with') !== undefined, origin: req.get('origin') };
+export function credentials(req: IncomingMessage & { signedCookies?: unknown }): Credentials {
+  const { authorization, origin } = req.headers;
+  return { authorization, sessionToken: sessionToken(req), method: req.method ?? '', requestedWith: req.headers['x-requested-with'] !== undefined, origin };
 }
 
 /** The tenant and workspace the path addresses (`/api`, `/c/{tenant}/api`, `/c/{tenant}/_w/{workspace}/api`). */

@@ -1,4 +1,5 @@
 import { panyaError, type Engine, type Logger, type RequestContext } from '@panya/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { clusterExposition } from './cluster-metrics.js';
@@ -57,27 +58,46 @@ export function createMetrics(engine: Engine) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-/** Records every request when it ends: one access-log line and its metrics. */
+/** What the access log and metrics say of a request, read when it ends. */
+export interface RequestOutcome {
+  /** The route template (`routeTemplate`). */
+  route: string;
+  /** The authenticated tenant's slug, if any. */
+  tenant: string | null;
+  /** The code of the problem answered, if any. */
+  problemCode: string | undefined;
+}
+
+/** Records a request when it ends, however it is answered: one access-log line and its metrics. */
+export function recordOnClose(logger: Logger, metrics: Metrics, req: IncomingMessage, res: ServerResponse, outcome: () => RequestOutcome): void {
+  const started = performance.now();
+  res.once('close', () => {
+    const seconds = (performance.now() - started) / 1000;
+    const { route, tenant, problemCode } = outcome();
+    // A client that left before the response ended is logged with the status it would have had.
+    const status = res.statusCode;
+    const method = req.method ?? '';
+    metrics.record(method, route, status, seconds, problemCode === 'rate_limited');
+    logger.info('request', {
+      requestId: String(res.getHeader('X-Request-Id') ?? ''),
+      tenant,
+      method,
+      route,
+      status,
+      durationMs: Math.round(seconds * 1e4) / 10,
+      ...(res.writableFinished ? {} : { aborted: true }),
+    });
+  });
+}
+
+/** Records every request the Express app answers. */
 export function accessLog(logger: Logger, metrics: Metrics): RequestHandler {
   return (req, res, next) => {
-    const started = performance.now();
-    res.once('close', () => {
-      const seconds = (performance.now() - started) / 1000;
-      const route = routeTemplate(req);
-      // A client that left before the response ended is logged with the status it would have had.
-      const status = res.statusCode;
-      metrics.record(req.method, route, status, seconds, res.locals.problemCode === 'rate_limited');
-      const ctx = res.locals.ctx as RequestContext | undefined;
-      logger.info('request', {
-        requestId: String(res.getHeader('X-Request-Id') ?? ''),
-        tenant: ctx?.tenant.slug ?? null,
-        method: req.method,
-        route,
-        status,
-        durationMs: Math.round(seconds * 1e4) / 10,
-        ...(res.writableFinished ? {} : { aborted: true }),
-      });
-    });
+    recordOnClose(logger, metrics, req, res, () => ({
+      route: routeTemplate(req),
+      tenant: (res.locals.ctx as RequestContext | undefined)?.tenant.slug ?? null,
+      problemCode: res.locals.problemCode as string | undefined,
+    }));
     next();
   };
 }

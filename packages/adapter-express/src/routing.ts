@@ -1,4 +1,5 @@
 import { errors, HTTP_OPERATIONS, panyaError, type Operation, type PanyaError } from '@panya/core';
+import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { match } from 'path-to-regexp';
 import { sendProblem } from './problem.js';
@@ -94,7 +95,7 @@ export function onlyMethods(...methods: string[]): RequestHandler {
 }
 
 /** Whether the request announces a body (a length above zero, or chunked transfer). */
-export function hasBody(req: Request): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }

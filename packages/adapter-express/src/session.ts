@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 
 export const SESSION_COOKIE = 'panya_session';
 
@@ -7,7 +7,7 @@ export interface SessionCookieOptions {
 }
 
 /** The session token from the signed cookie, if present and untampered. */
-export function sessionToken(req: Request): string | undefined {
+export function sessionToken(req: { signedCookies?: unknown }): string | undefined {
   const value = (req.signedCookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }

@@ -1,32 +1,37 @@
 import type { Logger, PanyaError } from '@panya/core';
 import { errors, isStoreBusy, panyaError, storeBusy } from '@panya/core';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { sendProblem } from './problem.js';
 import { hasBody } from './routing.js';
 
 
 /**
- * A client must finish sending its body within `timeoutMs`: a trickled body ends with 408 and the
- * connection is closed, so it holds neither a socket nor a parser for long.
+ * A client must finish sending its body within `timeoutMs`: a trickled body ends with 408 (sent
+ * by `refuse`) and the connection is closed, so it holds neither a socket nor a parser for long.
  */
+export function armBodyDeadline(req: IncomingMessage, res: ServerResponse, timeoutMs: number, logger: Logger, refuse: (problem: PanyaError) => void): void {
+  if (req.complete || !hasBody(req)) return;
+  const timer = setTimeout(() => {
+    if (req.complete) return;
+    logger.info('request body timed out', { method: req.method, path: (req as Partial<Request>).originalUrl ?? req.url, timeoutMs });
+    if (!res.headersSent) {
+      res.once('finish', () => req.socket.destroy());
+      refuse(panyaError('request_timeout', { message: `The request body was not received within ${timeoutMs / 1000} s.`, timeoutMs }));
+    } else {
+      req.socket.destroy();
+    }
+  }, timeoutMs);
+  timer.unref();
+  const clear = () => clearTimeout(timer);
+  req.once('end', clear);
+  req.once('close', clear);
+  res.once('finish', clear);
+}
+
 export function bodyDeadline(timeoutMs: number, logger: Logger): RequestHandler {
   return (req, res, next) => {
-    if (req.complete || !hasBody(req)) return next();
-    const timer = setTimeout(() => {
-      if (req.complete) return;
-      logger.info('request body timed out', { method: req.method, path: req.originalUrl, timeoutMs });
-      if (!res.headersSent) {
-        res.once('finish', () => req.socket.destroy());
-        sendProblem(req, res, panyaError('request_timeout', { message: `The request body was not received within ${timeoutMs / 1000} s.`, timeoutMs }));
-      } else {
-        req.socket.destroy();
-      }
-    }, timeoutMs);
-    timer.unref();
-    const clear = () => clearTimeout(timer);
-    req.once('end', clear);
-    req.once('close', clear);
-    res.once('finish', clear);
+    armBodyDeadline(req, res, timeoutMs, logger, (problem) => sendProblem(req, res, problem));
     next();
   };
 }
@@ -69,36 +74,44 @@ function clientFault(error: HttpError, jsonLimit: number): PanyaError | null {
 }
 
 /**
- * The last error handler: client faults become 4xx problem documents logged at info without a
- * stack; client aborts are logged at debug; a database too busy to take a write answers 503 with
- * Retry-After, logged at warn. Only a server fault on an authenticated request is
- * logged as an error, so no unauthenticated caller can write error-level lines.
+ * What a failed request answers, and the log line that says why: client faults become 4xx
+ * problem documents logged at info without a stack; client aborts (`null`: nothing to answer) are
+ * logged at debug; a database too busy to take a write answers 503 with Retry-After, logged at
+ * warn. Only a server fault on an authenticated request is logged as an error, so no
+ * unauthenticated caller can write error-level lines.
  */
+export function failureProblem(error: unknown, req: IncomingMessage, logger: Logger, jsonLimit: number, authenticated: boolean): PanyaError | null {
+  const fault = error as HttpError;
+  const where = { method: req.method, path: (req as Partial<Request>).originalUrl ?? req.url };
+  if (isClientAbort(fault) || req.socket?.destroyed) {
+    logger.debug('client went away', { ...where, reason: fault.message });
+    return null;
+  }
+  const problem = clientFault(fault, jsonLimit);
+  if (problem) {
+    logger.info('client fault', { ...where, status: fault.status ?? fault.statusCode, reason: fault.message });
+    return problem;
+  }
+  if (isStoreBusy(error)) {
+    // Overload, not a fault: the writes were refused whole, and the client may try again.
+    logger.warn('database busy', { ...where, reason: error.message });
+    return storeBusy();
+  }
+  const detail = { ...where, error: error instanceof Error ? error.stack : String(error) };
+  if (authenticated) logger.error('request failed', detail);
+  else logger.warn('request failed before authentication', detail);
+  return errors.internal();
+}
+
+/** The last error handler: answers `failureProblem`, or drops a response its client left. */
 export function errorHandler(logger: Logger, jsonLimit: number): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const fault = error as HttpError;
-    const where = { method: req.method, path: req.originalUrl };
-    if (isClientAbort(fault) || req.socket?.destroyed) {
-      logger.debug('client went away', { ...where, reason: fault.message });
+    const problem = failureProblem(error, req, logger, jsonLimit, res.locals.ctx !== undefined);
+    if (!problem) {
       if (!res.headersSent && !res.writableEnded) res.destroy();
       return;
     }
-    const problem = clientFault(fault, jsonLimit);
-    if (problem) {
-      logger.info('client fault', { ...where, status: fault.status ?? fault.statusCode, reason: fault.message });
-      if (res.headersSent) return res.end();
-      return sendProblem(req, res, problem);
-    }
-    if (isStoreBusy(error)) {
-      // Overload, not a fault: the writes were refused whole, and the client may try again.
-      logger.warn('database busy', { ...where, reason: error.message });
-      if (res.headersSent) return res.end();
-      return sendProblem(req, res, storeBusy());
-    }
-    const detail = { ...where, error: error instanceof Error ? error.stack : String(error) };
-    if (res.locals.ctx) logger.error('request failed', detail);
-    else logger.warn('request failed before authentication', detail);
     if (res.headersSent) return res.end();
-    sendProblem(req, res, errors.internal());
+    sendProblem(req, res, problem);
   };
 }

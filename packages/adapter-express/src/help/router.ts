@@ -166,6 +166,14 @@ function neverCustom(hostname: string): boolean {
 }
 
 /**
+ * Whether a request for `hostname` is certainly for the API, without a lookup: the API's own
+ * hostname, or a host that is not the help host and can never be a custom hostname.
+ */
+export function certainlyApiHost(engine: Engine, options: HelpCenterOptions, hostname: string): boolean {
+  return hostname === options.apiHostname || (!engine.helpCenter.isHelpHost(hostname) && neverCustom(hostname));
+}
+
+/**
  * Sends help-host and custom-hostname requests to the help center, everything else on to the API.
  * Mounted before the API routes: `/api` on a help host is a help-center path (404), never the API.
  */
@@ -174,8 +182,8 @@ export function helpCenterDispatch(engine: Engine, options: HelpCenterOptions = 
   return async (req, res, next) => {
     try {
       const hostname = (req.hostname ?? '').toLowerCase();
-      if (!hostname || hostname === options.apiHostname) return next();
-      const isHelp = engine.helpCenter.isHelpHost(hostname) || (!neverCustom(hostname) && (await engine.helpCenter.isHelpHostname(hostname)));
+      if (!hostname || certainlyApiHost(engine, options, hostname)) return next();
+      const isHelp = engine.helpCenter.isHelpHost(hostname) || (await engine.helpCenter.isHelpHostname(hostname));
       if (!isHelp) return next();
       pages(req, res, next);
     } catch (error) {

@@ -1,9 +1,11 @@
+import type { ServerResponse } from 'node:http';
 import { executeOperation, HTTP_OPERATIONS, type Engine, type Operation } from '@panya/core';
 import { Router, type Request, type Response } from 'express';
 import { ctxOf } from '../context.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
 import { nonJsonBody } from '../routing.js';
 import { idempotentRequests } from '../idempotency.js';
+import { jsonBytes } from '../json-body.js';
 
 /**
  * Aborts when the client goes away before the response is complete, so the work stops with it
@@ -11,7 +13,7 @@ import { idempotentRequests } from '../idempotency.js';
  * stack trace, a cost every request would pay for nothing. The signal is made when first read
  * (already aborted if the client has left by then): most operations never read it.
  */
-export function abortOnClose(res: Response): { readonly signal: AbortSignal } {
+export function abortOnClose(res: ServerResponse): { readonly signal: AbortSignal } {
   let controller: AbortController | undefined;
   let left = false;
   res.once('close', () => {
@@ -59,7 +61,7 @@ export function operationsRouter(engine: Engine, operations: readonly Operation[
       if (http.location) res.location(`${req.baseUrl}${http.location(value)}`);
       const status = typeof http.status === 'function' ? http.status(input, value) : (http.status ?? 200);
       if (value === undefined) return res.status(status).end();
-      res.status(status).json(value);
+      res.status(status).type('json').send(jsonBytes(value));
     });
   }
   return router;

@@ -1,0 +1,190 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, parseHelpHost, silentLogger, type Clock, type Engine } from '@panya/core';
+import { openSqliteStore } from '@panya/store-sqlite';
+import { createPanyaApp } from '@panya/adapter-express';
+import { directRoutes } from '../src/direct-routes.js';
+import { jsonBytes } from '../src/json-body.js';
+import { createMetrics } from '../src/observability.js';
+import { makeTenant } from './helpers.js';
+
+const HELP = 'help.panya.example';
+const API = 'api.panya.example';
+
+let engine: Engine;
+let acme: Awaited<ReturnType<typeof makeTenant>>;
+beforeEach(async () => {
+  const clock: Clock = { now: () => new Date('2026-11-21T10:15:00Z') };
+  engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), clock, helpHost: parseHelpHost(HELP) });
+  acme = await makeTenant(engine, 'acme', ['read', 'write'], 'business');
+  const doc = { title: 'Refunds', contentMd: '# Refunds\n\nRefunds go back to the original payment method within 7 business days.' };
+  await request(createPanyaApp(engine)).post('/api/docs?wait=true').set(acme.auth).send(doc).expect(201);
+});
+afterEach(() => engine.close());
+
+type Sent = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+
+/** Sends raw bytes (no client-side defaults) and reads the whole response. */
+function send(server: Server, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<Sent> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<Server> {
+  const server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return server;
+}
+
+describe('direct routes: which requests skip Express', () => {
+  let server: Server;
+  beforeEach(async () => {
+    const direct = directRoutes({ engine, logger: silentLogger, metrics: createMetrics(engine), jsonLimit: 1_000, bodyTimeoutMs: 5_000, helpCenter: { apiHostname: API } });
+    // What the lane leaves is answered 418 here, where the app would hand it to Express.
+    server = await listen((req, res) => {
+      if (!direct(req, res)) res.writeHead(418).end('express');
+    });
+  });
+  afterEach(() => new Promise<void>((r) => server.close(() => r())));
+
+  const body = JSON.stringify({ query: 'refund' });
+  const plain = () => ({ Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
+
+  it('answers a plain search and a plain answer on the API host', async () => {
+    const found = await send(server, 'POST', '/api/search', plain(), body);
+    expect(found.status).toBe(200);
+    expect(JSON.parse(found.body).results[0].title).toBe('Refunds');
+    expect(found.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'panya-api-version': '1', 'ratelimit-limit': '60' });
+    expect(found.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await send(server, 'POST', '/api/search', { ...plain(), 'Content-Type': 'application/json; charset=UTF-8', Host: `${API}:443` }, body)).status).toBe(200);
+    expect((await send(server, 'POST', '/api/answer', plain(), body)).status).toBe(200);
+  });
+
+  it('leaves to Express every request that asks for more than a key, a JSON body and an answer', async () => {
+    const cases: Array<[string, string, string, Record<string, string>, string?]> = [
+      ['another method', 'GET', '/api/search', {}],
+      ['another route', 'POST', '/api/docs', {}],
+      ['a query string', 'POST', '/api/search?x=1', {}],
+      ['a tenant path', 'POST', '/c/acme/api/search', {}],
+      ['a browser origin (CORS)', 'POST', '/api/search', { Origin: 'https://shop.example' }],
+      ['a session cookie', 'POST', '/api/search', { Cookie: 'panya_session=x' }],
+      ['an idempotency key', 'POST', '/api/search', { 'Idempotency-Key': 'k1' }],
+      ['a content encoding', 'POST', '/api/search', { 'Content-Encoding': 'identity' }],
+      ['a forwarded host', 'POST', '/api/search', { 'X-Forwarded-Host': API }],
+      ['form encoding', 'POST', '/api/search', { 'Content-Type': 'application/x-www-form-urlencoded' }],
+      ['another charset', 'POST', '/api/search', { 'Content-Type': 'application/json; charset=latin1' }],
+      ['a +json type', 'POST', '/api/search', { 'Content-Type': 'application/merge-patch+json' }],
+      ['the help host', 'POST', '/api/search', { Host: HELP }],
+      ['a host that may be a custom hostname', 'POST', '/api/search', { Host: 'help.shop.example' }],
+      ['a body over the JSON limit', 'POST', '/api/search', { 'Content-Length': '1001' }, 'x'.repeat(1001)],
+    ];
+    for (const [what, method, path, extra, payload] of cases) {
+      const res = await send(server, method, path, { ...plain(), ...extra }, payload ?? body);
+      expect(res.body, what).toBe('express');
+    }
+    // A chunked body declares no length.
+    const { 'Content-Length': _length, ...chunked } = plain();
+    expect((await send(server, 'POST', '/api/search', { ...chunked, 'Transfer-Encoding': 'chunked' }, body)).body).toBe('express');
+  });
+});
+
+describe('direct routes answer as the Express routes do', () => {
+  let direct: Server;
+  let viaExpress: Server;
+  beforeEach(async () => {
+    direct = await listen(createPanyaApp(engine, { helpCenter: { apiHostname: API } }));
+    viaExpress = await listen(createPanyaApp(engine, { helpCenter: { apiHostname: API }, directRoutes: false }));
+  });
+  afterEach(async () => {
+    await new Promise<void>((r) => direct.close(() => r()));
+    await new Promise<void>((r) => viaExpress.close(() => r()));
+  });
+
+  /** A response without what differs per connection and moment (the time a search took, and so the length). */
+  const comparable = (res: Sent) => {
+    const { date: _date, connection: _connection, 'keep-alive': _keepAlive, 'content-length': length, ...headers } = res.headers;
+    expect(Number(length)).toBe(Buffer.byteLength(res.body));
+    return { status: res.status, headers, body: res.body.replace(/"tookMs":[0-9.e-]+/, '"tookMs":0') };
+  };
+
+  it('gives the same status, headers and body for answers and for every kind of refusal', async () => {
+    const json = (value: unknown) => JSON.stringify(value);
+    const publishable = (await engine.apiKeys.create(acme.tenant.id, { kind: 'publishable', scopes: ['read'], workspaceSlug: 'default' }))._unsafeUnwrap().key;
+    const writeOnly = (await engine.apiKeys.create(acme.tenant.id, { scopes: ['write'] }))._unsafeUnwrap().key;
+    const cases: Array<[string, string, Record<string, string>, string | Buffer]> = [
+      ['a search', '/api/search', {}, json({ query: 'refund', topK: 3 })],
+      ['an answer', '/api/answer', {}, json({ query: 'how long does a refund take?' })],
+      ['a publishable key', '/api/search', { Authorization: `Bearer ${publishable}` }, json({ query: 'refund' })],
+      ['a key without the read scope', '/api/search', { Authorization: `Bearer ${writeOnly}` }, json({ query: 'refund' })],
+      ['no key', '/api/search', { Authorization: '' }, json({ query: 'refund' })],
+      ['an unknown key', '/api/search', { Authorization: 'Bearer svc_live_unknown' }, json({ query: 'refund' })],
+      ['an invalid field, in Thai', '/api/search', {}, json({ query: 'คืนเงิน', topK: 0 })],
+      ['a missing field', '/api/search', { 'Accept-Language': 'th' }, json({ topK: 3 })],
+      ['a JSON array', '/api/search', {}, '[1]'],
+      ['a UTF-8 BOM', '/api/search', {}, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json({ query: 'refund' }))])],
+    ];
+    for (const [what, path, extra, body] of cases) {
+      const headers = { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', ...extra, 'Content-Length': String(Buffer.byteLength(body)) };
+      if (headers.Authorization === '') delete (headers as Partial<typeof headers>).Authorization;
+      // Each pair is asked in turn, so both see the same count against the key's limit.
+      const a = await send(direct, 'POST', path, headers, body);
+      const b = await send(viaExpress, 'POST', path, headers, body);
+      expect(comparable(a), what).toEqual({ ...comparable(b), headers: { ...comparable(b).headers, 'ratelimit-remaining': a.headers['ratelimit-remaining'] } });
+    }
+  });
+
+  it('refuses a body that is not JSON, or not an object, as the JSON parser does', async () => {
+    for (const body of ['{"query": "refund"', '"refund"', '42']) {
+      const headers = { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', 'Content-Length': String(Buffer.byteLength(body)) };
+      const a = await send(direct, 'POST', '/api/search', headers, body);
+      const b = await send(viaExpress, 'POST', '/api/search', headers, body);
+      expect(a.status, body).toBe(400);
+      const [pa, pb] = [JSON.parse(a.body), JSON.parse(b.body)];
+      // The parser's own wording of the syntax error may differ; the problem does not.
+      expect({ ...pa, errors: undefined }).toEqual({ ...pb, errors: undefined });
+      expect(pa.errors).toHaveLength(1);
+      expect(comparable(a).headers).toEqual(comparable(b).headers);
+    }
+  });
+
+  it('refuses the search over the rate limit with the same 429 and headers', async () => {
+    const search = (server: Server) => send(server, 'POST', '/api/search', { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', 'Content-Length': '18' }, '{"query":"refund"}');
+    for (let i = 0; i < 60; i++) expect((await search(direct)).status).toBe(200);
+    const [a, b] = [await search(direct), await search(viaExpress)];
+    expect(a.status).toBe(429);
+    expect(comparable(a)).toEqual(comparable(b));
+    expect(a.headers['retry-after']).toBeDefined();
+  });
+
+  it('counts and logs a direct request under its route, like every other', async () => {
+    const app = createPanyaApp(engine);
+    await request(app).post('/api/search').set(acme.auth).send({ query: 'refund' }).expect(200);
+    await request(app).post('/api/search').set(acme.auth).send({ query: 'refund', topK: 0 }).expect(400);
+    const metrics = await request(app).get('/metrics').expect(200);
+    expect(metrics.text).toContain('panya_http_requests_total{method="POST",route="/api/search",status="200"} 1\n');
+    expect(metrics.text).toContain('panya_http_requests_total{method="POST",route="/api/search",status="400"} 1\n');
+  });
+});
+
+describe('JSON response bodies', () => {
+  it('serializes a frozen answer once and any other value afresh', () => {
+    const frozen = Object.freeze({ results: Object.freeze([Object.freeze({ text: 'ค่าส่ง' })]) });
+    const first = jsonBytes(frozen);
+    expect(first.toString()).toBe('{"results":[{"text":"ค่าส่ง"}]}');
+    expect(jsonBytes(frozen)).toBe(first);
+    const open = { results: [{ text: 'a' }] };
+    expect(jsonBytes(open).toString()).toBe('{"results":[{"text":"a"}]}');
+    open.results[0]!.text = 'b';
+    expect(jsonBytes(open).toString()).toBe('{"results":[{"text":"b"}]}');
+  });
+});
