@@ -1,6 +1,7 @@
 import { errors, type Engine } from '@panya/core';
 import cors from 'cors';
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import { sendProblem } from './problem.js';
 
 /** The tenant API addresses browsers may call (the help center and webhooks are not among them). */
@@ -10,18 +11,18 @@ export const API_PATHS = ['/api', '/c/:tenantSlug/api', '/c/:tenantSlug/_w/:work
 const EXPOSED_HEADERS = ['X-Request-Id', 'Location', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
 
 /**
- * CORS for the tenant API: a preflight from an allowed origin is answered (204 with the allow
- * headers), from any other origin it gets no allow headers; responses carry
- * `Access-Control-Allow-Origin` only for allowed origins, with `Vary: Origin` always. Which origins
- * are allowed is core's rule (`engine.auth.corsAllows`); keys travel in `Authorization`, never
- * cookies, so credentials are not allowed.
+ * CORS for the tenant API, on Node's response (the Express routes and the direct routes): an
+ * allowed origin's preflight is answered (204 with the allow headers; the returned promise then
+ * never settles, the response is complete); any other request gets `Access-Control-Allow-Origin`
+ * only from an allowed origin, and `Vary: Origin` always. Which origins are allowed is core's
+ * rule (`engine.auth.corsAllows`); keys travel in `Authorization`, never cookies, so credentials
+ * are not allowed. For requests with an `Origin` only.
  */
-export function browserCors(engine: Engine): RequestHandler {
-  const handler = cors((req, done) => {
+export function corsHeaders(engine: Engine): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const handler = cors<IncomingMessage & { params?: { tenantSlug?: string } }>((req, done) => {
     const origin = req.headers.origin;
     if (!origin) return done(null, { origin: false });
-    const { tenantSlug } = (req as Request).params as { tenantSlug?: string };
-    engine.auth.corsAllows(origin, tenantSlug).then(
+    engine.auth.corsAllows(origin, req.params?.tenantSlug).then(
       (allowed) =>
         done(null, {
           origin: allowed ? origin : false,
@@ -33,18 +34,27 @@ export function browserCors(engine: Engine): RequestHandler {
       (error: unknown) => done(error as Error),
     );
   });
+  return (req, res) =>
+    new Promise((resolve, reject) => {
+      // The response's first Vary (CORS runs before every route); an allowed origin's headers add to it.
+      res.setHeader('Vary', 'Origin');
+      handler(req, res, (error?: unknown) => (error ? reject(error as Error) : resolve()));
+    });
+}
+
+/** `corsHeaders` for the Express app's tenant API paths; a preflight the allow-list did not answer is a 403 problem. */
+export function browserCors(engine: Engine): RequestHandler {
+  const apply = corsHeaders(engine);
   return (req, res, next) => {
     const origin = req.headers.origin;
     // No Origin (a server, most API traffic): CORS has nothing to allow or refuse.
     if (!origin) return next();
-    res.vary('Origin');
-    handler(req, res, (error?: unknown) => {
-      if (error) return next(error);
+    apply(req, res).then(() => {
       // A preflight the allow-list did not answer: say why, instead of asking for a key it never carries.
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
         return sendProblem(req, res, errors.forbidden(`The origin ${origin} is not in the tenant's allowed origins.`));
       }
       next();
-    });
+    }, next);
   };
 }

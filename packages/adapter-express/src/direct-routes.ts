@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, executeOperation, HTTP_OPERATIONS, type Engine, type Logger, type Operation } from '@panya/core';
 import { credentials } from './context.js';
+import { corsHeaders } from './cors.js';
 import { certainlyApiHost, type HelpCenterOptions } from './help/router.js';
 import { jsonBytes } from './json-body.js';
 import { recordOnClose, type Metrics } from './observability.js';
@@ -26,13 +27,13 @@ const PLAIN_JSON = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
 const LENGTH = /^[1-9][0-9]{0,9}$/;
 
 /**
- * Whether the request asks for nothing but a key, a JSON body and an answer: no browser origin
- * (CORS), no session cookie, no idempotency key, no content encoding or chunked body, no
- * forwarded host (`trust proxy`), and a declared length within the JSON limit.
+ * Whether the request asks for nothing but a key, a JSON body and an answer: no session cookie,
+ * no idempotency key, no content encoding or chunked body, no forwarded host (`trust proxy`), and
+ * a declared length within the JSON limit. A browser's `Origin` is fine: CORS is the same function.
  */
 function plainRequest(req: IncomingMessage, jsonLimit: number): boolean {
   const h = req.headers;
-  if (h.origin !== undefined || h.cookie !== undefined || h['idempotency-key'] !== undefined || h['content-encoding'] !== undefined) return false;
+  if (h.cookie !== undefined || h['idempotency-key'] !== undefined || h['content-encoding'] !== undefined) return false;
   if (h['transfer-encoding'] !== undefined || h['x-forwarded-host'] !== undefined) return false;
   const length = h['content-length'];
   if (length === undefined || !LENGTH.test(length) || Number(length) > jsonLimit) return false;
@@ -66,14 +67,15 @@ function parseBody(bytes: Buffer): { body: unknown } | { fault: { type: string; 
  * parser, `res.json`) cost as much CPU as the search it carried when the answer is cached
  * (docs/decisions.md). The rules are the Express routes' own functions: the base headers, the
  * body deadline, core's authenticator and operation, problem documents, the access log and
- * metrics. A request that asks for anything more — a browser origin, a session, an idempotency
- * key, another content type or encoding, a query string, a tenant path, a host that may be a
- * help center — goes through Express as before.
+ * metrics, CORS. A request that asks for anything more — a session, an idempotency key, another
+ * content type or encoding, a query string, a tenant path, a host that may be a help center — goes
+ * through Express as before.
  *
  * Returns a handler that answers the request and returns true, or returns false and leaves it.
  */
 export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { engine, logger, metrics, jsonLimit } = options;
+  const cors = corsHeaders(engine);
   const routes = new Map<string, Operation>();
   for (const operation of HTTP_OPERATIONS) {
     if (DIRECT_OPERATIONS.includes(operation.id) && operation.http!.method === 'POST') routes.set(`/api${operation.http!.path}`, operation);
@@ -101,6 +103,7 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
     };
     armBodyDeadline(req, res, options.bodyTimeoutMs, logger, (problem) => fail(problem));
     try {
+      if (req.headers.origin) await cors(req, res);
       const received = await readBody(req);
       if (res.headersSent) return;
       const parsed = parseBody(received);

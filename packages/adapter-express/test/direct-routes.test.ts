@@ -12,15 +12,18 @@ import { makeTenant } from './helpers.js';
 
 const HELP = 'help.panya.example';
 const API = 'api.panya.example';
+const SHOP = 'https://shop.example';
 
 let engine: Engine;
 let acme: Awaited<ReturnType<typeof makeTenant>>;
 beforeEach(async () => {
   const clock: Clock = { now: () => new Date('2026-11-21T10:15:00Z') };
   engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), clock, helpHost: parseHelpHost(HELP) });
-  acme = await makeTenant(engine, 'acme', ['read', 'write'], 'business');
+  acme = await makeTenant(engine, 'acme', undefined, 'business');
   const doc = { title: 'Refunds', contentMd: '# Refunds\n\nRefunds go back to the original payment method within 7 business days.' };
-  await request(createPanyaApp(engine)).post('/api/docs?wait=true').set(acme.auth).send(doc).expect(201);
+  const app = createPanyaApp(engine);
+  await request(app).post('/api/docs?wait=true').set(acme.auth).send(doc).expect(201);
+  await request(app).patch('/api/tenant/settings').set(acme.auth).send({ allowedOrigins: [SHOP] }).expect(200);
 });
 afterEach(() => engine.close());
 
@@ -68,6 +71,15 @@ describe('direct routes: which requests skip Express', () => {
     expect(found.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect((await send(server, 'POST', '/api/search', { ...plain(), 'Content-Type': 'application/json; charset=UTF-8', Host: `${API}:443` }, body)).status).toBe(200);
     expect((await send(server, 'POST', '/api/answer', plain(), body)).status).toBe(200);
+    // A browser's request carries CORS headers as on every API route.
+    const browser = await send(server, 'POST', '/api/search', { ...plain(), Origin: SHOP }, body);
+    expect(browser.headers).toMatchObject({ 'access-control-allow-origin': SHOP, vary: 'Origin' });
+    expect(browser.headers['access-control-expose-headers']).toContain('RateLimit-Remaining');
+    const stranger = await send(server, 'POST', '/api/search', { ...plain(), Origin: 'https://elsewhere.example' }, body);
+    // Core refuses a key from an origin the tenant did not allow; CORS still says so to the browser.
+    expect(stranger.status).toBe(403);
+    expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
+    expect(stranger.headers.vary).toBe('Origin');
   });
 
   it('leaves to Express every request that asks for more than a key, a JSON body and an answer', async () => {
@@ -76,7 +88,6 @@ describe('direct routes: which requests skip Express', () => {
       ['another route', 'POST', '/api/docs', {}],
       ['a query string', 'POST', '/api/search?x=1', {}],
       ['a tenant path', 'POST', '/c/acme/api/search', {}],
-      ['a browser origin (CORS)', 'POST', '/api/search', { Origin: 'https://shop.example' }],
       ['a session cookie', 'POST', '/api/search', { Cookie: 'panya_session=x' }],
       ['an idempotency key', 'POST', '/api/search', { 'Idempotency-Key': 'k1' }],
       ['a content encoding', 'POST', '/api/search', { 'Content-Encoding': 'identity' }],
@@ -125,6 +136,9 @@ describe('direct routes answer as the Express routes do', () => {
       ['a search', '/api/search', {}, json({ query: 'refund', topK: 3 })],
       ['an answer', '/api/answer', {}, json({ query: 'how long does a refund take?' })],
       ['a publishable key', '/api/search', { Authorization: `Bearer ${publishable}` }, json({ query: 'refund' })],
+      ['a publishable key from an allowed origin', '/api/search', { Authorization: `Bearer ${publishable}`, Origin: SHOP }, json({ query: 'refund' })],
+      ['a publishable key from another origin', '/api/search', { Authorization: `Bearer ${publishable}`, Origin: 'https://elsewhere.example' }, json({ query: 'refund' })],
+      ['a secret key from an allowed origin', '/api/answer', { Origin: SHOP }, json({ query: 'refund' })],
       ['a key without the read scope', '/api/search', { Authorization: `Bearer ${writeOnly}` }, json({ query: 'refund' })],
       ['no key', '/api/search', { Authorization: '' }, json({ query: 'refund' })],
       ['an unknown key', '/api/search', { Authorization: 'Bearer svc_live_unknown' }, json({ query: 'refund' })],
