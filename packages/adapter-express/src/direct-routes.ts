@@ -3,6 +3,7 @@ import { errors, executeOperation, HTTP_OPERATIONS, type Engine, type Logger, ty
 import { credentials } from './context.js';
 import { corsHeaders } from './cors.js';
 import { certainlyApiHost, type HelpCenterOptions } from './help/router.js';
+import { beginIdempotent } from './idempotency.js';
 import { jsonBytes } from './json-body.js';
 import { recordOnClose, type Metrics } from './observability.js';
 import { rateLimitHeaders, requestLocale, writeProblem } from './problem.js';
@@ -28,12 +29,13 @@ const LENGTH = /^[1-9][0-9]{0,9}$/;
 
 /**
  * Whether the request asks for nothing but a key, a JSON body and an answer: no session cookie,
- * no idempotency key, no content encoding or chunked body, no forwarded host (`trust proxy`), and
- * a declared length within the JSON limit. A browser's `Origin` is fine: CORS is the same function.
+ * no content encoding or chunked body, no forwarded host (`trust proxy`), and a declared length
+ * within the JSON limit. A browser's `Origin` and an `Idempotency-Key` are fine: CORS and
+ * idempotency are the Express routes' own functions.
  */
 function plainRequest(req: IncomingMessage, jsonLimit: number): boolean {
   const h = req.headers;
-  if (h.cookie !== undefined || h['idempotency-key'] !== undefined || h['content-encoding'] !== undefined) return false;
+  if (h.cookie !== undefined || h['content-encoding'] !== undefined) return false;
   if (h['transfer-encoding'] !== undefined || h['x-forwarded-host'] !== undefined) return false;
   const length = h['content-length'];
   if (length === undefined || !LENGTH.test(length) || Number(length) > jsonLimit) return false;
@@ -67,7 +69,7 @@ function parseBody(bytes: Buffer): { body: unknown } | { fault: { type: string; 
  * parser, `res.json`) cost as much CPU as the search it carried when the answer is cached
  * (docs/decisions.md). The rules are the Express routes' own functions: the base headers, the
  * body deadline, core's authenticator and operation, problem documents, the access log and
- * metrics, CORS. A request that asks for anything more — a session, an idempotency key, another
+ * metrics, CORS, idempotency keys. A request that asks for anything more — a session, another
  * content type or encoding, a query string, a tenant path, a host that may be a help center — goes
  * through Express as before.
  *
@@ -96,10 +98,13 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
     let tenant: string | null = null;
     let problemCode: string | undefined;
     recordOnClose(logger, metrics, req, res, () => ({ route: path, tenant, problemCode }));
+    // With an `Idempotency-Key`: what the response sends, to be kept for a retry.
+    let keep: ((sent: string) => void) | null = null;
     const fail = (error: Parameters<typeof writeProblem>[2], body?: unknown) => {
       problemCode = error.code;
       const asked = (body ?? {}) as { locale?: unknown; query?: unknown };
-      writeProblem(req, res, error, body === undefined ? undefined : requestLocale(req, asked.locale, asked.query));
+      const sent = writeProblem(req, res, error, body === undefined ? undefined : requestLocale(req, asked.locale, asked.query));
+      keep?.(sent);
     };
     armBodyDeadline(req, res, options.bodyTimeoutMs, logger, (problem) => fail(problem));
     try {
@@ -115,6 +120,11 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       const caller = await engine.auth.authenticate(credentials(req), {}, 'api', { acceptsPublishable: operation.acceptsPublishable === true });
       if (caller.isErr()) return fail(caller.error);
       tenant = caller.value.tenant.slug;
+      const key = req.headers['idempotency-key'];
+      if (typeof key === 'string') {
+        keep = await beginIdempotent(engine, caller.value, key, req, res, body, (error) => fail(error));
+        if (!keep) return;
+      }
       const client = abortOnClose(res);
       const done = await executeOperation(engine, operation, caller.value, { params: {}, query: {}, body }, {
         channel: { via: 'rest' },
@@ -128,6 +138,7 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       if (rateLimit) for (const [name, header] of Object.entries(rateLimitHeaders(rateLimit))) res.setHeader(name, header);
       res.statusCode = typeof http.status === 'function' ? http.status(input, value) : (http.status ?? 200);
       const bytes = jsonBytes(value);
+      keep?.(bytes.toString('utf8'));
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Length', bytes.length);
       res.end(bytes);

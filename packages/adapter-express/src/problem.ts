@@ -29,8 +29,8 @@ export function sendProblem(req: Request, res: Response, error: PanyaError, loca
   res.status(status).set(headers).type('application/problem+json').send(body);
 }
 
-/** Writes the same problem response on Node's own response, for a request answered without Express. */
-export function writeProblem(req: IncomingMessage, res: ServerResponse, error: PanyaError, locale?: Locale): void {
+/** Writes the same problem response on Node's own response, for a request answered without Express; returns the body. */
+export function writeProblem(req: IncomingMessage, res: ServerResponse, error: PanyaError, locale?: Locale): string {
   const { status, headers, body } = problemResponse(req, res, error, locale);
   const bytes = Buffer.from(body);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -38,4 +38,5 @@ export function writeProblem(req: IncomingMessage, res: ServerResponse, error: P
   res.setHeader('Content-Length', bytes.length);
   res.statusCode = status;
   res.end(bytes);
+  return body;
 }

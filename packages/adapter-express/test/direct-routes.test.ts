@@ -89,7 +89,6 @@ describe('direct routes: which requests skip Express', () => {
       ['a query string', 'POST', '/api/search?x=1', {}],
       ['a tenant path', 'POST', '/c/acme/api/search', {}],
       ['a session cookie', 'POST', '/api/search', { Cookie: 'panya_session=x' }],
-      ['an idempotency key', 'POST', '/api/search', { 'Idempotency-Key': 'k1' }],
       ['a content encoding', 'POST', '/api/search', { 'Content-Encoding': 'identity' }],
       ['a forwarded host', 'POST', '/api/search', { 'X-Forwarded-Host': API }],
       ['form encoding', 'POST', '/api/search', { 'Content-Type': 'application/x-www-form-urlencoded' }],
@@ -169,6 +168,38 @@ describe('direct routes answer as the Express routes do', () => {
       expect(pa.errors).toHaveLength(1);
       expect(comparable(a).headers).toEqual(comparable(b).headers);
     }
+  });
+
+  it('keeps and replays a request with an Idempotency-Key as the Express route does, from the same records', async () => {
+    const ask = (server: Server, key: string, query = 'refund') => {
+      const body = JSON.stringify({ query });
+      return send(server, 'POST', '/api/search', { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', 'Idempotency-Key': key, 'Content-Length': String(Buffer.byteLength(body)) }, body);
+    };
+    const [first, firstViaExpress] = [await ask(direct, 'k-direct'), await ask(viaExpress, 'k-express')];
+    expect(first.status).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(comparable(first)).toEqual({ ...comparable(firstViaExpress), headers: { ...comparable(firstViaExpress).headers, 'ratelimit-remaining': first.headers['ratelimit-remaining'] } });
+    // Each path replays what either kept: the same status, kept headers and body.
+    for (const key of ['k-direct', 'k-express']) {
+      const kept = key === 'k-direct' ? first : firstViaExpress;
+      const [a, b] = [await ask(direct, key), await ask(viaExpress, key)];
+      expect(comparable(a)).toEqual(comparable(b));
+      expect(a.headers['idempotent-replayed']).toBe('true');
+      expect(a.body).toBe(kept.body);
+      expect(a.headers['ratelimit-remaining']).toBe(kept.headers['ratelimit-remaining']);
+    }
+    // The same key with another request: the same 409 from both.
+    const [a, b] = [await ask(direct, 'k-direct', 'shipping'), await ask(viaExpress, 'k-direct', 'shipping')];
+    expect(a.status).toBe(409);
+    expect(comparable(a)).toEqual(comparable(b));
+    // A refusal is kept too, and replayed.
+    const refusal = JSON.stringify({ query: 'refund', topK: 0 });
+    const refuse = (server: Server) => send(server, 'POST', '/api/search', { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', 'Idempotency-Key': 'k-refused', 'Content-Length': String(refusal.length) }, refusal);
+    const refused = await refuse(direct);
+    expect(refused.status).toBe(400);
+    const replayed = await refuse(viaExpress);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toBe(refused.body);
   });
 
   it('refuses the search over the rate limit with the same 429 and headers', async () => {
