@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errors, executeOperation, HTTP_OPERATIONS, type Engine, type Logger, type Operation } from '@panya/core';
+import { executeOperation, HTTP_OPERATIONS, type Engine, type Logger, type Operation } from '@panya/core';
 import { credentials } from './context.js';
 import { corsHeaders } from './cors.js';
 import { certainlyApiHost, type HelpCenterOptions } from './help/router.js';
 import { beginIdempotent } from './idempotency.js';
-import { jsonBytes } from './json-body.js';
 import { recordOnClose, type Metrics } from './observability.js';
 import { rateLimitHeaders, requestLocale, writeProblem } from './problem.js';
 import { abortOnClose } from './routes/operations.js';
@@ -112,10 +111,8 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       const received = await readBody(req);
       if (res.headersSent) return;
       const parsed = parseBody(received);
-      if ('fault' in parsed) {
-        const problem = failureProblem(parsed.fault, req, logger, jsonLimit, false);
-        return fail(problem ?? errors.invalid('Request body is not valid JSON.'));
-      }
+      // A body the JSON parser would refuse fails as its fault does in Express.
+      if ('fault' in parsed) throw parsed.fault;
       const { body } = parsed;
       const caller = await engine.auth.authenticate(credentials(req), {}, 'api', { acceptsPublishable: operation.acceptsPublishable === true });
       if (caller.isErr()) return fail(caller.error);
@@ -137,8 +134,9 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       const http = operation.http!;
       if (rateLimit) for (const [name, header] of Object.entries(rateLimitHeaders(rateLimit))) res.setHeader(name, header);
       res.statusCode = typeof http.status === 'function' ? http.status(input, value) : (http.status ?? 200);
-      const bytes = jsonBytes(value);
-      keep?.(bytes.toString('utf8'));
+      const json = JSON.stringify(value);
+      keep?.(json);
+      const bytes = Buffer.from(json);
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Length', bytes.length);
       res.end(bytes);

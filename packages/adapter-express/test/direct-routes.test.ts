@@ -6,7 +6,6 @@ import { createEngine, parseHelpHost, silentLogger, type Clock, type Engine } fr
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { directRoutes } from '../src/direct-routes.js';
-import { jsonBytes } from '../src/json-body.js';
 import { createMetrics } from '../src/observability.js';
 import { makeTenant } from './helpers.js';
 
@@ -218,18 +217,5 @@ describe('direct routes answer as the Express routes do', () => {
     const metrics = await request(app).get('/metrics').expect(200);
     expect(metrics.text).toContain('panya_http_requests_total{method="POST",route="/api/search",status="200"} 1\n');
     expect(metrics.text).toContain('panya_http_requests_total{method="POST",route="/api/search",status="400"} 1\n');
-  });
-});
-
-describe('JSON response bodies', () => {
-  it('serializes a frozen answer once and any other value afresh', () => {
-    const frozen = Object.freeze({ results: Object.freeze([Object.freeze({ text: 'ค่าส่ง' })]) });
-    const first = jsonBytes(frozen);
-    expect(first.toString()).toBe('{"results":[{"text":"ค่าส่ง"}]}');
-    expect(jsonBytes(frozen)).toBe(first);
-    const open = { results: [{ text: 'a' }] };
-    expect(jsonBytes(open).toString()).toBe('{"results":[{"text":"a"}]}');
-    open.results[0]!.text = 'b';
-    expect(jsonBytes(open).toString()).toBe('{"results":[{"text":"b"}]}');
   });
 });

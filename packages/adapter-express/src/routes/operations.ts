@@ -5,7 +5,6 @@ import { ctxOf } from '../context.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
 import { nonJsonBody } from '../routing.js';
 import { idempotentRequests } from '../idempotency.js';
-import { jsonBytes } from '../json-body.js';
 
 /**
  * Aborts when the client goes away before the response is complete, so the work stops with it
@@ -61,7 +60,7 @@ export function operationsRouter(engine: Engine, operations: readonly Operation[
       if (http.location) res.location(`${req.baseUrl}${http.location(value)}`);
       const status = typeof http.status === 'function' ? http.status(input, value) : (http.status ?? 200);
       if (value === undefined) return res.status(status).end();
-      res.status(status).type('json').send(jsonBytes(value));
+      res.status(status).json(value);
     });
   }
   return router;
