@@ -1,14 +1,37 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that start built programs or other heavy processes: the CLI killed with SIGKILL, packed
+ * packages, clusters, browsers, PostgreSQL-only suites, the README run through `pnpm start`. They
+ * run in project `process` (`pnpm test:all`, after `pnpm build`); every other test runs in project
+ * `unit` (`pnpm test`), against the TypeScript sources.
+ */
+export const PROCESS_TESTS = [
+  'packages/cli/test/kill9.test.ts',
+  'packages/cli/test/pack.test.ts',
+  'packages/cli/test/cluster.test.ts',
+  'packages/cli/test/two-nodes.test.ts',
+  'packages/cli/test/log-secrets.test.ts',
+  'packages/cli/test/built-cli.test.ts',
+  'packages/cli/test/readme.test.ts',
+  'packages/adapter-express/test/admin-app.test.ts',
+  'packages/adapter-express/test/widget-browser.test.ts',
+  'packages/store-postgres/test/conformance.test.ts',
+  'packages/client/test/third-party.test.ts',
+];
+
 // Workspace packages resolve to their TypeScript sources through the `@panya/source`
 // export condition, so tests never run against stale builds.
 export default defineConfig({
   resolve: { conditions: ['@panya/source'] },
   ssr: { resolve: { conditions: ['@panya/source'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts'], exclude: ['**/node_modules/**', ...PROCESS_TESTS] } },
+      { extends: true, test: { name: 'process', include: PROCESS_TESTS } },
+    ],
   },
 });

@@ -62,7 +62,7 @@ describe('README: pnpm start and every curl example', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'panya-readme-'));
     // Exactly the start script, on a free port and a fresh database.
-    const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+    const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.replace(/^exec /, '').split(/\s+/);
     expect(start[0]).toBe('node');
     child = spawn(process.execPath, [...start.slice(1), '--port', '0'], {
       cwd: root,
