@@ -4,7 +4,8 @@ import { loadEnv, MAX_WORKERS } from './config.js';
 import { demoCommand, demoKeyFile } from './commands/demo.js';
 import { importDocsCommand } from './commands/docs.js';
 import { connectorSecretCommand, tenantOriginsCommand } from './commands/settings.js';
-import { checkPortFree, startServer } from './commands/serve.js';
+import { checkPortFree, startServer, withLocalHelpHost } from './commands/serve.js';
+import { serveBanner } from './banner.js';
 import { createKeyCommand, createTenantCommand, eraseTenantCommand } from './commands/tenant.js';
 import {
   keyListCommand,
@@ -15,9 +16,10 @@ import {
   workspaceDeleteCommand,
   workspaceListCommand,
   workspaceRestoreCommand,
+  workspaceUpdateCommand,
 } from './commands/workspace.js';
 import { basename, resolve } from 'node:path';
-import { QUOTA_KEYS, SHUTDOWN_GRACE_MS, type Engine } from '@panya/core';
+import { parseHelpHost, QUOTA_KEYS, SHUTDOWN_GRACE_MS, type Engine } from '@panya/core';
 import type { EnvConfig } from './config.js';
 import { evalCommand } from './commands/eval.js';
 import { reindexCommand } from './commands/reindex.js';
@@ -105,9 +107,8 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     }
   };
 
-  const printDemo = (demo: DemoStarted, url: string) => {
-    io.out(`Demo tenant "${demo.tenant}" with ${demo.articles} articles. API key (${demo.keyReused ? 'unchanged since the last start' : 'new'}):\n  ${demo.apiKey}`);
-    io.out(`Try: curl -s ${url}/api/docs -H "Authorization: Bearer ${demo.apiKey}"`);
+  const printBanner = (url: string, demo: DemoStarted | null, helpHost: string | undefined, workers?: number) => {
+    for (const line of serveBanner({ url, ...(workers ? { workers } : {}), helpOrigin: helpHost ? parseHelpHost(helpHost).origin : null, demo })) io.out(line);
   };
 
   const program = new Command('panya').description('Panya knowledge-base engine').version(CLI_VERSION, '-V, --version').showHelpAfterError().exitOverride();
@@ -129,6 +130,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       const embedder = opts.embedder ?? env.PANYA_EMBEDDER;
       const listen = { port: opts.port ?? env.PORT ?? 3000, host: opts.host ?? env.HOST };
       const slot = workerSlot(rawEnv);
+      const serveEnv = slot === null ? await withLocalHelpHost(rawEnv, listen) : rawEnv;
       const workers = slot === null ? serveWorkers(opts.workers, env.PANYA_WORKERS, db) : 1;
       const node = env.PANYA_NODE_ID ?? hostname();
       // Leases name this node (stable across restarts; a cluster worker by its slot) and this run:
@@ -161,12 +163,11 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
           exec: fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './bin.ts' : './bin.js', import.meta.url)),
           args: ['serve', '--db', db, '--port', String(listen.port), '--host', listen.host, '--embedder', embedder, ...(opts.cron ? ['--cron'] : [])],
           // Workers must accept each other's session cookies: without a configured secret, they share one for this run.
-          env: { ...rawEnv, PANYA_SESSION_SECRET: env.PANYA_SESSION_SECRET ?? randomBytes(32).toString('hex') },
+          env: { ...serveEnv, PANYA_SESSION_SECRET: env.PANYA_SESSION_SECRET ?? randomBytes(32).toString('hex') },
           logger,
           stopDeadlineMs: SHUTDOWN_GRACE_MS + 5_000,
         });
-        io.out(`Panya listening on ${running.url} (${workers} workers)`);
-        if (demo) printDemo(demo, running.url);
+        printBanner(running.url, demo, serveEnv.PANYA_HELP_HOST, workers);
         onStopSignal(() => running.stop());
         return;
       }
@@ -174,7 +175,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       // Indexing runs in worker threads with their own connections (an in-memory database cannot be shared).
       const threads = db === ':memory:' ? 0 : env.PANYA_INGEST_THREADS;
       const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder }, threads, logger) : undefined;
-      const engine = await createPanyaFromEnv(rawEnv, { db, logger, notice: slot === null ? io.err : () => {}, embedder, edge, payments, ingestHolder: holder, ...(ingestRunner ? { ingestRunner } : {}) });
+      const engine = await createPanyaFromEnv(serveEnv, { db, logger, notice: slot === null ? io.err : () => {}, embedder, edge, payments, ingestHolder: holder, ...(ingestRunner ? { ingestRunner } : {}) });
       const keyFile = demoKeyFile(db);
       const demoKeyOptions = { ...(keyFile ? { keyFile } : {}), ...(env.PANYA_DEMO_KEY ? { key: env.PANYA_DEMO_KEY } : {}) };
       const demo = opts.demo && slot === null ? await demoCommand(engine, { out: () => {}, err: io.err }, demoKeyOptions) : null;
@@ -187,7 +188,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
         app: {
           // A server on loopback only answers MCP requests addressed to loopback (DNS-rebinding protection).
           ...(LOOPBACK.has(listen.host) ? { mcp: { allowedHosts: [...LOOPBACK] } } : {}),
-          ...panyaAppOptionsFromEnv(rawEnv),
+          ...panyaAppOptionsFromEnv(serveEnv),
           // A worker's /metrics answers for the whole cluster (the primary sums the workers).
           ...(slot !== null ? { clusterMetrics: true } : {}),
         },
@@ -201,8 +202,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       // In a cluster, the first worker runs the schedule (job leases would keep the others idle anyway).
       const scheduler = opts.cron && (slot ?? 1) === 1 ? startScheduler(engine, { logger }) : null;
       if (slot !== null) reportListening(running.url);
-      else io.out(`Panya listening on ${running.url}`);
-      if (demo) printDemo(demo, running.url);
+      else printBanner(running.url, demo, serveEnv.PANYA_HELP_HOST);
       onStopSignal(async () => {
         warming.abort();
         scheduler?.stop();
@@ -214,6 +214,8 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
   dbOption(tenant.command('create').description('create a tenant, its default workspace and an owner API key'))
     .requiredOption('--slug <slug>', 'URL identifier, e.g. acme')
     .option('--plan <plan>', 'free | team | business | growth | enterprise', 'free')
+    .option('--name <name>', 'brand name of the default workspace (default: Default)')
+    .option('--brand-accent <colour>', 'brand accent colour of the default workspace, #rrggbb')
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => createTenantCommand(engine, io, opts)));
   dbOption(tenant.command('update').description("change a tenant's plan, quota overrides (quotas_json) or grandfathering window"))
@@ -253,6 +255,13 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .option('--brand-accent <colour>', 'brand accent colour, #rrggbb')
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => workspaceCreateCommand(engine, io, opts)));
+  dbOption(workspace.command('update').alias('rename').description("change a workspace's brand: its display name and accent colour"))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .option('--slug <slug>', 'workspace slug', 'default')
+    .option('--name <name>', 'display name shown by the help center, widget and admin app')
+    .option('--brand-accent <colour>', 'accent colour, #rrggbb (none: remove it)')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => workspaceUpdateCommand(engine, io, opts)));
   dbOption(workspace.command('list').description('list workspaces, soft-deleted ones with their recovery countdown'))
     .requiredOption('--tenant <slug>', 'tenant slug')
     .option('--json', 'print JSON')

@@ -41,6 +41,9 @@ describe('panya serve (built binary)', () => {
         });
         child.once('exit', (code) => fail(new Error(`server exited with ${code}:\n${output}`)));
       });
+      // The banner names every address, the help center on help.localhost at the port it listens on.
+      expect(output).toContain(`Help center  http://help.localhost:${new URL(url).port}/demo/`);
+      for (const label of ['API docs', 'Admin app', 'MCP', 'Widget']) expect(output).toContain(`  ${label}`);
       const health = await fetch(`${url}/healthz`);
       expect(health.status).toBe(200);
       const docs = await fetch(`${url}/api/docs?limit=100`, { headers: { Authorization: `Bearer ${key}` } });

@@ -36,6 +36,19 @@ async function searchesAllowed(engine: Engine, key: string, max: number): Promis
 }
 
 describe('panya workspace', () => {
+  it('names a brand: tenant create --name, workspace update/rename, each shown by workspace list', async () => {
+    const created = await json('tenant', 'create', '--slug', 'acme', '--plan', 'business', '--name', 'Acme Thailand', '--brand-accent', '#0F766E');
+    expect(created.workspace).toMatchObject({ slug: 'default', name: 'Acme Thailand', brandAccent: '#0f766e' });
+    await run('workspace', 'create', '--tenant', 'acme', '--slug', 'outlet');
+    expect(await run('workspace', 'rename', '--tenant', 'acme', '--slug', 'outlet', '--name', 'Acme Outlet')).toMatch(/^Updated workspace outlet\t\S+\tAcme Outlet\t/);
+    expect(await json('workspace', 'update', '--tenant', 'acme', '--name', 'Acme TH', '--brand-accent', 'none')).toMatchObject({ slug: 'default', name: 'Acme TH', brandAccent: null });
+    const names = Object.fromEntries(((await json('workspace', 'list', '--tenant', 'acme')) as { slug: string; name: string }[]).map((w) => [w.slug, w.name]));
+    expect(names).toEqual({ default: 'Acme TH', outlet: 'Acme Outlet' });
+    await expect(run('workspace', 'update', '--tenant', 'acme', '--slug', 'outlet')).rejects.toThrow(/--name or --brand-accent/);
+    await expect(run('workspace', 'update', '--tenant', 'acme', '--brand-accent', 'teal')).rejects.toThrow(/brandAccent: a #rrggbb colour/);
+    await expect(run('tenant', 'create', '--slug', 'beta', '--name', ' ')).rejects.toThrow(/name/);
+  });
+
   it('creates, lists, deletes and restores workspaces, with errors naming the tenant and slug', async () => {
     await run('tenant', 'create', '--slug', 'acme', '--plan', 'business');
     const created = await json('workspace', 'create', '--tenant', 'acme', '--slug', 'brand-b', '--name', 'Brand B', '--brand-accent', '#A0B0C0');

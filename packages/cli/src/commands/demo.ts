@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { API_KEY_SCOPES, type Engine } from '@panya/core';
 import { demoArticles } from '../demo/articles.js';
@@ -6,6 +7,33 @@ import { fail } from './tenant.js';
 
 export const DEMO_TENANT = 'demo';
 const DEMO_KEY_NAME = 'demo';
+/** The demo's brand: the shop its sample articles describe. */
+export const DEMO_BRAND = { name: 'Siam Mart', brandAccent: '#c2410c' } as const;
+/** The demo owner, who signs in to the admin app. */
+export const DEMO_OWNER = 'owner@demo.example';
+
+/**
+ * The demo owner's sign-in: created with a generated password, kept in `passwordFile` (beside
+ * the SQLite database, readable by its owner only) so the banner can show it on every start.
+ * Without the file the owner still exists; the password is then not known to this process.
+ */
+async function demoOwner(engine: Engine, passwordFile: string | undefined): Promise<{ email: string; password: string | null }> {
+  const saved = passwordFile && existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : '';
+  const login = saved ? await engine.users.login({ email: DEMO_OWNER, password: saved }) : null;
+  if (login?.isOk()) {
+    await engine.users.logout(login.value.token);
+    return { email: DEMO_OWNER, password: saved };
+  }
+  const password = randomBytes(9).toString('base64url');
+  // An owner created earlier (its password not kept here) stays as it is: one membership per user.
+  const created = await engine.users.createUser({ email: DEMO_OWNER, password, tenantSlug: DEMO_TENANT, role: 'owner' }).catch(() => null);
+  if (!created?.isOk()) return { email: DEMO_OWNER, password: null };
+  const fresh = await engine.users.login({ email: DEMO_OWNER, password });
+  if (fresh.isErr()) return { email: DEMO_OWNER, password: null };
+  await engine.users.logout(fresh.value.token);
+  if (passwordFile) writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  return { email: DEMO_OWNER, password };
+}
 
 /**
  * The demo key stays the same across restarts, so curl scripts and MCP hosts configured with it
@@ -35,6 +63,11 @@ export function demoKeyFile(db: string): string | undefined {
   return db === ':memory:' || /^[a-z][a-z0-9+.-]*:\/\//i.test(db) ? undefined : `${db}.demo-key`;
 }
 
+/** The demo owner's password file: beside the key file. */
+function demoPasswordFile(keyFile: string | undefined): string | undefined {
+  return keyFile?.replace(/\.demo-key$/, '.demo-password');
+}
+
 /**
  * Idempotent: creates tenant `demo` (Business) if missing, adds any sample article it lacks
  * (matched by title), and prints the demo API key (the same one across runs, see `demoKey`).
@@ -42,12 +75,17 @@ export function demoKeyFile(db: string): string | undefined {
 export async function demoCommand(engine: Engine, io: Io, opts: { json?: boolean; keyFile?: string; key?: string } = {}) {
   let tenant = (await engine.tenancy.getTenantBySlug(DEMO_TENANT)).unwrapOr(null);
   if (!tenant) {
-    const created = await engine.tenancy.createTenant({ slug: DEMO_TENANT, plan: 'business' });
+    const created = await engine.tenancy.createTenant({ slug: DEMO_TENANT, plan: 'business', ...DEMO_BRAND });
     if (created.isErr()) fail(created.error);
     tenant = created.value.tenant;
   }
   const ctx = await engine.access.system(DEMO_TENANT);
   if (ctx.isErr()) fail(ctx.error);
+  // A demo created before it had a brand gets it now (a name someone chose is kept).
+  if (ctx.value.workspace.name === 'Default') {
+    const branded = await engine.workspaces.update(ctx.value, ctx.value.workspace.id, DEMO_BRAND);
+    if (branded.isErr()) fail(branded.error);
+  }
 
   const existing = new Set<string>();
   for (let cursor: string | null | undefined; ; ) {
@@ -66,12 +104,16 @@ export async function demoCommand(engine: Engine, io: Io, opts: { json?: boolean
   }
 
   const key = await demoKey(engine, tenant.id, opts.keyFile, opts.key);
+  const signIn = await demoOwner(engine, demoPasswordFile(opts.keyFile));
+  // The help center's own publishable key (read-only, published articles): what the widget snippet embeds.
+  const widgetKey = await engine.helpCenter.siteKey({ tenant, workspace: ctx.value.workspace, base: `/${tenant.slug}`, hostname: null });
 
-  const summary = { tenant: tenant.slug, plan: tenant.plan, articlesAdded: create.length, articles: demoArticles.length, apiKey: key.key, keyReused: key.reused };
+  const summary = { tenant: tenant.slug, plan: tenant.plan, brand: DEMO_BRAND.name, articlesAdded: create.length, articles: demoArticles.length, apiKey: key.key, keyReused: key.reused, signIn, widgetKey };
   if (opts.json) io.out(JSON.stringify(summary, null, 2));
   else {
     io.out(`Demo tenant "${tenant.slug}" (${tenant.plan}): ${demoArticles.length} help-center articles (${create.length} added now).`);
     io.out(`Demo API key (all scopes; ${key.reused ? 'the same key as last time' : 'a new key; earlier demo keys are revoked'}):\n  ${key.key}`);
+    io.out(`Admin app sign-in: ${signIn.email}${signIn.password ? ` / ${signIn.password}` : ''}`);
   }
   return summary;
 }

@@ -38,6 +38,31 @@ export async function checkPortFree(port: number, host: string): Promise<void> {
   });
 }
 
+/** A port free on `host` now (the system's choice), for a server whose address must be known before it listens. */
+export async function pickFreePort(host: string): Promise<number> {
+  const probe = createNetServer();
+  return new Promise<number>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * On loopback the help center answers at `help.localhost` (browsers and curl resolve `*.localhost`
+ * to this machine) unless `PANYA_HELP_HOST` says where. Its origin carries the real port, so port 0
+ * is replaced by a free port chosen now.
+ */
+export async function withLocalHelpHost(env: NodeJS.ProcessEnv, listen: { port: number; host: string }): Promise<NodeJS.ProcessEnv> {
+  if (env.PANYA_HELP_HOST || !LOOPBACK.has(listen.host)) return env;
+  if (listen.port === 0) listen.port = await pickFreePort(listen.host);
+  return { ...env, PANYA_HELP_HOST: `http://help.localhost:${listen.port}` };
+}
+
 /** Starts the HTTP server; resolves once it listens. */
 export async function startServer(engine: Engine, opts: ServerOptions): Promise<RunningServer> {
   const app = createPanyaApp(engine, { ...opts.app, logger: opts.logger });

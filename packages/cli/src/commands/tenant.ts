@@ -21,8 +21,9 @@ export function fail(error: PanyaError): never {
   throw new CommandError(`${error.message}${details}`);
 }
 
-export async function createTenantCommand(engine: Engine, io: Io, opts: { slug: string; plan: string; json?: boolean }) {
-  const created = await engine.tenancy.createTenant({ slug: opts.slug, plan: opts.plan as PlanName }); // command-line text, validated by the service
+export async function createTenantCommand(engine: Engine, io: Io, opts: { slug: string; plan: string; name?: string; brandAccent?: string; json?: boolean }) {
+  // Command-line text, validated by the service.
+  const created = await engine.tenancy.createTenant({ slug: opts.slug, plan: opts.plan as PlanName, ...(opts.name ? { name: opts.name } : {}), ...(opts.brandAccent ? { brandAccent: opts.brandAccent } : {}) });
   if (created.isErr()) fail(created.error);
   const { tenant, defaultWorkspace } = created.value;
   const key = await engine.apiKeys.create(tenant.id, { name: 'owner', scopes: [...API_KEY_SCOPES] });
@@ -32,7 +33,7 @@ export async function createTenantCommand(engine: Engine, io: Io, opts: { slug: 
     return;
   }
   io.out(`Tenant ${tenant.slug} (${tenant.id}) on plan ${tenant.plan}`);
-  io.out(`Default workspace: ${defaultWorkspace.slug} (${defaultWorkspace.id})`);
+  io.out(`Default workspace: ${defaultWorkspace.slug} (${defaultWorkspace.id}), brand "${defaultWorkspace.name}"${defaultWorkspace.brandAccent ? ` ${defaultWorkspace.brandAccent}` : ''}`);
   io.out(`API key (scopes ${key.value.record.scopes.join(',')}), shown once:\n  ${key.value.key}`);
 }
 

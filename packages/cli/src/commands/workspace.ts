@@ -34,6 +34,16 @@ export async function workspaceCreateCommand(engine: Engine, io: Io, opts: { ten
   io.out(opts.json ? JSON.stringify(ws.value, null, 2) : `Created workspace ${describeWorkspace(ws.value)}\nAddress: /c/${opts.tenant}/_w/${ws.value.slug}/api`);
 }
 
+export async function workspaceUpdateCommand(engine: Engine, io: Io, opts: { tenant: string; slug: string; name?: string; brandAccent?: string; json?: boolean }) {
+  if (opts.name === undefined && opts.brandAccent === undefined) throw new CommandError('Nothing to change: give --name or --brand-accent (none: remove the accent).');
+  const ctx = await operatorContext(engine, opts.tenant);
+  const ws = await workspaceBySlug(engine, ctx, opts.slug);
+  const accent = opts.brandAccent === undefined ? {} : { brandAccent: opts.brandAccent === 'none' ? null : opts.brandAccent };
+  const updated = await engine.workspaces.update(ctx, ws.id, { ...(opts.name !== undefined ? { name: opts.name } : {}), ...accent });
+  if (updated.isErr()) failFor(`Tenant "${opts.tenant}", workspace "${opts.slug}"`, updated.error);
+  io.out(opts.json ? JSON.stringify(updated.value, null, 2) : `Updated workspace ${describeWorkspace(updated.value)}`);
+}
+
 export async function workspaceListCommand(engine: Engine, io: Io, opts: { tenant: string; json?: boolean }) {
   const ctx = await operatorContext(engine, opts.tenant);
   const list = await engine.workspaces.list(ctx);

@@ -14,6 +14,15 @@ export const slugSchema = z
 
 export const tenantSlugSchema = slugSchema.refine((s) => !RESERVED_TENANT_SLUGS.has(s), 'this slug is reserved');
 
+/** A brand accent colour: `#rrggbb`, stored lowercase. */
+export const brandAccentSchema = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'a #rrggbb colour')
+  .transform((s) => s.toLowerCase());
+
+/** A workspace's display name: the brand its help center, widget and admin app show. */
+export const brandNameSchema = z.string().trim().min(1).max(100);
+
 export const planSchema = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(PLAN_IDS));
 
 export const createTenantSchema = z.strictObject({
@@ -21,6 +30,9 @@ export const createTenantSchema = z.strictObject({
   plan: planSchema.default('free'),
   quotas: z.record(z.string(), z.unknown()).default({}),
   paymentCustomerId: z.string().min(1).nullable().default(null),
+  /** The default workspace's brand: its display name (default "Default") and accent colour. */
+  name: brandNameSchema.optional(),
+  brandAccent: brandAccentSchema.optional(),
 });
 /** Plans are named by id or display name (any case at run time). */
 export type PlanName = PlanId | (typeof PLAN_NAMES)[PlanId];

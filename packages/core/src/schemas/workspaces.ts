@@ -1,13 +1,7 @@
 import { z } from 'zod';
-import { slugSchema } from './tenancy.js';
+import { brandAccentSchema, brandNameSchema as nameSchema, slugSchema } from './tenancy.js';
 
-/** A brand accent colour: `#rrggbb`, stored lowercase. */
-export const brandAccentSchema = z
-  .string()
-  .regex(/^#[0-9a-fA-F]{6}$/, 'a #rrggbb colour')
-  .transform((s) => s.toLowerCase());
-
-const nameSchema = z.string().trim().min(1).max(100);
+export { brandAccentSchema };
 
 export const createWorkspaceSchema = z.strictObject({
   slug: slugSchema,
