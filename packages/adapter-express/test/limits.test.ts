@@ -28,10 +28,16 @@ describe('rate limits by plan', () => {
     const { app, clock } = setup();
     const acme = await makeTenant(engine, 'acme', undefined, 'business');
     const first = await search(app, acme.auth).expect(200);
-    expect(first.headers).toMatchObject({ 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '2700' });
+    expect(first.headers).toMatchObject({ 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '2700', 'ratelimit-policy': '60;w=3600;comment="perKeyPerHour"' });
     for (let i = 2; i <= 60; i++) await search(app, acme.auth).expect(200);
     const refused = await search(app, acme.auth).expect(429);
-    expect(refused.body).toMatchObject({ code: 'rate_limited', status: 429, limit: 60 });
+    expect(refused.body).toMatchObject({ code: 'rate_limited', status: 429, limit: 60, quota: 'perKeyPerHour', resetAt: '2026-11-21T11:00:00.000Z' });
+    // The problem says which limit, when it resets and how the operator changes it.
+    expect(refused.body.detail).toBe(
+      'Rate limit reached: 60 queries per hour for this API key (perKeyPerHour). It resets at 2026-11-21T11:00:00Z, in 2700 s. The server\'s operator can change it: panya tenant update --slug acme --quota perKeyPerHour=<number|unlimited>.',
+    );
+    const thai = await search(app, { ...acme.auth, 'Accept-Language': 'th' }).expect(429);
+    expect(thai.body.detail).toContain('คำค้นต่อชั่วโมงของ API key นี้ (perKeyPerHour)');
     expect(refused.headers['retry-after']).toBe('2700');
     expect(refused.headers).toMatchObject({ 'ratelimit-limit': '60', 'ratelimit-remaining': '0', 'ratelimit-reset': '2700' });
     // Another key of the same tenant has its own hourly budget.
@@ -49,8 +55,10 @@ describe('rate limits by plan', () => {
     for (let i = 0; i < 2; i++) keys.push({ Authorization: `Bearer ${(await engine.apiKeys.create(free.tenant.id, { scopes: ['read'] }))._unsafeUnwrap().key}` });
     for (let i = 0; i < 100; i++) await search(app, keys[i % 3]!).expect(200);
     const refused = await search(app, keys[0]!).expect(429);
-    expect(refused.body.limit).toBe(100);
+    expect(refused.body).toMatchObject({ limit: 100, quota: 'queriesPerDay' });
+    expect(refused.body.detail).toContain('100 queries per day for this tenant (queriesPerDay). It resets at 2026-11-22T00:00:00Z');
     expect(refused.headers['retry-after']).toBe('3600');
+    expect(refused.headers['ratelimit-policy']).toBe('100;w=86400;comment="queriesPerDay"');
     clock.t = Date.parse('2026-11-22T00:00:01Z');
     await search(app, keys[0]!).expect(200);
   });

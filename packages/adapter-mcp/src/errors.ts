@@ -6,6 +6,9 @@ export interface ToolErrorMeta {
   code: PanyaError['code'];
   retryAfterSeconds?: number;
   resetAt?: string;
+  /** Which limit refused the call (its quota key) and its limit. */
+  quota?: string;
+  limit?: number;
   requiredScope?: string;
 }
 
@@ -14,7 +17,7 @@ function describe(error: PanyaError): { text: string; meta: ToolErrorMeta } {
     case 'rate_limited':
       return {
         text: `${error.message} Retry after ${error.retryAfterSeconds} seconds (at ${error.resetAt.toISOString()}); do not retry sooner.`,
-        meta: { code: error.code, retryAfterSeconds: error.retryAfterSeconds, resetAt: error.resetAt.toISOString() },
+        meta: { code: error.code, retryAfterSeconds: error.retryAfterSeconds, resetAt: error.resetAt.toISOString(), limit: error.limit, ...(error.quota ? { quota: error.quota } : {}) },
       };
     case 'invalid_request': {
       const details = error.issues.map((i) => `${i.path || '(input)'}: ${i.message}`).join('; ');

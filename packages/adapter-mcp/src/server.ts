@@ -28,7 +28,7 @@ function success(structuredContent: Record<string, unknown>, text: string, rateL
     content: [{ type: 'text', text }],
     structuredContent,
     // The REST API's RateLimit-* headers, for clients that pace themselves.
-    ...(rateLimit ? { _meta: { 'panya/rateLimit': { limit: rateLimit.limit, remaining: rateLimit.remaining, resetSeconds: rateLimit.resetSeconds } } } : {}),
+    ...(rateLimit ? { _meta: { 'panya/rateLimit': { limit: rateLimit.limit, remaining: rateLimit.remaining, resetSeconds: rateLimit.resetSeconds, ...(rateLimit.quota ? { quota: rateLimit.quota } : {}) } } } : {}),
   };
 }
 

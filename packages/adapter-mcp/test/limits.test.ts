@@ -41,7 +41,7 @@ describe('MCP rate limits', () => {
     expect(refused.isError).toBe(true);
     // 10:15 → the key's hour window resets at 11:00.
     expect(textOf(refused)).toContain('Retry after 2700 seconds');
-    expect(refused._meta?.['panya/error']).toEqual({ code: 'rate_limited', retryAfterSeconds: 2700, resetAt: '2025-03-10T11:00:00.000Z' });
+    expect(refused._meta?.['panya/error']).toEqual({ code: 'rate_limited', retryAfterSeconds: 2700, resetAt: '2025-03-10T11:00:00.000Z', limit: 60, quota: 'mcpToolsPerHour' });
     // Every tool is refused alike, and a refused call records nothing.
     expect((await callTool(client, 'svc_search', { query: 'refund' })).isError).toBe(true);
     const events = await engineInternals(engine).store.usage.listQueries(acme.tenant.id);
@@ -111,7 +111,10 @@ describe('MCP rate limits', () => {
     expect((await callTool(client, 'svc_list_docs', {})).isError).toBeFalsy();
     expect((await callTool(client, 'svc_list_docs', {})).isError).toBeFalsy();
     const refused = await callTool(client, 'svc_list_docs', {});
-    expect(textOf(refused)).toContain('Rate limit of 2 MCP tool calls reached');
+    // Which limit, when it resets, and how an operator changes it.
+    expect(textOf(refused)).toContain('Rate limit reached: 2 MCP tool calls per hour for this API key (mcpToolsPerHour). It resets at 2025-03-10T11:00:00Z, in 3600 s.');
+    expect(textOf(refused)).toContain('panya tenant update --slug bigco --quota mcpToolsPerHour=<number|unlimited>');
+    expect(refused._meta?.['panya/error']).toMatchObject({ code: 'rate_limited', quota: 'mcpToolsPerHour', limit: 2, resetAt: '2025-03-10T11:00:00.000Z' });
     await client.close();
   });
 });

@@ -74,6 +74,11 @@ describe('panya tenant update / list, key list / revoke', () => {
     const b = await json('tenant', 'create', '--slug', 'globex', '--plan', 'business');
     const updated = await json('tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerKeyPerHour=1000');
     expect(updated.quotas).toEqual({ perKeyPerHour: 1000 });
+    // MCP keeps its own limit, and the operator is told so.
+    const errors: string[] = [];
+    await buildProgram({ out: () => {}, err: (s) => errors.push(s) }, {}).parseAsync(['node', 'panya', 'tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerKeyPerHour=unlimited', '--db', db]);
+    expect(errors.join('\n')).toContain('MCP tool calls keep their own limit, mcpToolsPerHour = 60');
+    await run('tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerKeyPerHour=1000');
     expect(await run('tenant', 'list')).toMatch(/acme\t.*Business\tperKeyPerHour=1000\nglobex\t.*Business$/);
 
     const engine = createEngine({ store: openSqliteStore({ path: db }) });

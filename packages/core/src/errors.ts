@@ -32,7 +32,7 @@ export type PanyaError =
   | (Base & { code: 'unprocessable'; issues: FieldIssue[] })
   | (Base & { code: 'plan_required'; plan: string })
   | (Base & { code: 'quota_exceeded'; limit: number; plan?: string })
-  | (Base & { code: 'rate_limited'; limit: number; remaining: number; resetAt: Date; retryAfterSeconds: number })
+  | (Base & { code: 'rate_limited'; limit: number; remaining: number; resetAt: Date; retryAfterSeconds: number; quota?: string; windowSeconds?: number })
   | (Base & { code: 'hard_cap_reached'; cap: number })
   | (Base & { code: 'payload_too_large'; maxBytes: number; limit?: string })
   | (Base & { code: 'unsupported_media_type'; supported: string[] })

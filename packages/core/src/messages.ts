@@ -56,10 +56,25 @@ export function chatHardCapReached(cap: string): LocalizedText {
 }
 
 /** A rate limit refused the call; `what` names the counted calls in English ("queries"). */
-export function rateLimitReached(limit: number, what: string, retryAfterSeconds: number): LocalizedText {
+/** The limits a counted call is held to: the quota keys an operator overrides (`--quota key=…`). */
+export type RateLimitQuota = 'queriesPerDay' | 'perKeyPerHour' | 'mcpToolsPerHour';
+
+const LIMIT_NAMES: Record<RateLimitQuota, { en: string; th: string }> = {
+  queriesPerDay: { en: 'queries per day for this tenant', th: 'คำค้นต่อวันของ tenant นี้' },
+  perKeyPerHour: { en: 'queries per hour for this API key', th: 'คำค้นต่อชั่วโมงของ API key นี้' },
+  mcpToolsPerHour: { en: 'MCP tool calls per hour for this API key', th: 'การเรียกเครื่องมือ MCP ต่อชั่วโมงของ API key นี้' },
+};
+
+/**
+ * A refused call, explained: which limit (and its quota key), when it resets, and how the
+ * server's operator changes it for this tenant.
+ */
+export function rateLimitReached(r: { limit: number; quota: RateLimitQuota; resetAt: Date; retryAfterSeconds: number; tenantSlug: string }): LocalizedText {
+  const at = r.resetAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const change = `panya tenant update --slug ${r.tenantSlug} --quota ${r.quota}=<number|unlimited>`;
   return {
-    en: `Rate limit of ${limit} ${what} reached; retry in ${retryAfterSeconds} s.`,
-    th: `ใช้งานครบโควตา ${limit} ครั้งแล้ว กรุณาลองใหม่ในอีก ${retryAfterSeconds} วินาที`,
+    en: `Rate limit reached: ${r.limit} ${LIMIT_NAMES[r.quota].en} (${r.quota}). It resets at ${at}, in ${r.retryAfterSeconds} s. The server's operator can change it: ${change}.`,
+    th: `ใช้งานครบขีดจำกัด ${r.limit} ${LIMIT_NAMES[r.quota].th} (${r.quota}) แล้ว จะรีเซ็ตเวลา ${at} (อีก ${r.retryAfterSeconds} วินาที) ผู้ดูแลเซิร์ฟเวอร์เปลี่ยนได้ด้วย ${change}`,
   };
 }
 

@@ -51,11 +51,13 @@ const TITLE: Record<PanyaErrorCode, string> = {
 export const problemType = (code: string) => `urn:panya:problem:${code}`;
 
 /** `RateLimit-*` headers (IETF draft): the limit, what is left, seconds until the window resets. */
-export function rateLimitHeaders(status: { limit: number; remaining: number; resetSeconds: number }): Record<string, string> {
+export function rateLimitHeaders(status: { limit: number; remaining: number; resetSeconds: number; quota?: string | undefined; windowSeconds?: number | undefined }): Record<string, string> {
   return {
     'RateLimit-Limit': String(status.limit),
     'RateLimit-Remaining': String(status.remaining),
     'RateLimit-Reset': String(status.resetSeconds),
+    // Which limit and its window (`60;w=3600;comment="perKeyPerHour"`), when known.
+    ...(status.windowSeconds ? { 'RateLimit-Policy': `${status.limit};w=${status.windowSeconds}${status.quota ? `;comment="${status.quota}"` : ''}` } : {}),
   };
 }
 
@@ -137,10 +139,12 @@ export function toProblem(error: PanyaError, locale: Locale = 'en', challenge: C
       if (error.plan) problem.plan = error.plan;
       break;
     case 'rate_limited':
-      Object.assign(headers, rateLimitHeaders({ limit: error.limit, remaining: 0, resetSeconds: error.retryAfterSeconds }));
+      Object.assign(headers, rateLimitHeaders({ limit: error.limit, remaining: 0, resetSeconds: error.retryAfterSeconds, quota: error.quota, windowSeconds: error.windowSeconds }));
       headers['Retry-After'] = String(error.retryAfterSeconds);
       problem.limit = error.limit;
       problem.retryAfter = error.retryAfterSeconds;
+      if (error.quota) problem.quota = error.quota;
+      problem.resetAt = error.resetAt.toISOString();
       break;
     case 'hard_cap_reached':
       problem.cap = error.cap;

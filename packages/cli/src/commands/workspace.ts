@@ -1,4 +1,4 @@
-import { PLAN_NAMES, QUOTA_KEYS, type Engine, type PanyaError, type RequestContext, type TenantRecord, type UpdateTenantInput, type WorkspaceView } from '@panya/core';
+import { PLAN_NAMES, QUOTA_KEYS, resolveLimits, type Engine, type PanyaError, type RequestContext, type TenantRecord, type UpdateTenantInput, type WorkspaceView } from '@panya/core';
 import type { Io } from '../runtime.js';
 import { CommandError, fail } from './tenant.js';
 
@@ -106,6 +106,12 @@ export async function tenantUpdateCommand(
   const updated = await engine.tenancy.update(opts.slug, input);
   if (updated.isErr()) failFor(`Tenant "${opts.slug}"`, updated.error);
   io.out(opts.json ? JSON.stringify(updated.value, null, 2) : `Updated ${describeTenant(updated.value)}`);
+  // MCP tool calls have their own hourly limit: lifting the query limit leaves it where it was, so say so.
+  const keys = new Set((opts.quota ?? []).map((pair) => parseQuota(pair)[0]));
+  if ((keys.has('perKeyPerHour') || keys.has('queriesPerKeyPerHour')) && !keys.has('mcpToolsPerHour') && !keys.has('mcpToolCallsPerHour')) {
+    const mcp = resolveLimits(updated.value, new Date()).mcpToolsPerHour;
+    io.err(`Note: MCP tool calls keep their own limit, mcpToolsPerHour = ${mcp ?? 'unlimited'}; change it with --quota mcpToolsPerHour=<number|unlimited>.`);
+  }
 }
 
 export async function tenantListCommand(engine: Engine, io: Io, opts: { json?: boolean }) {

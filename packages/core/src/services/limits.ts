@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { panyaError, type PanyaError } from '../errors.js';
-import { chatHardCapReached, rateLimitReached } from '../messages.js';
+import { chatHardCapReached, rateLimitReached, type RateLimitQuota } from '../messages.js';
 import { resolveLimits } from '../plans.js';
 import type { RateBucket } from '../ports/rate-limits.js';
 import type { RequestContext, ServiceDeps } from './context.js';
@@ -14,6 +14,9 @@ export interface RateLimitStatus {
   resetAt: Date;
   /** Seconds from now until the window resets (`RateLimit-Reset`). */
   resetSeconds: number;
+  /** Which limit this is (its quota key) and its window (`RateLimit-Policy`). */
+  quota?: RateLimitQuota;
+  windowSeconds?: number;
 }
 
 /**
@@ -68,30 +71,29 @@ export function createLimitsService(deps: ServiceDeps) {
     async take(ctx: RequestContext, call: CountedCall): Promise<Result<RateLimitStatus | null, PanyaError>> {
       const now = clock.now();
       const limits = resolveLimits(ctx.tenant, now);
-      const buckets: (RateBucket & { resetDate: Date })[] = [];
+      const buckets: (RateBucket & { resetDate: Date; quota: RateLimitQuota; windowSeconds: number })[] = [];
       if (limits.queriesPerDay !== null) {
         const day = dayWindow(now);
-        buckets.push({ key: `q:day:${ctx.tenant.id}`, window: day.window, limit: limits.queriesPerDay, resetAt: day.resetAt.toISOString(), resetDate: day.resetAt });
+        buckets.push({ key: `q:day:${ctx.tenant.id}`, window: day.window, limit: limits.queriesPerDay, resetAt: day.resetAt.toISOString(), resetDate: day.resetAt, quota: 'queriesPerDay', windowSeconds: DAY_MS / 1000 });
       }
       const hourly = call === 'mcp_tool' ? limits.mcpToolsPerHour : limits.perKeyPerHour;
       if (hourly !== null && ctx.principal.kind !== 'system') {
         const hour = hourWindow(now);
         const kind = call === 'mcp_tool' ? 'mcp' : 'k';
-        buckets.push({ key: `${kind}:hour:${ctx.principal.id}`, window: hour.window, limit: hourly, resetAt: hour.resetAt.toISOString(), resetDate: hour.resetAt });
+        buckets.push({ key: `${kind}:hour:${ctx.principal.id}`, window: hour.window, limit: hourly, resetAt: hour.resetAt.toISOString(), resetDate: hour.resetAt, quota: call === 'mcp_tool' ? 'mcpToolsPerHour' : 'perKeyPerHour', windowSeconds: HOUR_MS / 1000 });
       }
       if (buckets.length === 0) return ok(null);
 
       const decision = await store.rateLimits.consume(buckets, 1);
       const secondsUntil = (at: Date) => Math.max(0, Math.ceil((at.getTime() - now.getTime()) / 1000));
-      const status: RateLimitStatus[] = buckets.map((b, i) => ({ limit: b.limit, remaining: Math.max(0, b.limit - decision.counts[i]!), resetAt: b.resetDate, resetSeconds: secondsUntil(b.resetDate) }));
+      const status: RateLimitStatus[] = buckets.map((b, i) => ({ limit: b.limit, remaining: Math.max(0, b.limit - decision.counts[i]!), resetAt: b.resetDate, resetSeconds: secondsUntil(b.resetDate), quota: b.quota, windowSeconds: b.windowSeconds }));
       if (decision.allowed) {
         // Report the bucket closest to running out.
         return ok(status.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAt > a.resetAt) ? b : a)));
       }
       const exhausted = status.filter((s) => s.remaining < 1).reduce((a, b) => (b.resetAt > a.resetAt ? b : a));
       const retryAfterSeconds = Math.max(1, exhausted.resetSeconds);
-      const what = call === 'mcp_tool' ? 'MCP tool calls' : 'queries';
-      const localized = rateLimitReached(exhausted.limit, what, retryAfterSeconds);
+      const localized = rateLimitReached({ limit: exhausted.limit, quota: exhausted.quota!, resetAt: exhausted.resetAt, retryAfterSeconds, tenantSlug: ctx.tenant.slug });
       return err(
         panyaError('rate_limited', {
           message: localized.en,
@@ -100,6 +102,8 @@ export function createLimitsService(deps: ServiceDeps) {
           remaining: 0,
           resetAt: exhausted.resetAt,
           retryAfterSeconds,
+          quota: exhausted.quota!,
+          windowSeconds: exhausted.windowSeconds!,
         }),
       );
     },
