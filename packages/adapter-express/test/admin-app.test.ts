@@ -250,7 +250,11 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
 
   it('shows usage and billing, and the inbox with a conversation, its citations and feedback', async () => {
     await open('Usage and billing');
-    await page.getByText('Projected charge').waitFor();
+    // This server has no payment processor: usage only, said so, without a projected charge or checkout.
+    await page.locator('#bill-not-configured').getByText('Billing is not configured on this server').waitFor();
+    await page.getByRole('cell', { name: 'API queries' }).waitFor();
+    expect(await page.getByText('Projected charge').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Check out/ }).count()).toBe(0);
     await screen('billing');
     await open('Inbox');
     await page.getByText('thumbs_down').waitFor();
@@ -266,6 +270,11 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
     await page.getByRole('heading', { name: 'เอกสาร', level: 1 }).waitFor();
     expect(await page.evaluate('document.documentElement.lang')).toBe('th');
     await screen('documents-th');
+    // Roles, plans and the billing notice in Thai too.
+    expect(await page.locator('[data-role]').textContent()).toBe('เจ้าของ');
+    await page.getByRole('link', { name: 'การใช้งานและการชำระเงิน' }).click();
+    await page.locator('#bill-not-configured').getByText('เซิร์ฟเวอร์นี้ยังไม่ได้ตั้งค่าการเรียกเก็บเงิน', { exact: false }).waitFor();
+    expect(await page.locator('p', { hasText: 'แพ็กเกจ:' }).locator('strong').textContent()).toBe('ธุรกิจ');
     await page.getByRole('button', { name: 'English' }).click();
   });
 

@@ -93,7 +93,19 @@ describe('GET /api/billing/usage', () => {
     });
     await request(app).get('/api/billing/usage?period=2026-13').set(team.auth).expect(400);
     const empty = await request(app).get('/api/billing/usage').set(team.auth).expect(200);
-    expect(empty.body).toMatchObject({ period: '2026-10' });
+    expect(empty.body).toMatchObject({ period: '2026-10', billingConfigured: true });
+  });
+
+  it('without a payment processor: usage only, no projected charge, and a notice that billing is not configured', async () => {
+    const { app } = setup(new Date('2026-10-20T12:00:00Z'), false);
+    const team = await makeTenant(engine, 'team', ['admin'], 'team');
+    await engineInternals(engine).store.usage.recordQuery({ id: 'evt_1', tenantId: team.tenant.id, workspaceId: team.defaultWorkspace.id, keyId: null, kind: 'search', tool: null, billingPeriod: '2026-10', createdAt: '2026-10-11T00:00:00.000Z' });
+    const res = await request(app).get('/api/billing/usage').set(team.auth).expect(200);
+    expect(res.body).toMatchObject({ period: '2026-10', billingConfigured: false, apiQueries: 1, projectedSatang: null, charges: null });
+    expect(res.body.notice).toMatch(/^Billing is not configured on this server/);
+    // Checkout answers the same in the caller's language.
+    const checkout = await request(app).post('/api/billing').set({ ...team.auth, 'Accept-Language': 'th' }).send({ plan: 'business' }).expect(503);
+    expect(checkout.body.detail).toMatch(/^เซิร์ฟเวอร์นี้ยังไม่ได้ตั้งค่าการเรียกเก็บเงิน/);
   });
 
   it('uses the locked annual rates', async () => {

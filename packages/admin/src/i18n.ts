@@ -163,6 +163,18 @@ const en = {
   'inbox.due': 'Due',
   'inbox.reason': 'Reason',
   'inbox.started': 'Started',
+  'bill.notConfigured': 'Billing is not configured on this server: usage is counted, nothing is charged, and there is no checkout.',
+  'plan.free': 'Free',
+  'plan.team': 'Team',
+  'plan.business': 'Business',
+  'plan.growth': 'Growth',
+  'plan.enterprise': 'Enterprise',
+  'role.owner': 'owner',
+  'role.admin': 'admin',
+  'role.editor': 'editor',
+  'role.viewer': 'viewer',
+  'kind.secret': 'secret',
+  'kind.publishable': 'publishable',
   noAccess: 'Your role cannot open this page.',
   error: 'Something went wrong',
 };
@@ -300,7 +312,7 @@ const th: Record<keyof typeof en, string> = {
   'bill.hardCap': 'ถึงเพดานการแชทแล้ว แชทจะตอบ 402 จนกว่าจะเปลี่ยนแพ็กเกจหรือขึ้นเดือนใหม่',
   'bill.underCap': 'การแชทยังไม่ถึงเพดาน',
   'bill.checkout': 'อัปเกรด',
-  'bill.checkoutTo': 'ชำระเงิน {plan} ({interval})',
+  'bill.checkoutTo': 'สมัครแพ็กเกจ {plan} ({interval})',
   'bill.monthly': 'รายเดือน',
   'bill.annual': 'รายปี',
   'bill.seats': 'ที่นั่ง Team (6–10)',
@@ -322,6 +334,18 @@ const th: Record<keyof typeof en, string> = {
   'inbox.started': 'เริ่มเมื่อ',
   noAccess: 'บทบาทของคุณเปิดหน้านี้ไม่ได้',
   error: 'เกิดข้อผิดพลาด',
+  'bill.notConfigured': 'เซิร์ฟเวอร์นี้ยังไม่ได้ตั้งค่าการเรียกเก็บเงิน: ระบบนับการใช้งาน แต่ไม่มีการเรียกเก็บเงินและไม่มีการชำระเงิน',
+  'plan.free': 'ฟรี',
+  'plan.team': 'ทีม',
+  'plan.business': 'ธุรกิจ',
+  'plan.growth': 'เติบโต',
+  'plan.enterprise': 'องค์กร',
+  'role.owner': 'เจ้าของ',
+  'role.admin': 'ผู้ดูแล',
+  'role.editor': 'ผู้แก้ไข',
+  'role.viewer': 'ผู้ดู',
+  'kind.secret': 'คีย์ลับ',
+  'kind.publishable': 'คีย์สาธารณะ',
 };
 
 export type MessageKey = keyof typeof en;
@@ -348,6 +372,13 @@ export function setLang(next: Lang): void {
 }
 
 /** The message in the current language, with `{name}` placeholders filled. */
+/** A plan, role or key kind from the API, in the reader's language (an unknown value as it is). */
+export function term(group: 'plan' | 'role' | 'kind', value: string | null | undefined): string {
+  if (!value) return '';
+  const key = `${group}.${value.toLowerCase()}` as MessageKey;
+  return key in en ? t(key) : value;
+}
+
 export function t(key: MessageKey, vars: Record<string, string | number> = {}): string {
   return DICTS[current][key].replace(/\{(\w+)\}/g, (_, name: string) => String(vars[name] ?? ''));
 }

@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, apiBase, isApiError } from './api.js';
 import type { AppContext } from './context.js';
-import { lang, setLang, t, useLang, type MessageKey } from './i18n.js';
+import { lang, setLang, t, term, useLang, type MessageKey } from './i18n.js';
 import { BillingScreen } from './screens/billing.js';
 import { DocumentsScreen } from './screens/documents.js';
 import { HostnamesScreen } from './screens/hostnames.js';
@@ -167,7 +167,7 @@ function App() {
           </span>
         )}
         <span class="muted">
-          {session.user.email} · {t('role')}: <strong data-role={me.role ?? ''}>{me.role}</strong>
+          {session.user.email} · {t('role')}: <strong data-role={me.role ?? ''}>{term('role', me.role)}</strong>
         </span>
         <span class="spacer" />
         <button type="button" class="secondary small" lang={lang() === 'en' ? 'th' : 'en'} onClick={() => setLang(lang() === 'en' ? 'th' : 'en')}>

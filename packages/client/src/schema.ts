@@ -2592,9 +2592,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         period: string;
+                        billingConfigured: boolean;
                         resolutions: number;
                         apiQueries: number;
-                        projectedSatang: number;
+                        projectedSatang: number | null;
                     } & {
                         [key: string]: unknown;
                     };

@@ -56,6 +56,12 @@ export function chatHardCapReached(cap: string): LocalizedText {
 }
 
 /** A rate limit refused the call; `what` names the counted calls in English ("queries"). */
+/** Billing on a server without a payment processor: usage is counted, nothing is charged. */
+export const BILLING_NOT_CONFIGURED: LocalizedText = {
+  en: 'Billing is not configured on this server: usage is counted, nothing is charged, and there is no checkout.',
+  th: 'เซิร์ฟเวอร์นี้ยังไม่ได้ตั้งค่าการเรียกเก็บเงิน: ระบบนับการใช้งาน แต่ไม่มีการเรียกเก็บเงินและไม่มีการชำระเงิน',
+};
+
 /** The limits a counted call is held to: the quota keys an operator overrides (`--quota key=…`). */
 export type RateLimitQuota = 'queriesPerDay' | 'perKeyPerHour' | 'mcpToolsPerHour';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { AppContext } from '../context.js';
-import { lang, t, useLang } from '../i18n.js';
+import { lang, t, term, useLang } from '../i18n.js';
 import { ErrorBox, Section, useAction } from '../ui.js';
 
 interface Usage {
@@ -14,7 +14,9 @@ interface Usage {
   addonSeats: number;
   included: { resolutions: number | null };
   overage: { resolutions: number; apiQueries: number };
-  projectedSatang: number;
+  /** False without a payment processor: usage only, nothing charged, no checkout. */
+  billingConfigured?: boolean;
+  projectedSatang: number | null;
   hardCap?: { limit: number | null; reached: boolean };
 }
 
@@ -51,8 +53,13 @@ export function BillingScreen({ ctx }: { ctx: AppContext }) {
       {usage ? (
         <Section title={`${t('bill.period')}: ${usage.period}`} id="bill-usage">
           <p>
-            {t('bill.plan')}: <strong>{usage.plan}</strong>
+            {t('bill.plan')}: <strong>{term('plan', usage.plan)}</strong>
           </p>
+          {usage.billingConfigured === false ? (
+            <p role="note" class="muted" id="bill-not-configured">
+              {t('bill.notConfigured')}
+            </p>
+          ) : null}
           <table>
             <thead>
               <tr>
@@ -83,9 +90,11 @@ export function BillingScreen({ ctx }: { ctx: AppContext }) {
               </tr>
             </tbody>
           </table>
-          <p class="total">
-            {t('bill.projected')}: <strong>{baht(usage.projectedSatang)}</strong>
-          </p>
+          {usage.projectedSatang !== null ? (
+            <p class="total">
+              {t('bill.projected')}: <strong>{baht(usage.projectedSatang)}</strong>
+            </p>
+          ) : null}
           <p role="status" class={capReached ? 'inline-error' : 'muted'}>
             {capReached ? t('bill.hardCap') : t('bill.underCap')}
           </p>
@@ -93,12 +102,13 @@ export function BillingScreen({ ctx }: { ctx: AppContext }) {
       ) : (
         <p>{t('loading')}</p>
       )}
+      {usage?.billingConfigured === false ? null : (
       <Section title={t('bill.checkout')} id="bill-checkout">
         <div class="row wrap">
           {PLANS.map((plan) =>
             (['month', 'year'] as const).map((interval) => (
               <button type="button" class="secondary" key={`${plan}-${interval}`} disabled={act.busy} onClick={() => checkout(plan, interval)}>
-                {t('bill.checkoutTo', { plan, interval: interval === 'month' ? t('bill.monthly') : t('bill.annual') })}
+                {t('bill.checkoutTo', { plan: term('plan', plan), interval: interval === 'month' ? t('bill.monthly') : t('bill.annual') })}
               </button>
             )),
           )}
@@ -114,6 +124,7 @@ export function BillingScreen({ ctx }: { ctx: AppContext }) {
         </form>
         <ErrorBox error={act.error} />
       </Section>
+      )}
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { AppContext } from '../context.js';
-import { formatDate, t, useLang } from '../i18n.js';
+import { formatDate, t, term, useLang } from '../i18n.js';
 import type { ApiKeyJson, ApiKeyScope } from '../types.js';
 import { CopyButton, ErrorBox, Section, StatusBadge, useAction } from '../ui.js';
 
@@ -150,7 +150,7 @@ export function KeysScreen({ ctx }: { ctx: AppContext }) {
                   <td>
                     <code>{k.prefix}…</code>
                   </td>
-                  <td>{k.kind}</td>
+                  <td>{term('kind', k.kind)}</td>
                   <td>{k.scopes.join(', ')}</td>
                   <td>{k.workspaceSlug ?? t('keys.allWorkspaces')}</td>
                   <td>{formatDate(k.createdAt)}</td>

@@ -30,7 +30,8 @@ export const getUsage = defineOperation({
   scope: 'admin',
   counted: false,
   input: { query: usageQuerySchema },
-  output: z.looseObject({ period: z.string(), resolutions: z.number().int(), apiQueries: z.number().int(), projectedSatang: z.number().int() }),
+  // Without a payment processor (billingConfigured false): usage only, projectedSatang and charges null.
+  output: z.looseObject({ period: z.string(), billingConfigured: z.boolean(), resolutions: z.number().int(), apiQueries: z.number().int(), projectedSatang: z.number().int().nullable() }),
   run: ({ request, services }, { query }) => services.billing.usage(request, query.period),
 });
 

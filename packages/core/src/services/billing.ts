@@ -11,6 +11,7 @@ import { seatAddon, type SeatAddonChange } from '../billing/seats.js';
 import { billingFromSubscription, planFromSubscription } from '../billing/subscription.js';
 import { GUIDED_FLOW_METER } from '../billing/usage-reporter.js';
 import { errors, panyaError, type PanyaError } from '../errors.js';
+import { BILLING_NOT_CONFIGURED } from '../messages.js';
 import { PLAN_IDS, resolveLimits } from '../plans.js';
 import type { PaymentProcessor } from '../ports/payment.js';
 import { runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
@@ -32,7 +33,7 @@ export interface BillingOptions {
   returnUrl?: string;
 }
 
-const billingOff = () => panyaError('unavailable', { message: 'Billing is not configured on this server.' });
+const billingOff = () => panyaError('unavailable', { message: BILLING_NOT_CONFIGURED.en, localized: BILLING_NOT_CONFIGURED });
 
 /** What a processor webhook did. */
 export type WebhookOutcome =
@@ -134,9 +135,13 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
       const lockedRates = billing?.lockedRates && billing.lockedUntil && Date.parse(billing.lockedUntil) >= periodEnd - 1 ? billing.lockedRates : null;
       const limits = resolveLimits(tenant, new Date(Math.min(now.getTime(), periodEnd - 1)));
       const overage = computeOverage({ plan: tenant.plan, limits, usage, lockedRates });
+      // Without a payment processor nothing is charged: usage only, no projected charge.
+      const configured = deps.payments !== undefined;
       return ok({
         period,
         plan: tenant.plan,
+        billingConfigured: configured,
+        ...(configured ? {} : { notice: BILLING_NOT_CONFIGURED.en }),
         currency: 'THB' as const,
         grandfathered: limits.grandfathered,
         resolutions: usage.resolutions,
@@ -147,8 +152,8 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
         included: { resolutions: overage.includedResolutions },
         overage: { resolutions: overage.resolutionOverage, apiQueries: overage.apiQueryOverage },
         rates: { resolutionSatang: overage.rates.resolutionSatang, apiQuerySatang: overage.rates.apiQuerySatang, locked: lockedRates !== null },
-        charges: { baseSatang: overage.baseSatang, seatsSatang: overage.seatsSatang, resolutionOverageSatang: overage.resolutionOverageSatang, apiQueryOverageSatang: overage.apiQueryOverageSatang },
-        projectedSatang: overage.projectedSatang,
+        charges: configured ? { baseSatang: overage.baseSatang, seatsSatang: overage.seatsSatang, resolutionOverageSatang: overage.resolutionOverageSatang, apiQueryOverageSatang: overage.apiQueryOverageSatang } : null,
+        projectedSatang: configured ? overage.projectedSatang : null,
       });
     },
   };
