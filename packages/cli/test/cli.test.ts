@@ -40,7 +40,7 @@ describe('panya tenant / key', () => {
     await expect(run(['tenant', 'create', '--slug', 'Bad Slug', '--db', db])).rejects.toThrow(/slug/);
     await run(['tenant', 'create', '--slug', 'acme', '--db', db]);
     await expect(run(['tenant', 'create', '--slug', 'acme', '--db', db])).rejects.toThrow(/already exists/);
-    await expect(run(['key', 'create', '--tenant', 'acme', '--scopes', 'read,root', '--db', db])).rejects.toThrow(/scopes\[1\]/);
+    await expect(run(['key', 'create', '--tenant', 'acme', '--scopes', 'read,root', '--db', db])).rejects.toThrow(/^--scopes: Invalid option: expected one of "read"/);
   });
 
   it('creates a workspace-bound key with chosen scopes', async () => {
@@ -58,7 +58,7 @@ describe('panya tenant / key', () => {
     expect(key.key).toMatch(/^svc_pub_[0-9A-Za-z]{32}$/);
     const widget = JSON.parse((await run(['key', 'create', '--tenant', 'acme', '--workspace', 'default', '--scopes', 'read', '--publishable', '--help-center', '--json', '--db', db])).out);
     expect(widget).toMatchObject({ kind: 'publishable', surface: 'help_center' });
-    await expect(run(['key', 'create', '--tenant', 'acme', '--scopes', 'read', '--help-center', '--db', db])).rejects.toThrow(/Only a publishable key/);
+    await expect(run(['key', 'create', '--tenant', 'acme', '--scopes', 'read', '--help-center', '--db', db])).rejects.toThrow(/--help-center: only for a publishable key/);
     expect(key.prefix).toMatch(/^svc_pub_/);
     await expect(run(['key', 'create', '--tenant', 'acme', '--scopes', 'read', '--publishable', '--db', db])).rejects.toThrow(/workspace/);
     await expect(run(['key', 'create', '--tenant', 'acme', '--workspace', 'default', '--scopes', 'read,write', '--publishable', '--db', db])).rejects.toThrow(/only reads/);
@@ -238,7 +238,7 @@ describe('panya user create', () => {
     expect(owner).not.toHaveProperty('passwordHash');
     const viewer = JSON.parse((await run(['user', 'create', '--email', 'v@acme.test', '--tenant', 'acme', '--workspace', 'default', '--role', 'viewer', '--json', '--db', db], { PANYA_USER_PASSWORD: 'another long password' })).out);
     expect(viewer).toMatchObject({ role: 'viewer', workspace: 'default' });
-    await expect(run(['user', 'create', '--email', 'x@acme.test', '--password', 'short', '--tenant', 'acme', '--db', db])).rejects.toThrow(/password/);
+    await expect(run(['user', 'create', '--email', 'x@acme.test', '--password', 'short', '--tenant', 'acme', '--db', db])).rejects.toThrow(/^--password: at least 10 characters$/);
     await expect(run(['user', 'create', '--email', 'x@acme.test', '--tenant', 'acme', '--db', db])).rejects.toThrow(/PANYA_USER_PASSWORD/);
   });
 });
@@ -282,7 +282,7 @@ describe('panya tenant origins / connector-secret', () => {
     await run(['tenant', 'create', '--slug', 'acme', '--db', db]);
     const set = await run(['tenant', 'origins', '--slug', 'acme', '--set', 'https://Help.Example.com:443, http://localhost:8080', '--json', '--db', db]);
     expect(JSON.parse(set.out)).toEqual({ allowedOrigins: ['http://localhost:8080', 'https://help.example.com'] });
-    await expect(run(['tenant', 'origins', '--slug', 'acme', '--set', 'https://help.example.com/path', '--db', db])).rejects.toThrow(/allowedOrigins\[0\]/);
+    await expect(run(['tenant', 'origins', '--slug', 'acme', '--set', 'https://help.example.com/path', '--db', db])).rejects.toThrow(/^--set: an origin such as/);
     const secret = JSON.parse((await run(['tenant', 'connector-secret', '--slug', 'acme', '--json', '--db', db])).out).secret as string;
     expect(secret).toMatch(/^pcs_[0-9A-Za-z]{40}$/);
     const { openEngine } = await import('../src/runtime.js');

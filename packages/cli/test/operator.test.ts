@@ -45,7 +45,7 @@ describe('panya workspace', () => {
     const names = Object.fromEntries(((await json('workspace', 'list', '--tenant', 'acme')) as { slug: string; name: string }[]).map((w) => [w.slug, w.name]));
     expect(names).toEqual({ default: 'Acme TH', outlet: 'Acme Outlet' });
     await expect(run('workspace', 'update', '--tenant', 'acme', '--slug', 'outlet')).rejects.toThrow(/--name or --brand-accent/);
-    await expect(run('workspace', 'update', '--tenant', 'acme', '--brand-accent', 'teal')).rejects.toThrow(/brandAccent: a #rrggbb colour/);
+    await expect(run('workspace', 'update', '--tenant', 'acme', '--brand-accent', 'teal')).rejects.toThrow(/^Tenant "acme", workspace "default": --brand-accent: a #rrggbb colour$/);
     await expect(run('tenant', 'create', '--slug', 'beta', '--name', ' ')).rejects.toThrow(/name/);
   });
 
@@ -92,7 +92,7 @@ describe('panya tenant update / list, key list / revoke', () => {
 
   it('validates quota keys against the plan table and sets or ends grandfathering', async () => {
     await run('tenant', 'create', '--slug', 'acme', '--plan', 'team');
-    await expect(run('tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerMinute=5')).rejects.toThrow(/Tenant "acme".*queriesPerMinute: unknown quota; use one of queriesPerDay/s);
+    await expect(run('tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerMinute=5')).rejects.toThrow(/^Tenant "acme": --quota queriesPerMinute: unknown quota; use one of queriesPerDay/);
     await expect(run('tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerDay=-1')).rejects.toThrow(/not a whole number/);
     await expect(run('tenant', 'update', '--slug', 'ghost', '--plan', 'growth')).rejects.toThrow(/Tenant "ghost" not found/);
     await expect(run('tenant', 'update', '--slug', 'acme', '--grandfather-until', '2031-01-31')).rejects.toThrow(/go together/);

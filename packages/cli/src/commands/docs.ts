@@ -102,7 +102,7 @@ export async function importDocsCommand(engine: Engine, io: Io, dir: string, opt
     const written = await engine.documents.upsertByExternalId(ctx.value, externalId, document);
     if (written.isErr()) {
       bar.stop();
-      fail({ ...written.error, message: `${externalId}: ${written.error.message}` } as typeof written.error);
+      fail(written.error, externalId);
     }
     summary[written.value.outcome satisfies SyncOutcome]++;
     bar.update(i + 1);

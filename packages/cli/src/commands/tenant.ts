@@ -15,10 +15,34 @@ export function isCommandError(error: unknown): error is CommandError {
   return hasMarker(error, COMMAND);
 }
 
-/** Turns a domain error into a CLI failure with the field-level details. */
-export function fail(error: PanyaError): never {
-  const details = 'issues' in error && error.issues?.length ? `\n${error.issues.map((i) => `  ${i.path || '(input)'}: ${i.message}`).join('\n')}` : '';
-  throw new CommandError(`${error.message}${details}`);
+/** Fields whose command-line option is not simply their name in kebab case. */
+const FIELD_OPTIONS: Record<string, string> = { tenantSlug: '--tenant', workspaceSlug: '--workspace', quotas: '--quota', allowedOrigins: '--set', surface: '--help-center' };
+
+/**
+ * The option a field of the service's input comes from: `brandAccent` → `--brand-accent`,
+ * `scopes[0]` → `--scopes`, `quotas.queriesPerMinute` → `--quota queriesPerMinute`.
+ */
+export function optionOf(path: string): string {
+  const [, field, key] = /^([A-Za-z]+)(?:\.([A-Za-z]+))?/.exec(path) ?? [];
+  if (!field) return '(input)';
+  const option = FIELD_OPTIONS[field] ?? `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return key ? `${option} ${key}` : option;
+}
+
+/**
+ * Turns a domain error into a CLI failure. Invalid input speaks of the options the user typed
+ * (`--password: at least 10 characters`), not of request bodies; `where` names the tenant or
+ * workspace concerned.
+ */
+export function fail(error: PanyaError, where?: string): never {
+  const prefix = where ? `${where}: ` : '';
+  if ((error.code === 'invalid_request' || error.code === 'unprocessable') && error.issues?.length) {
+    const options = error.issues.map((i) => `${prefix}${optionOf(i.path)}: ${i.message}`).join('\n');
+    // "Invalid request body: x." only names the fields again; a sentence of its own is kept.
+    const generic = /^Invalid (request body|query|body|input)\b/i.test(error.message);
+    throw new CommandError(generic ? options : `${prefix}${error.message.replace(/,? ?\{"confirm": "[^"]*"\}/, '')}\n${options}`);
+  }
+  throw new CommandError(`${prefix}${error.message}`);
 }
 
 export async function createTenantCommand(engine: Engine, io: Io, opts: { slug: string; plan: string; name?: string; brandAccent?: string; json?: boolean }) {

@@ -4,7 +4,7 @@ import { CommandError, fail } from './tenant.js';
 
 /** Prefixes a domain error with the tenant (and workspace) it concerns, then fails. */
 function failFor(where: string, error: PanyaError): never {
-  return fail({ ...error, message: `${where}: ${error.message}` });
+  return fail(error, where);
 }
 
 /** The operator acts as the tenant itself: every scope, tenant-wide. */
