@@ -22,11 +22,11 @@ export const processIo: Io = {
 };
 
 /**
- * Logs on stderr, so stdout stays for command output: readable lines when a person watches (a TTY),
+ * Logs on stderr, so stdout stays for command output: one readable line per entry when a person watches (a TTY),
  * structured JSON (pino) for log collectors otherwise.
  */
 export function createLogger(level: string, pretty: boolean = Boolean(process.stderr.isTTY)): Logger {
-  const destination = pretty ? pinoPretty({ destination: 2, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }) : pino.destination(2);
+  const destination = pretty ? pinoPretty({ destination: 2, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true }) : pino.destination(2);
   const log = pino({ level, base: undefined }, destination);
   return {
     debug: (msg, data) => log.debug(data ?? {}, msg),
