@@ -50,6 +50,20 @@ async function acmeWithArticles() {
 }
 
 describe('help center on the help host', () => {
+  it('shows an article title once, offers the other language by its name, and snippets without markdown markers', async () => {
+    const { acme, refunds } = await acmeWithArticles();
+    const article = await page(`/acme/articles/${refunds.id}`).expect(200);
+    expect(article.text.match(/Refund policy<\/h1>/g)).toHaveLength(1);
+    // The English page links to Thai, labelled in Thai; the Thai page links to English.
+    expect(article.text).toMatch(/<footer><a href="[^"]*lang=th" hreflang="th" lang="th">ภาษาไทย<\/a><\/footer>/);
+    const thai = await page(`/acme/articles/${refunds.id}?lang=th`).expect(200);
+    expect(thai.text).toMatch(/hreflang="en" lang="en">English<\/a>/);
+    await doc(acme.auth, { title: 'Warranty', contentMd: 'Every **kettle** has a _two-year_ `warranty`.\n\n- Keep the receipt', publicSurfaces: ['help_center'] });
+    const found = await page('/acme/search?q=kettle%20warranty').expect(200);
+    expect(found.text).toContain('Every kettle has a two-year warranty. Keep the receipt');
+    expect(found.text).not.toContain('**kettle**');
+  });
+
   it('home lists the published articles only, in the workspace brand; th/en chrome by Accept-Language or ?lang=', async () => {
     const { refunds, shipping, internal } = await acmeWithArticles();
     const home = await page('/acme/').expect(200).expect('Content-Type', /text\/html/);

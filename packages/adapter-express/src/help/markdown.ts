@@ -49,3 +49,17 @@ const markdown = new Marked({
 export function renderMarkdown(source: string): string {
   return markdown.parse(source, { async: false }) as string;
 }
+
+/**
+ * A search result's text as a snippet reads: markdown's markers (headings, emphasis, code, list
+ * bullets, quotes) dropped, lines joined. The text is plain already (no tags or link targets).
+ */
+export function snippetText(markdown: string): string {
+  return markdown
+    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, '')
+    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    .replace(/(^|[^\w*])([*_])(?=\S)([^*_\n]*?\S)\2(?!\w)/g, '$1$3')
+    .replace(/`+([^`\n]*)`+/g, '$1')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}

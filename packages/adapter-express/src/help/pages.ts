@@ -2,7 +2,7 @@
 import type { AnswerResponse, DocumentRecord, HelpSite, SearchResult } from '@panya/core';
 import { ASK_SCRIPT_PATH } from './ask-script.js';
 import { CHROME, type HelpLocale } from './chrome.js';
-import { escapeHtml, renderMarkdown } from './markdown.js';
+import { escapeHtml, renderMarkdown, snippetText } from './markdown.js';
 
 const DEFAULT_ACCENT = '#2f6feb';
 
@@ -65,7 +65,7 @@ pre { overflow: auto; background: #f6f8fa; padding: .75rem; } img { max-width: 1
 <main>
 ${body}
 </main>
-<footer>${ctx.site ? `<a href="${escapeHtml(href({ ...ctx, locale: other, explicitLocale: true }, '/'))}" hreflang="${other}">${CHROME[other].language}</a>` : ''}</footer>
+<footer>${ctx.site ? `<a href="${escapeHtml(href({ ...ctx, locale: other, explicitLocale: true }, '/'))}" hreflang="${other}" lang="${other}">${CHROME[ctx.locale].language}</a>` : ''}</footer>
 ${ctx.askKey ? `<script src="${ASK_SCRIPT_PATH}" defer></script>\n` : ''}</body>
 </html>
 `;
@@ -99,6 +99,13 @@ export function homePage(ctx: PageContext, articles: readonly DocumentRecord[]):
   return layout(ctx, t.helpCenter, `<h1>${escapeHtml(t.articles)}</h1>\n<ul class="articles">\n${items}\n</ul>\n${askBox(ctx)}`);
 }
 
+/** The page shows the title as its heading: a first `# heading` repeating it is left out of the body. */
+function withoutTitleHeading(markdown: string, title: string): string {
+  const first = /^\s*#[ \t]+(.+?)[ \t#]*(?:\r?\n|$)/.exec(markdown);
+  const same = (a: string) => a.replace(/\s+/g, ' ').trim().toLowerCase();
+  return first && same(first[1]!) === same(title) ? markdown.slice(first[0].length) : markdown;
+}
+
 export function articlePage(ctx: PageContext, doc: DocumentRecord): string {
   const t = CHROME[ctx.locale];
   const updated = new Date(doc.updatedAt).toLocaleDateString(ctx.locale === 'th' ? 'th-TH' : 'en-GB', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
@@ -109,7 +116,7 @@ export function articlePage(ctx: PageContext, doc: DocumentRecord): string {
 <article>
 <h1>${escapeHtml(doc.title)}</h1>
 <p class="meta">${escapeHtml(t.updated)} ${escapeHtml(updated)}</p>
-${renderMarkdown(doc.contentMd)}
+${renderMarkdown(withoutTitleHeading(doc.contentMd, doc.title))}
 </article>
 ${askBox(ctx)}`,
   );
@@ -120,7 +127,8 @@ export function searchPage(ctx: PageContext, query: string, results: readonly Se
   const items = results
     .map((r) => {
       const heading = r.headingPath.length > 0 ? `<div class="meta">${escapeHtml(r.headingPath.join(' › '))}</div>` : '';
-      const snippet = r.text.length > 240 ? `${r.text.slice(0, 239)}…` : r.text;
+      const text = snippetText(r.text);
+      const snippet = text.length > 240 ? `${text.slice(0, 239)}…` : text;
       return `<li><a href="${articleLink(ctx, r.documentId)}">${escapeHtml(r.title)}</a>${heading}<div class="snippet">${escapeHtml(snippet)}</div></li>`;
     })
     .join('\n');
