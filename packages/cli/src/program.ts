@@ -368,7 +368,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
 
   program
     .command('eval')
-    .description('measure retrieval quality on a BEIR-format folder (corpus.jsonl, queries.jsonl, qrels.tsv)')
+    .description('measure retrieval quality on a BEIR-format folder (corpus.jsonl, queries.jsonl, qrels/test.tsv or qrels.tsv)')
     .argument('<dir>', 'dataset folder')
     .option('--split <split>', 'test | train', 'test')
     .option('--embedder <name>', 'auto | hash | local | openai (default hash)', embedderChoice)

@@ -48,12 +48,14 @@ export interface EvalReport {
  * in lexical-only, semantic-only and hybrid mode, and scores documents by their best chunk.
  */
 export async function runEval(engine: Engine, dir: string, split: 'test' | 'train', name: string, hybrid?: SearchWeights, shown?: { io: Io } & ProgressIo): Promise<EvalReport> {
+  // The standard BEIR layout (`qrels/test.tsv`, one `queries.jsonl`), or the flat one (`qrels.tsv`, `qrels_train.tsv`, `queries_train.jsonl`).
+  const first = (names: string[]) => names.map((n) => join(dir, n)).find((path) => existsSync(path)) ?? join(dir, names[0]!);
   const files = {
     corpus: join(dir, 'corpus.jsonl'),
-    queries: join(dir, split === 'train' ? 'queries_train.jsonl' : 'queries.jsonl'),
-    qrels: join(dir, split === 'train' ? 'qrels_train.tsv' : 'qrels.tsv'),
+    queries: first(split === 'train' ? ['queries_train.jsonl', 'queries.jsonl'] : ['queries.jsonl']),
+    qrels: first([`qrels/${split}.tsv`, split === 'train' ? 'qrels_train.tsv' : 'qrels.tsv']),
   };
-  for (const path of Object.values(files)) if (!existsSync(path)) throw new CommandError(`Missing ${path} (expected the BEIR layout).`);
+  for (const path of Object.values(files)) if (!existsSync(path)) throw new CommandError(`Missing ${path} (expected the BEIR layout: corpus.jsonl, queries.jsonl, qrels/${split}.tsv).`);
 
   const created = await engine.tenancy.createTenant({ slug: 'eval', plan: 'enterprise' });
   if (created.isErr()) fail(created.error);
