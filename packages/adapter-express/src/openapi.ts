@@ -1,4 +1,4 @@
-import { chatEventSchema, chatSchema, difyRetrievalResponseSchema, difyRetrievalSchema, loginSchema, openApiDocument, type DeclaredRoute } from '@panya/core';
+import { chatEventSchema, chatSchema, difyRetrievalResponseSchema, difyRetrievalSchema, JOB_NAMES, JOBS, loginSchema, openApiDocument, type DeclaredRoute } from '@panya/core';
 import type { RequestHandler } from 'express';
 import { etagOf } from './etag.js';
 
@@ -79,6 +79,7 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
     path: '/api/cron/{job}',
     summary: 'Runs one scheduled job for every tenant (`/c/{tenantSlug}/api/cron/{job}`: one tenant, also with an owner session).',
     security: ['cronSecret'],
+    pathEnums: { job: { values: JOB_NAMES, description: `The job; its UTC schedule under \`panya serve --cron\`: ${JOB_NAMES.map((name) => `\`${name}\` ${JOBS[name].schedule ? `(\`${JOBS[name].schedule}\`)` : '(on demand)'}`).join(', ')}.` } },
     query: [{ name: 'budgetMs', description: 'Time budget of jobs that work in slices (1..600000).' }],
     responseType: 'application/json',
     responseSchema: object({ job: text, ran: { type: 'boolean' } }),

@@ -20,6 +20,10 @@ describe('GET /api/openapi.json', () => {
     expect(doc.info.version).toMatch(/^1\./);
     expect(res.headers['panya-api-version']).toBe('1');
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'cronSecret', 'publishableKey', 'session']);
+    // The cron route names its jobs, each with its schedule.
+    const job = doc.paths['/api/cron/{job}'].get.parameters.find((p: { name: string }) => p.name === 'job');
+    expect(job.schema.enum).toEqual(['sla-breach', 'resolutions', 'retention', 'workspace-cleanup', 'usage-reporter', 'hostname-poll', 'vectorize-reindex']);
+    expect(job.description).toContain('`usage-reporter` (`0 1 1 * *`)');
 
     for (const op of HTTP_OPERATIONS) {
       const entry = doc.paths[openApiPath(op.http!.path)]?.[op.http!.method.toLowerCase()];

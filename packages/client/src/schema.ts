@@ -5495,7 +5495,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                job: string;
+                /** @description The job; its UTC schedule under `panya serve --cron`: `sla-breach` (`* * * * *`), `resolutions` (`*\/15 * * * *`), `retention` (`0 3 * * *`), `workspace-cleanup` (`30 3 * * *`), `usage-reporter` (`0 1 1 * *`), `hostname-poll` (`*\/5 * * * *`), `vectorize-reindex` (`*\/10 * * * *`). */
+                job: "sla-breach" | "resolutions" | "retention" | "workspace-cleanup" | "usage-reporter" | "hostname-poll" | "vectorize-reindex";
             };
             cookie?: never;
         };

@@ -18,6 +18,8 @@ export interface DeclaredRoute {
   publishable?: true;
   /** Query parameters (strings). */
   query?: { name: string; required?: boolean; description: string }[];
+  /** Path parameters with a fixed set of values (default: any string). */
+  pathEnums?: Record<string, { values: readonly string[]; description: string }>;
   /** Request body media type and schema (zod where core has one), if any. */
   requestBody?: { contentType: string; schema: z.ZodType | Record<string, unknown> };
   /** The success status (default 200). */
@@ -122,7 +124,10 @@ export function openApiDocument(options: { version: string; operations?: readonl
     (paths[path] ??= {})[op.http!.method.toLowerCase()] = operationEntry(op);
   }
   for (const route of options.declared ?? []) {
-    const pathParams = [...route.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const pathParams = [...route.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => {
+      const fixed = route.pathEnums?.[m[1]!];
+      return { name: m[1], in: 'path', required: true, ...(fixed ? { description: fixed.description, schema: { type: 'string', enum: [...fixed.values] } } : { schema: { type: 'string' } }) };
+    });
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
       summary: route.summary,
