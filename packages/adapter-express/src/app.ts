@@ -69,6 +69,14 @@ export interface PanyaAppOptions {
 }
 
 /** `/c/{slug}/…` of an erased tenant: 410 Gone, never cached (spec "Tenant erasure" 4). */
+/** Names the requests of a surface with its own router in metrics and the access log. */
+function labelled(route: string): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.routeLabel = route;
+    next();
+  };
+}
+
 function erasedTenantGone(engine: Engine): RequestHandler {
   return async (req, res, next) => {
     const { tenantSlug } = req.params as { tenantSlug?: string };
@@ -164,7 +172,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.all('/api/mcp', mcp);
   app.all('/c/:tenantSlug/_w/:workspaceSlug/api/mcp', mcp);
   app.all('/c/:tenantSlug/api/mcp', mcp);
-  if (options.admin !== false) app.use('/admin', adminRouter(options.admin ?? {}));
+  if (options.admin !== false) app.use('/admin', labelled('/admin'), adminRouter(options.admin ?? {}));
   const api = apiRouter(engine, options);
   app.use('/api', api);
   app.use('/c/:tenantSlug/_w/:workspaceSlug/api', api);

@@ -14,6 +14,9 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
  * router has left `baseUrl` and `route` as the handling route saw them.
  */
 export function routeTemplate(req: Request): string {
+  // Surfaces served by their own routers (help-center pages, the admin app) name themselves.
+  const surface = req.res?.locals.routeLabel;
+  if (typeof surface === 'string') return surface;
   const route = req.route as { path?: unknown } | undefined;
   if (!route || typeof route.path !== 'string') return 'unmatched';
   // Only the tenant and workspace slugs are parameters of a mount path.

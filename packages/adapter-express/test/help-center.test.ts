@@ -62,6 +62,9 @@ describe('help center on the help host', () => {
     const found = await page('/acme/search?q=kettle%20warranty').expect(200);
     expect(found.text).toContain('Every kettle has a two-year warranty. Keep the receipt');
     expect(found.text).not.toContain('**kettle**');
+    // Pages count under one metrics label, not as unmatched.
+    const metrics = await request(app).get('/metrics').set('Host', 'api.panya.example').expect(200);
+    expect(metrics.text).toMatch(/panya_http_requests_total\{method="GET",route="help_center",status="200"\} [1-9]/);
   });
 
   it('home lists the published articles only, in the workspace brand; th/en chrome by Accept-Language or ?lang=', async () => {

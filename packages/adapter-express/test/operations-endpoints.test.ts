@@ -149,6 +149,8 @@ describe('GET /metrics and the access log', () => {
     for (let i = 0; i < 2; i++) await request(app).post('/c/acme/api/search').set(acme.auth).send({ query: 'shipping' }).expect(200);
     await request(app).get('/api/docs/doc_missing').set(acme.auth).expect(404);
     await request(app).get('/nowhere').expect(404);
+    // The admin app's files are its own surface, not unmatched.
+    await request(app).get('/admin/').expect(200);
 
     const res = await request(app).get('/metrics').expect(200);
     expect(res.type).toBe('text/plain');
@@ -160,6 +162,7 @@ describe('GET /metrics and the access log', () => {
     expect(count({ method: 'POST', route: '/c/:tenantSlug/api/docs', status: '201' })).toBe('1');
     expect(count({ method: 'GET', route: '/api/docs/:id', status: '404' })).toBe('1');
     expect(count({ method: 'GET', route: 'unmatched', status: '404' })).toBe('1');
+    expect(count({ method: 'GET', route: '/admin', status: '200' })).toBe('1');
     const latency = family(families, 'panya_http_request_duration_seconds')!;
     expect(latency.type).toBe('HISTOGRAM');
     // The parser folds the series of a labelled histogram into one; their counts are read from the text.

@@ -185,6 +185,8 @@ export function helpCenterDispatch(engine: Engine, options: HelpCenterOptions = 
       if (!hostname || certainlyApiHost(engine, options, hostname)) return next();
       const isHelp = engine.helpCenter.isHelpHost(hostname) || (await engine.helpCenter.isHelpHostname(hostname));
       if (!isHelp) return next();
+      // One metrics label for every help-center page (paths name tenants and articles).
+      res.locals.routeLabel = 'help_center';
       pages(req, res, next);
     } catch (error) {
       next(error);
