@@ -261,6 +261,9 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
     await page.locator('#inbox-needs ~ ul, [aria-labelledby=inbox-needs]').getByRole('button', { name: 'Open' }).first().click();
     await page.getByText('I paid by cash').waitFor();
     expect(await page.getByText(/Citations \(\d+\)/).count()).toBeGreaterThan(0);
+    // The conversation list tells conversations apart: first question, workspace, last message, feedback.
+    const row = page.locator('#inbox-conversations ~ table tr[data-conversation], [aria-labelledby=inbox-conversations] tr[data-conversation]').first();
+    expect(await row.locator('td').allTextContents()).toEqual(expect.arrayContaining(['How long do refunds take?', 'Default', '👎']));
     await screen('inbox');
   });
 

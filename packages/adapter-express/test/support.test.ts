@@ -76,6 +76,8 @@ describe('conversations over HTTP', () => {
     expect(list.data.map((c: { id: string }) => c.id)).toEqual([second.conversationId, first.conversationId]);
     expect(list.data[0]).toMatchObject({ status: 'open', hasGroundedAnswer: true, hasThumbsDown: false, csat: null, tags: [], visitorId: null });
     expect(list.data[0]).not.toHaveProperty('tenantId');
+    // Each listed conversation carries its opening question, to tell them apart.
+    expect(list.data.map((c: { firstQuestion: string }) => c.firstQuestion)).toEqual(['How long do refunds take?', 'How long does shipping to Bangkok take?']);
 
     const page = (await request(app).get('/api/conversations?limit=1').set(acme.auth).expect(200)).body;
     expect(page).toMatchObject({ hasMore: true, data: [{ id: second.conversationId }] });

@@ -3098,6 +3098,8 @@ export interface operations {
                             tags: string[];
                             createdAt: string;
                             lastMessageAt: string;
+                            /** @description In lists: the opening question (its first 200 characters), so conversations can be told apart. */
+                            firstQuestion?: string | null;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -3160,6 +3162,8 @@ export interface operations {
                         tags: string[];
                         createdAt: string;
                         lastMessageAt: string;
+                        /** @description In lists: the opening question (its first 200 characters), so conversations can be told apart. */
+                        firstQuestion?: string | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -3366,6 +3370,8 @@ export interface operations {
                         tags: string[];
                         createdAt: string;
                         lastMessageAt: string;
+                        /** @description In lists: the opening question (its first 200 characters), so conversations can be told apart. */
+                        firstQuestion?: string | null;
                     } & {
                         [key: string]: unknown;
                     };

@@ -6,7 +6,7 @@ import type { Page } from '../types.js';
 import { ErrorBox, Section, StatusBadge, useAction } from '../ui.js';
 
 interface InboxItem { reason: string; kind: string; id: string; conversationId: string | null; title: string; priority: string | null; at: string }
-interface Conversation { id: string; status: string; locale: string; hasThumbsDown: boolean; handedOff: boolean; tags: string[]; createdAt: string; lastMessageAt: string }
+interface Conversation { id: string; workspaceId: string; status: string; locale: string; hasThumbsDown: boolean; handedOff: boolean; tags: string[]; createdAt: string; lastMessageAt: string; firstQuestion?: string | null }
 interface Message {
   id: string;
   role: 'user' | 'assistant';
@@ -109,7 +109,9 @@ export function InboxScreen({ ctx }: { ctx: AppContext }) {
           <table>
             <thead>
               <tr>
-                <th scope="col">{t('inbox.started')}</th>
+                <th scope="col">{t('inbox.question')}</th>
+                <th scope="col">{t('inbox.workspace')}</th>
+                <th scope="col">{t('inbox.last')}</th>
                 <th scope="col">{t('inbox.status')}</th>
                 <th scope="col">{t('inbox.feedback')}</th>
                 <th scope="col">
@@ -119,15 +121,14 @@ export function InboxScreen({ ctx }: { ctx: AppContext }) {
             </thead>
             <tbody>
               {conversations.map((c) => (
-                <tr key={c.id}>
-                  <td>{formatDate(c.createdAt)}</td>
-                  <td>
-                    {c.status}
-                    {c.handedOff ? ' · ticket' : ''}
-                  </td>
+                <tr key={c.id} data-conversation={c.id}>
+                  <td>{c.firstQuestion ?? '—'}</td>
+                  <td>{ctx.workspaces.find((w) => w.id === c.workspaceId)?.name ?? ctx.me.workspace.name}</td>
+                  <td>{formatDate(c.lastMessageAt)}</td>
+                  <td>{c.handedOff ? t('inbox.handedOff') : t('inbox.openStatus')}</td>
                   <td>{c.hasThumbsDown ? '👎' : '—'}</td>
                   <td>
-                    <button type="button" class="secondary small" onClick={() => show(c.id)} aria-label={`${t('inbox.open')}: ${formatDate(c.createdAt)}`}>
+                    <button type="button" class="secondary small" onClick={() => show(c.id)} aria-label={`${t('inbox.open')}: ${c.firstQuestion ?? formatDate(c.createdAt)}`}>
                       {t('inbox.open')}
                     </button>
                   </td>

@@ -72,6 +72,7 @@ export const conversationSchema = z.looseObject({
   tags: z.array(z.string()),
   createdAt: z.string(),
   lastMessageAt: z.string(),
+  firstQuestion: z.string().nullable().optional().describe('In lists: the opening question (its first 200 characters), so conversations can be told apart.'),
 });
 export type ConversationJson = z.infer<typeof conversationSchema>;
 

@@ -22,6 +22,12 @@ export async function disqualifyConversation(deps: Pick<ServiceDeps, 'store' | '
 }
 
 /** A conversation as the API shows it: no tenant id, its status spelled out. */
+/** A conversation's opening question as a list shows it: one line, at most 200 characters. */
+const FIRST_QUESTION = (text: string) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+};
+
 export function publicConversation({ tenantId: _tenant, ...c }: ConversationRecord): ConversationJson {
   return { ...c, status: c.handedOff ? 'handed_off' : 'open' };
 }
@@ -108,7 +114,10 @@ export function createConversationService(deps: ServiceDeps & { messages: Messag
         { ...(query.status ? { handedOff: query.status === 'handed_off' } : {}), ...(query.tag ? { tag: query.tag } : {}), ...(query.since ? { since: new Date(query.since).toISOString() } : {}) },
         { limit: query.limit, ...(after ? { after } : {}) },
       );
-      return ok(toList(page, publicConversation));
+      // Each listed conversation with its opening question (one bounded read per item of the page).
+      const list = toList(page, publicConversation);
+      const openings = await Promise.all(list.data.map(async (c) => (await store.conversations.messagesAfter(ctx.scope, c.id, { limit: 1 })).items[0]));
+      return ok({ ...list, data: list.data.map((c, i) => ({ ...c, firstQuestion: openings[i]?.role === 'user' ? FIRST_QUESTION(openings[i]!.content) : null })) });
     },
 
     async messages(ctx: RequestContext, id: string, query: { cursor?: string | undefined; limit: number }): Promise<Result<List<MessageJson>, PanyaError>> {
