@@ -22,7 +22,7 @@ export async function disqualifyConversation(deps: Pick<ServiceDeps, 'store' | '
 }
 
 /** A conversation as the API shows it: no tenant id, its status spelled out. */
-export function publicConversation({ tenantId: _tenant, ...c }: ConversationRecord): ConversationJson {
+export function publicConversation({ tenantId: _tenant, startedBy: _startedBy, ...c }: ConversationRecord): ConversationJson {
   return { ...c, status: c.handedOff ? 'handed_off' : 'open' };
 }
 

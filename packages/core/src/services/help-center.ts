@@ -218,8 +218,8 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
 
     /**
      * What the chat widget shows for a key: the workspace's name and brand accent, and where its
-     * citations link — the help center's articles, only for a key restricted to them (another
-     * key may cite internal documents, which have no public page).
+     * citations link — the help center's articles, for a caller that reads published documents only
+     * (every publishable key; a secret key may cite internal documents, which have no public page).
      */
     async widget(ctx: RequestContext): Promise<WidgetConfig> {
       const active = (await store.hostnames.list(ctx.tenant.id)).find((h) => h.status === 'active');
@@ -236,7 +236,7 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
 
     /** Whether an ask-box request's key may answer on this site: the site's tenant and workspace, help-center documents only. */
     admits(site: HelpSite, ctx: RequestContext): boolean {
-      return ctx.tenant.id === site.tenant.id && ctx.workspace.id === site.workspace.id && readableBy(ctx.principal) !== undefined;
+      return ctx.tenant.id === site.tenant.id && ctx.workspace.id === site.workspace.id && ctx.principal.surface === HELP_CENTER_SURFACE;
     },
 
     /**
