@@ -158,6 +158,9 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
     await page.getByRole('button', { name: 'Save origins' }).click();
     await page.getByText('Saved.').waitFor();
     await page.getByRole('radio', { name: /Publishable/ }).check();
+    // The app says what a publishable key is, and offers no key that could read more.
+    expect(await page.getByTestId('publishable-note').textContent()).toMatch(/public.*published to the help center.*never internal/s);
+    expect(await page.locator('select[name=workspace] option[value=""]').count()).toBe(0);
     await page.locator('select[name=workspace]').selectOption('default');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     const key = (await page.getByTestId('new-key').textContent())!;

@@ -149,6 +149,14 @@ describe('POST /api/billing/webhook', () => {
     expect(await engineInternals(e).store.tenants.get(acme.tenant.id)).toMatchObject({ plan: 'free', paymentCustomerId: null });
     expect(await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id)).toBeNull();
 
+    // The tolerance holds both ways: signed 400 s ahead (or behind) is refused; 60 s ahead (clock skew) passes.
+    const at = (seconds: number) => createStripeClient(config).webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) + seconds });
+    const future = await request(app).post('/api/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', await at(400)).send(payload).expect(400);
+    expect(future.body.detail).toMatch(/tolerance/);
+    await request(app).post('/api/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', await at(-400)).send(payload).expect(400);
+    expect(await engineInternals(e).store.tenants.get(acme.tenant.id)).toMatchObject({ plan: 'free', paymentCustomerId: null });
+    await request(app).post('/api/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', await at(60)).send(payload).expect(200);
+
     const invoice = JSON.stringify({ id: 'evt_invoice', object: 'event', type: 'invoice.paid', created: 1, data: { object: { id: 'in_1', object: 'invoice' } } });
     expect((await deliver(app, invoice)).body).toEqual({ received: true, eventId: 'evt_invoice', action: 'ignored', reason: 'invoice.paid' });
   });

@@ -23,7 +23,7 @@ const sse = (req: request.Test) =>
 beforeEach(async () => {
   ({ engine, app, acme, globex } = await setup());
   await request(app).patch('/api/tenant/settings').set(acme.auth).send({ allowedOrigins: [ALLOWED] }).expect(200);
-  await request(app).post('/api/docs?wait=true').set(acme.auth).send({ title: 'Refunds', contentMd: 'Refunds are paid back within 14 days of the request.' }).expect(201);
+  await request(app).post('/api/docs?wait=true').set(acme.auth).send({ title: 'Refunds', contentMd: 'Refunds are paid back within 14 days of the request.', publicSurfaces: ['help_center'] }).expect(201);
   await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'brand-two', name: 'Brand two' }).expect(201);
   const created = await engine.apiKeys.create(acme.tenant.id, { kind: 'publishable', scopes: ['read'], workspaceSlug: acme.defaultWorkspace.slug });
   pub = created._unsafeUnwrap().key;
@@ -83,6 +83,23 @@ describe('publishable keys', () => {
     await asPage(request(app).get('/api/visitors')).expect(403);
     await asPage(request(app).get('/api/tenant/settings')).expect(403);
     expect((await request(app).get('/api/docs').set(acme.auth).expect(200)).body.data).toHaveLength(1);
+  });
+
+  it('reads only documents published to a public surface, whatever the Origin says', async () => {
+    const internal = 'Internal refund escalation: approve refunds over 9000 baht with code ZEBRA-7731.';
+    await request(app).post('/api/docs?wait=true').set(acme.auth).send({ title: 'Refund escalation (internal)', contentMd: internal }).expect(201);
+    // The secret key (a server) sees it.
+    const server = await request(app).post('/api/search').set(acme.auth).send({ query: 'refund escalation ZEBRA-7731' }).expect(200);
+    expect(JSON.stringify(server.body)).toContain('ZEBRA-7731');
+    // The publishable key, from the allowed origin as any curl can claim, never does.
+    const found = await asPage(request(app).post('/api/search')).send({ query: 'refund escalation ZEBRA-7731', topK: 50 }).expect(200);
+    expect(found.body.results.length).toBeGreaterThan(0);
+    expect(found.body.results.every((r: { title: string }) => r.title === 'Refunds')).toBe(true);
+    expect(JSON.stringify(found.body)).not.toContain('ZEBRA');
+    const answered = await asPage(request(app).post('/api/answer')).send({ query: 'What code approves refund escalation ZEBRA-7731?' }).expect(200);
+    expect(JSON.stringify(answered.body)).not.toContain('ZEBRA');
+    const chat = await sse(asPage(request(app).post('/api/chat')).set('Content-Type', 'application/json').send({ query: 'What code approves refund escalation ZEBRA-7731?' })).expect(200);
+    expect(String(chat.body).replace(/"query":"[^"]*"/g, '')).not.toContain('ZEBRA');
   });
 
   it('is bound to its workspace', async () => {

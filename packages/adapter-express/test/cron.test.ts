@@ -55,13 +55,16 @@ describe('cron endpoints', () => {
     (await engine.users.createUser({ email: 'owner@acme.test', password: 'correct horse battery', tenantSlug: 'acme', role: 'owner' }))._unsafeUnwrap();
     (await engine.users.createUser({ email: 'editor@acme.test', password: 'correct horse battery', tenantSlug: 'acme', role: 'editor' }))._unsafeUnwrap();
     const owner = await login(app, 'owner@acme.test', 'correct horse battery');
-    const res = await owner.get('/c/acme/api/cron/usage-reporter').expect(200);
+    // The cookie alone (a cross-site link or image) runs nothing: a job run is a state change.
+    const csrf = await owner.get('/c/acme/api/cron/usage-reporter').expect(403);
+    expect(csrf.body.detail).toMatch(/X-Requested-With/);
+    const res = await owner.get('/c/acme/api/cron/usage-reporter').set('X-Requested-With', 'panya').expect(200);
     expect(res.body).toMatchObject({ job: 'usage-reporter', ran: true, tenantId: acme.tenant.id, scanned: 0 });
-    await owner.get('/c/globex/api/cron/usage-reporter').expect(403);
-    await owner.get('/api/cron/usage-reporter').expect(403); // global runs need the secret
-    await owner.get('/c/acme/api/cron/retention').expect(403); // only usage-reporter has an admin mode
+    await owner.get('/c/globex/api/cron/usage-reporter').set('X-Requested-With', 'panya').expect(403);
+    await owner.get('/api/cron/usage-reporter').set('X-Requested-With', 'panya').expect(403); // global runs need the secret
+    await owner.get('/c/acme/api/cron/retention').set('X-Requested-With', 'panya').expect(403); // only usage-reporter has an admin mode
     const editor = await login(app, 'editor@acme.test', 'correct horse battery');
-    await editor.get('/c/acme/api/cron/usage-reporter').expect(403);
+    await editor.get('/c/acme/api/cron/usage-reporter').set('X-Requested-With', 'panya').expect(403);
     await request(app).get('/c/acme/api/cron/usage-reporter').expect(403);
   });
 
@@ -168,8 +171,11 @@ describe('sessions and memberships', () => {
 
     const scoped = await login(app, 'scoped@acme.test', pw);
     await scoped.post('/c/acme/_w/brand-b/api/docs').set('X-Requested-With', 'x').send({ title: 'B2', contentMd: 'b' }).expect(201);
-    await scoped.get('/c/acme/api/docs').expect(403); // the default workspace: no role there
-    await scoped.get('/c/acme/_w/default/api/docs').expect(403);
+    // The default workspace: no role there, answered like a workspace that does not exist.
+    const sibling = await scoped.get('/c/acme/api/docs').expect(404);
+    const missing = await scoped.get('/c/acme/_w/no-such-workspace/api/docs').expect(404);
+    expect(sibling.body.detail).toBe(missing.body.detail);
+    await scoped.get('/c/acme/_w/default/api/docs').expect(404);
     await scoped.post('/c/acme/_w/brand-b/api/docs').send({ title: 'no csrf header', contentMd: 'b' }).expect(403);
   });
 });

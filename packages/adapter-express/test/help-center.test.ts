@@ -373,10 +373,14 @@ describe('host look-ups and operations endpoints on help hosts', () => {
     for (let i = 0; i < 3; i++) await request(app).get('/api/docs').set('Host', 'api2.panya.example').set(acme.auth).expect(200);
     expect(byHost.mock.calls.filter(([h]) => h === 'api2.panya.example')).toHaveLength(1);
     expect(byTomb.mock.calls.filter(([h]) => h === 'api2.panya.example')).toHaveLength(1);
-    // A hostname registered on this node is a help host at the next request (it was cached as "not").
+    // A hostname verified on this node is a help host at the next request (it was cached as "not");
+    // registered but unverified, it takes nothing from the API.
     await page('/', 'help.acme.co.th').expect(404).expect('Content-Type', /problem\+json/);
     const created = (await request(app).post('/api/tenant/custom-hostnames').set(acme.auth).send({ hostname: 'help.acme.co.th' }).expect(201)).body;
-    await page('/', 'help.acme.co.th').expect(404).expect('Content-Type', /text\/html/);
+    await page('/', 'help.acme.co.th').expect(404).expect('Content-Type', /problem\+json/);
+    cf.setState(created.edgeHostnameId, { status: 'active', ssl: 'active' });
+    await request(app).post(`/api/tenant/custom-hostnames/${created.id}`).set(acme.auth).expect(200);
+    await page('/', 'help.acme.co.th').expect(200).expect('Content-Type', /text\/html/);
     await request(app).delete(`/api/tenant/custom-hostnames/${created.id}`).set(acme.auth).expect(200);
     await page('/', 'help.acme.co.th').expect(404).expect('Content-Type', /problem\+json/);
   });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '@panya/core';
+import { createEngine, parseHelpHost, type Engine } from '@panya/core';
 import { CloudflareEdge } from '@panya/edge';
 import { startFakeCloudflare, type FakeCloudflare } from '@panya/edge/testing';
 import { openSqliteStore } from '@panya/store-sqlite';
@@ -27,7 +27,15 @@ beforeEach(() => {
   cf.outage = false;
   now = Date.parse('2030-03-01T09:00:00.000Z');
   const edge = new CloudflareEdge({ apiUrl: cf.apiUrl, zoneId: ZONE, hostnameToken: 'host-token', purgeToken: 'purge-token', timeoutMs: 2_000 });
-  engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), edge, edgeTarget: TARGET, clock: { now: () => new Date(now) } });
+  engine = createEngine({
+    store: openSqliteStore({ path: ':memory:' }),
+    edge,
+    edgeTarget: TARGET,
+    helpHost: parseHelpHost('help.panya.example'),
+    apiHostnames: ['api.panya-service.example'],
+    reservedHostnames: ['blocked.example.org'],
+    clock: { now: () => new Date(now) },
+  });
   app = createPanyaApp(engine, { cronSecret: SECRET });
 });
 afterEach(() => engine.close());
@@ -196,6 +204,85 @@ describe('custom hostnames over HTTP, against a local Cloudflare', () => {
     now += 7 * 24 * HOUR;
     const old = await request(app).get('/api/ops/hostnames').set('Authorization', `Bearer ${SECRET}`).expect(200);
     expect(old.body.hostnames[0].health.hint).toMatch(/deletes the hostname and adds it again/);
+  });
+});
+
+describe('the service\'s own names and unverified claims', () => {
+  it('refuses reserved names with 400: the API\'s and help host\'s names and domains, the edge target, localhost, IPs, the deny list', async () => {
+    const acme = await makeTenant(engine, 'acme', ['admin']);
+    const reserved = [
+      'api.panya-service.example', // the API's own hostname
+      'status.panya-service.example', // inside the API's domain
+      'help.panya.example', // the help host
+      TARGET, // the edge target
+      'other.panya.example', // inside the help host's and edge target's domain
+      'localhost',
+      'tenant.localhost',
+      '192.0.2.1',
+      '[::1]',
+      'blocked.example.org', // the operator's deny list, with its subdomains
+      'help.blocked.example.org',
+    ];
+    for (const hostname of reserved) {
+      const res = await request(app).post('/api/tenant/custom-hostnames').set(acme.auth).send({ hostname }).expect(400);
+      expect(res.headers['content-type']).toMatch(/problem\+json/);
+    }
+    expect((await request(app).post('/api/tenant/custom-hostnames').set(acme.auth).send({ hostname: 'api.panya-service.example' })).body.detail).toMatch(/own hostnames/);
+    expect(cf.hostnames.size).toBe(0);
+    expect(await engineInternals(engine).store.hostnames.list(acme.tenant.id)).toEqual([]);
+  });
+
+  it('a record that is not verified never takes a host: the API keeps answering on it for every tenant', async () => {
+    // A library engine that was not told the API's hostname.
+    const bare = createEngine({ store: openSqliteStore({ path: ':memory:' }), edge: new CloudflareEdge({ apiUrl: cf.apiUrl, zoneId: ZONE, hostnameToken: 'host-token', purgeToken: 'purge-token', timeoutMs: 2_000 }), edgeTarget: TARGET });
+    const bareApp = createPanyaApp(bare);
+    try {
+      const attacker = await makeTenant(bare, 'attacker', ['admin']);
+      const victim = await makeTenant(bare, 'victim', ['read', 'write']);
+      const claimed = (await request(bareApp).post('/api/tenant/custom-hostnames').set(attacker.auth).send({ hostname: 'api.victim-host.example' }).expect(201)).body;
+      expect(claimed.status).toBe('verifying_dns');
+      // Requests on that Host still reach the API: search, docs, health.
+      await request(bareApp).get('/api/docs').set('Host', 'api.victim-host.example').set(victim.auth).expect(200);
+      await request(bareApp).post('/api/search').set('Host', 'api.victim-host.example').set(victim.auth).send({ query: 'refunds' }).expect(200);
+      await request(bareApp).get('/healthz').set('Host', 'api.victim-host.example').expect(200);
+      // Failed: still the API's.
+      cf.setState(claimed.edgeHostnameId, { ssl: 'validation_timed_out' });
+      expect((await request(bareApp).post(`/api/tenant/custom-hostnames/${claimed.id}`).set(attacker.auth).expect(200)).body.status).toBe('failed');
+      await request(bareApp).get('/api/docs').set('Host', 'api.victim-host.example').set(victim.auth).expect(200);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('an active record does take its host (the help center answers there)', async () => {
+    const acme = await makeTenant(engine, 'acme', ['admin', 'read', 'write']);
+    const created = (await request(app).post('/api/tenant/custom-hostnames').set(acme.auth).send({ hostname: 'help.acme.com' }).expect(201)).body;
+    await request(app).get('/api/docs').set('Host', 'help.acme.com').set(acme.auth).expect(200);
+    cf.setState(created.edgeHostnameId, { status: 'active', ssl: 'active' });
+    expect((await request(app).post(`/api/tenant/custom-hostnames/${created.id}`).set(acme.auth).expect(200)).body.status).toBe('active');
+    const res = await request(app).get('/api/docs').set('Host', 'help.acme.com').set(acme.auth).expect(404);
+    expect(res.headers['content-type']).toMatch(/html/);
+  });
+
+  it('a hostname another tenant has held unverified for over 7 days is released to the next registrant; a verified one never is', async () => {
+    const squatter = await makeTenant(engine, 'squatter', ['admin']);
+    const owner = await makeTenant(engine, 'owner', ['admin']);
+    const held = (await request(app).post('/api/tenant/custom-hostnames').set(squatter.auth).send({ hostname: 'help.owner.com' }).expect(201)).body;
+    expect((await request(app).post('/api/tenant/custom-hostnames').set(owner.auth).send({ hostname: 'help.owner.com' }).expect(409)).body.detail).toMatch(/already registered/);
+    now += 7 * 24 * HOUR - HOUR; // not yet 7 days
+    await request(app).post('/api/tenant/custom-hostnames').set(owner.auth).send({ hostname: 'help.owner.com' }).expect(409);
+    now += 2 * HOUR;
+    const taken = (await request(app).post('/api/tenant/custom-hostnames').set(owner.auth).send({ hostname: 'help.owner.com' }).expect(201)).body;
+    expect(taken).toMatchObject({ hostname: 'help.owner.com', status: 'verifying_dns' });
+    expect(await engineInternals(engine).store.hostnames.get(squatter.tenant.id, held.id)).toBeNull();
+    // The squatter's edge registration went with its record; only the new one is at the edge.
+    expect([...cf.hostnames.values()].map((h) => h.id)).toEqual([taken.edgeHostnameId]);
+
+    // Verified (active) records are the tenant's for good.
+    cf.setState(taken.edgeHostnameId, { status: 'active', ssl: 'active' });
+    await request(app).post(`/api/tenant/custom-hostnames/${taken.id}`).set(owner.auth).expect(200);
+    now += 30 * 24 * HOUR;
+    await request(app).post('/api/tenant/custom-hostnames').set(squatter.auth).send({ hostname: 'help.owner.com' }).expect(409);
   });
 });
 

@@ -50,13 +50,13 @@ describe('GET /widget.js', () => {
 });
 
 describe('GET /api/widget', () => {
-  it("gives a publishable key the workspace's name and accent; citations link to help-center articles only for a key restricted to them", async () => {
+  it("gives a publishable key the workspace's name and accent; citations link to help-center articles (a publishable key cites only published ones)", async () => {
     const t = await acme();
     const restricted = await request(app).get('/api/widget').set(fromShop(t.helpKey)).expect(200);
     expect(restricted.headers['access-control-allow-origin']).toBe(SHOP);
     expect(restricted.body).toEqual({ name: 'Acme Support', brandAccent: '#0a7d4f', helpCenterUrl: 'https://help.panya.example/acme/', articleUrl: 'https://help.panya.example/acme/articles/{documentId}' });
     const plain = await request(app).get('/api/widget').set(fromShop(t.plainKey)).expect(200);
-    expect(plain.body).toMatchObject({ name: 'Acme Support', helpCenterUrl: null, articleUrl: null });
+    expect(plain.body).toEqual(restricted.body);
   });
 
   it('refuses a page on another origin, and a publishable key without a browser origin', async () => {
@@ -76,8 +76,34 @@ describe('chat through a key restricted to the help center', () => {
     expect(restricted.text).toContain('event: citation');
     expect(restricted.text).toContain(t.published.id);
     expect(restricted.text).not.toContain(t.internal.id);
+    // Any publishable key is public: it never reaches the internal document either, whatever page it is sent from.
     const plain = await request(app).post('/api/chat').set(fromShop(t.plainKey)).send({ query: 'Refunds manager approval within 14 days?' }).expect(200);
-    expect(plain.text).toContain(t.internal.id);
+    expect(plain.text).toContain(t.published.id);
+    expect(plain.text).not.toContain(t.internal.id);
+  });
+
+  it('a publishable key cannot continue a conversation a secret key started, nor see its earlier question', async () => {
+    const t = await acme();
+    const question = 'Internal: may I skip the MANAGER-APPROVAL-4471 step for refunds?';
+    const started = await request(app).post('/api/chat').set(t.auth).send({ query: question }).expect(200);
+    const conversationId = /"conversationId":"([^"]+)"/.exec(started.text)![1]!;
+    for (const key of [t.helpKey, t.plainKey]) {
+      const refused = await request(app).post('/api/chat').set(fromShop(key)).send({ query: 'And the step before?', conversationId }).expect(404);
+      expect(refused.text).not.toContain('MANAGER-APPROVAL-4471');
+      // Exactly the answer for a conversation that does not exist.
+      const missing = await request(app).post('/api/chat').set(fromShop(key)).send({ query: 'And the step before?', conversationId: `${conversationId.slice(0, -1)}${conversationId.endsWith('A') ? 'B' : 'A'}` }).expect(404);
+      expect(refused.body.detail).toBe(missing.body.detail);
+    }
+    // The conversation kept only its own turns.
+    const messages = (await request(app).get(`/api/conversations/${conversationId}/messages`).set(t.auth).expect(200)).body.data;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+
+    // A visitor's own conversation continues with its key; the tenant's secret key may continue it too.
+    const own = await request(app).post('/api/chat').set(fromShop(t.helpKey)).send({ query: 'How long do refunds take?' }).expect(200);
+    const ownId = /"conversationId":"([^"]+)"/.exec(own.text)![1]!;
+    await request(app).post('/api/chat').set(fromShop(t.helpKey)).send({ query: 'And for gift cards?', conversationId: ownId }).expect(200);
+    await request(app).post('/api/chat').set(fromShop(t.plainKey)).send({ query: 'And for vouchers?', conversationId: ownId }).expect(200);
+    await request(app).post('/api/chat').set(t.auth).send({ query: 'Agent follow-up', conversationId: ownId }).expect(200);
   });
 
   it('only a publishable key is restricted to a surface', async () => {

@@ -185,3 +185,24 @@ describe('workspace lifecycle over HTTP', () => {
     await request(app).get(`${bases.default}/docs/${docs.default.id}`).set(acme.auth).expect(200);
   });
 });
+
+describe('a workspace the caller may not address', () => {
+  it('answers exactly like one that does not exist: 404, same body, for a bound key and a workspace-scoped member', async () => {
+    const acme = await makeTenant(engine, 'acme', ['admin', 'read', 'write']);
+    await request(app).post('/api/workspaces').set(acme.auth).send({ slug: 'brand-b', name: 'Brand B' }).expect(201);
+    const bound = (await engine.apiKeys.create(acme.tenant.id, { scopes: ['read'], workspaceSlug: 'default' }))._unsafeUnwrap().key;
+    const auth = { Authorization: `Bearer ${bound}` };
+    const sibling = await request(app).get('/c/acme/_w/brand-b/api/docs').set(auth).expect(404);
+    const missing = await request(app).get('/c/acme/_w/brand-z/api/docs').set(auth).expect(404);
+    const strip = (body: Record<string, unknown>) => ({ ...body, instance: undefined, requestId: undefined });
+    expect(strip(sibling.body)).toEqual(strip(missing.body));
+
+    (await engine.users.createUser({ email: 'scoped@acme.test', password: 'correct horse battery', tenantSlug: 'acme', workspaceSlug: 'brand-b', role: 'editor' }))._unsafeUnwrap();
+    const member = request.agent(app);
+    await member.post('/api/auth/login').send({ email: 'scoped@acme.test', password: 'correct horse battery' }).expect(200);
+    const notMine = await member.get('/c/acme/_w/default/api/docs').expect(404);
+    const notThere = await member.get('/c/acme/_w/brand-z/api/docs').expect(404);
+    expect(strip(notMine.body)).toEqual(strip(notThere.body));
+    await member.get('/c/acme/_w/brand-b/api/docs').expect(200);
+  });
+});

@@ -61,12 +61,12 @@ describe('MCP workspace routing', () => {
     expect(events.filter((e) => e.workspaceId === brandWorkspace.id).map((e) => e.tool).sort()).toEqual(['svc_get_doc', 'svc_list_docs', 'svc_search']);
   });
 
-  it('answers 404 for an unknown workspace and 403 for a key bound to another one', async () => {
+  it('answers 404 for an unknown workspace and the same 404 for a sibling a key is not bound to', async () => {
     const res = await fetch(`${app.url}/c/acme/_w/nope/api/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(404);
     const bound = await makeKey(engine, acme.tenant.id, ['mcp'], 'default');
     const refused = await fetch(`${app.url}/c/acme/_w/brand2/api/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${bound.key}`, 'Content-Type': 'application/json' }, body: '{}' });
-    expect(refused.status).toBe(403);
+    expect(refused.status).toBe(404);
     // A bound key on plain /api/mcp gets its own workspace.
     const brandKey = await makeKey(engine, acme.tenant.id, ['mcp'], 'brand2');
     expect(await listIds('/api/mcp', brandKey.key)).toEqual([...brandDocs].sort());

@@ -42,7 +42,7 @@ const en = {
   'keys.scopes': 'Scopes',
   'keys.kind': 'Kind',
   'keys.secret': 'Secret (svc_live_…, for servers)',
-  'keys.publishable': 'Publishable (svc_pub_…, for pages on allowed origins; read only, one workspace)',
+  'keys.publishable': 'Publishable (svc_pub_…, for pages on allowed origins; published documents only, one workspace)',
   'keys.workspace': 'Workspace',
   'keys.allWorkspaces': 'All workspaces',
   'keys.created': 'Your new key. Copy it now: it is shown only once.',
@@ -62,6 +62,8 @@ const en = {
   'keys.originsHelp': 'Pages on these origins may call the API with a publishable key. One origin per line, e.g. https://help.example.com',
   'keys.saveOrigins': 'Save origins',
   'keys.viewerNote': 'Only owners and admins manage API keys.',
+  'keys.publishableNote':
+    'A publishable key is public: anyone can copy it from your pages and send it with any Origin. It only ever searches, answers and chats over documents published to the help center of its one workspace — never internal ones. Use a secret key on your server for anything else.',
   // Documents
   'docs.title': 'Documents',
   'docs.filterStatus': 'Status',
@@ -222,7 +224,7 @@ const th: Record<keyof typeof en, string> = {
   'keys.scopes': 'สิทธิ์',
   'keys.kind': 'ชนิด',
   'keys.secret': 'คีย์ลับ (svc_live_… สำหรับเซิร์ฟเวอร์)',
-  'keys.publishable': 'คีย์สาธารณะ (svc_pub_… สำหรับหน้าเว็บในโดเมนที่อนุญาต อ่านอย่างเดียว หนึ่งพื้นที่ทำงาน)',
+  'keys.publishable': 'คีย์สาธารณะ (svc_pub_… สำหรับหน้าเว็บในโดเมนที่อนุญาต เฉพาะเอกสารที่เผยแพร่ หนึ่งพื้นที่ทำงาน)',
   'keys.workspace': 'พื้นที่ทำงาน',
   'keys.allWorkspaces': 'ทุกพื้นที่ทำงาน',
   'keys.created': 'คีย์ใหม่ของคุณ คัดลอกเก็บไว้ตอนนี้ ระบบจะแสดงเพียงครั้งเดียว',
@@ -242,6 +244,8 @@ const th: Record<keyof typeof en, string> = {
   'keys.originsHelp': 'หน้าเว็บจากโดเมนเหล่านี้เรียก API ด้วยคีย์สาธารณะได้ บรรทัดละหนึ่งโดเมน เช่น https://help.example.com',
   'keys.saveOrigins': 'บันทึกโดเมน',
   'keys.viewerNote': 'เฉพาะเจ้าของและผู้ดูแลเท่านั้นที่จัดการคีย์ API ได้',
+  'keys.publishableNote':
+    'คีย์สาธารณะเป็นข้อมูลสาธารณะ ใครก็คัดลอกจากหน้าเว็บของคุณและส่งมาพร้อม Origin ใดก็ได้ คีย์นี้จึงค้นหา ตอบ และแชตได้เฉพาะเอกสารที่เผยแพร่ในศูนย์ช่วยเหลือของพื้นที่ทำงานเดียวของคีย์เท่านั้น ไม่เคยเห็นเอกสารภายใน ใช้คีย์ลับบนเซิร์ฟเวอร์สำหรับงานอื่น',
   'docs.title': 'เอกสาร',
   'docs.filterStatus': 'สถานะ',
   'docs.filterText': 'กรองตามชื่อเรื่อง',

@@ -37,6 +37,16 @@ const envSchema = z.object({
         ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^PANYA_HELP_HOST: /, '') });
       }
     }),
+  /** Names (each with its subdomains) no tenant may register as a custom hostname, comma-separated. */
+  PANYA_RESERVED_HOSTNAMES: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const names = (value ?? '').split(',').map((n) => n.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean);
+      const bad = names.find((n) => !/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9-]{1,63}$/.test(n));
+      if (bad) ctx.addIssue({ code: 'custom', message: `"${bad}" is not a hostname (give names such as status.example.com, comma-separated)` });
+      return names;
+    }),
   /** This node's name for job leases (default: host name and process id). */
   PANYA_NODE_ID: z.string().min(1).optional(),
   PANYA_USER_PASSWORD: z.string().optional(),
@@ -101,4 +111,16 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     return `  ${i.path.join('.')}: ${i.message} (${value === undefined || value === '' ? 'not set' : `got ${JSON.stringify(value)}`})`;
   });
   throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
+}
+
+/**
+ * The API's own hostnames: `PANYA_BASE_URL`'s, and the address the server listens on when it is
+ * a name (`HOST`). No tenant may register them as custom hostnames; requests for them are the API's.
+ */
+export function apiHostnamesOf(config: Pick<EnvConfig, 'PANYA_BASE_URL' | 'HOST'>): string[] {
+  const names = new Set<string>();
+  if (config.PANYA_BASE_URL) names.add(new URL(config.PANYA_BASE_URL).hostname.toLowerCase());
+  const host = config.HOST.trim().toLowerCase();
+  if (/[a-z]/.test(host) && !host.includes(':') && host !== 'localhost') names.add(host);
+  return [...names];
 }

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { createEngine, parseHelpHost, silentLogger, type EdgeProvider, type Engine, type IngestOptions, type IngestRunner, type Logger, type Store } from '@panya/core';
 import { createEdgeProvider, isEdgeConfigError, parseEdgeConfig } from '@panya/edge';
 import { createStripePaymentProcessor, isStripeConfigError, stripeConfigFromEnv } from '@panya/payment-stripe';
-import { ConfigError } from './config.js';
+import { apiHostnamesOf, ConfigError } from './config.js';
 import type { EnvConfig } from './config.js';
 import { selectEmbedder } from './embedder.js';
 import { openSqliteStore } from '@panya/store-sqlite';
@@ -87,6 +87,7 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
       ...(onRound || ingestHolder ? { ingest: { ...(onRound ? { onRound } : {}), ...(ingestHolder ? { holder: ingestHolder } : {}) } } : {}),
       ...(edge ? { edge: edge.provider, ...(edge.target ? { edgeTarget: edge.target } : {}) } : {}),
       ...(env?.PANYA_HELP_HOST ? { helpHost: parseHelpHost(env.PANYA_HELP_HOST) } : {}),
+      ...(env ? { apiHostnames: apiHostnamesOf(env), reservedHostnames: env.PANYA_RESERVED_HOSTNAMES } : {}),
       ...(payments ? { payments: payments.billing, meterEventNames: payments.meterEventNames } : {}),
       ...(env ? { search: { resultCache: { maxBytes: env.PANYA_SEARCH_CACHE_MB * 1024 * 1024 } } } : {}),
     });
@@ -127,6 +128,12 @@ async function openAIGenerator(env: EnvConfig) {
 export function edgeFromEnv(env: NodeJS.ProcessEnv, logger: Logger): { provider: EdgeProvider; target: string | null } {
   try {
     const config = parseEdgeConfig(env);
+    // Custom hostnames route requests by Host: the API's own hostname must be known, or a tenant could claim it.
+    if (config.provider !== 'none' && !env.PANYA_BASE_URL?.trim()) {
+      throw new ConfigError(
+        `Invalid environment configuration:\n  PANYA_BASE_URL: is required with PANYA_EDGE_PROVIDER=${config.provider} (the API's public address, e.g. https://api.example.com; its hostname can never be registered as a custom hostname)`,
+      );
+    }
     return { provider: createEdgeProvider(config, logger), target: config.provider === 'none' ? null : config.edgeTarget };
   } catch (error) {
     if (isEdgeConfigError(error)) throw new ConfigError(`Invalid environment configuration:\n  ${error.message}`);

@@ -27,6 +27,8 @@ describe('createPanyaFromEnv: configuration mistakes name the setting', () => {
     [{ PANYA_CONTEXTUALIZE: '1' }, /PANYA_CONTEXTUALIZE: needs PANYA_GENERATOR=openai/],
     [{ PANYA_OPENAI_BASE_URL: 'not a url' }, /PANYA_OPENAI_BASE_URL: .*\(got "not a url"\)/],
     [{ PANYA_EDGE_PROVIDER: 'akamai' }, /PANYA_EDGE_PROVIDER: "akamai" is not one of/],
+    [{ PANYA_EDGE_PROVIDER: 'dns', PANYA_EDGE_TARGET: 'edge.example.net' }, /PANYA_BASE_URL: is required with PANYA_EDGE_PROVIDER=dns/],
+    [{ PANYA_RESERVED_HOSTNAMES: 'status.example.com, not a name' }, /PANYA_RESERVED_HOSTNAMES: "not a name" is not a hostname/],
     [{ PANYA_PRICE_TEAM_BASE: 'price_1' }, /PANYA_STRIPE_SECRET_KEY: required when PANYA_PRICE_TEAM_BASE is set/],
     [{ PANYA_PRICE_TEAM_MONTHLY: 'price_1' }, /PANYA_PRICE_TEAM_MONTHLY: not a known setting/],
     [{ PANYA_TRIGRAM_INDEX: 'no' }, /PANYA_TRIGRAM_INDEX: Invalid option: expected one of "on"\|"off"/],

@@ -62,6 +62,7 @@ describe('logs of panya serve', () => {
         PANYA_STRIPE_WEBHOOK_SECRET: SECRETS.stripeWebhook,
         PANYA_EDGE_PROVIDER: 'cloudflare',
         PANYA_EDGE_TARGET: 'edge.panya.example',
+        PANYA_BASE_URL: 'http://api.panya.example',
         PANYA_CLOUDFLARE_API_URL: cloudflare.apiUrl,
         PANYA_CLOUDFLARE_ZONE_ID: ZONE,
         PANYA_CLOUDFLARE_HOSTNAME_TOKEN: SECRETS.hostnameToken,

@@ -29,6 +29,7 @@ import { createBillingService, type BillingOptions } from './services/billing.js
 import { createHostnameService, noEdgeProvider } from './services/hostnames.js';
 import { createHelpCenterService } from './services/help-center.js';
 import { createHostLookupCache } from './helpcenter/host-cache.js';
+import { reservedHostnames } from './hostnames/reserved.js';
 import { createErasureService } from './services/erasure.js';
 import type { HelpHost } from './helpcenter/rules.js';
 import type { EdgeProvider } from './ports/edge.js';
@@ -70,6 +71,10 @@ export interface EngineOptions {
   edgeTarget?: string;
   /** `PANYA_HELP_HOST` (see `parseHelpHost`): where help centers answer at `/{tenantSlug}/…`. */
   helpHost?: HelpHost;
+  /** The API's own hostnames (`PANYA_BASE_URL`'s, the server's `HOST`): never a custom hostname, never a help center. */
+  apiHostnames?: string[];
+  /** `PANYA_RESERVED_HOSTNAMES`: names (with their subdomains) no tenant may register as a custom hostname. */
+  reservedHostnames?: string[];
   /** Checkout, subscriptions and meter events; absent: billing is off. */
   payments?: BillingOptions;
   /** This process as holder of job leases; `start()` frees what its node's earlier runs held. */
@@ -161,11 +166,12 @@ export function createEngine(options: EngineOptions): Engine {
   const ingest = createIngestService({ ...deps, embedder, ...contextualize }, options.ingest);
   const edge = options.edge ?? noEdgeProvider;
   const hosts = createHostLookupCache(clock);
-  const hostnames = createHostnameService({ ...deps, edge, edgeTarget: options.edgeTarget ?? null, hostsChanged: hosts.clear });
+  const reserved = reservedHostnames({ apiHostnames: options.apiHostnames ?? [], helpHostname: options.helpHost?.hostname ?? null, edgeTarget: options.edgeTarget ?? null, deny: options.reservedHostnames ?? [] });
+  const hostnames = createHostnameService({ ...deps, edge, edgeTarget: options.edgeTarget ?? null, hostsChanged: hosts.clear, reserved });
   const answers = createAnswerService({ ...deps, generator, search, queries });
   // A revoked embedded key: the pages that carried it are purged (the next render provisions a new one).
   const apiKeys = createApiKeyService({ ...deps, revoked: async (key) => key.embeddedKey && key.workspaceId && helpCenter.siteChanged({ tenantId: key.tenantId, workspaceId: key.workspaceId }) });
-  const helpCenter = createHelpCenterService({ ...deps, edge, helpHost: options.helpHost ?? null, search, apiKeys, hosts });
+  const helpCenter = createHelpCenterService({ ...deps, edge, helpHost: options.helpHost ?? null, search, apiKeys, hosts, reserved });
   const erasure = createErasureService({ ...deps, helpHost: options.helpHost ?? null, purge: helpCenter.sendPurge, hostsChanged: hosts.clear });
   /** A plan change (operator or payment processor): hostnames go inactive or back, and their cached pages go. */
   const planChanged = async (tenantId: string) => {

@@ -19,6 +19,23 @@ function isDuplicateMeterEvent(error: unknown): boolean {
   return error instanceof Stripe.errors.StripeInvalidRequestError && /already exists with identifier/i.test(error.message);
 }
 
+/** Stripe's own tolerance (the SDK's default): a signature older than this is refused by the SDK. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * The SDK refuses only signatures older than the tolerance; one dated further ahead (a captured
+ * delivery re-signed for later replay, or a sender's clock far off) is refused here, so the window
+ * holds both ways.
+ */
+function refuseFutureTimestamp(header: string, nowMs: number): void {
+  const t = Number(/(?:^|,)\s*t=(\d+)/.exec(header)?.[1]);
+  if (Number.isFinite(t) && t - nowMs / 1000 > WEBHOOK_TOLERANCE_SECONDS) {
+    throw new Stripe.errors.StripeSignatureVerificationError(header, '', {
+      message: `Timestamp outside the tolerance zone: the signature is dated more than ${WEBHOOK_TOLERANCE_SECONDS} s in the future`,
+    });
+  }
+}
+
 export function createStripeClient(config: Pick<StripeConfig, 'secretKey' | 'apiUrl'>, options: { maxNetworkRetries?: number; timeoutMs?: number } = {}): Stripe {
   const url = config.apiUrl;
   return new Stripe(config.secretKey, {
@@ -93,6 +110,7 @@ export function createStripePaymentProcessor(config: StripeConfig, stripe: Strip
 
     async parseWebhook(rawBody, signatureHeader) {
       const payload = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody);
+      refuseFutureTimestamp(signatureHeader, Date.now());
       const event = await stripe.webhooks.constructEventAsync(payload, signatureHeader, config.webhookSecret);
       if (SUBSCRIPTION_EVENTS.has(event.type)) return subscriptionEvent(event.id, event.data.object as Stripe.Subscription);
       return { id: event.id, kind: 'ignored', type: event.type };

@@ -589,6 +589,12 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
         EXECUTE FUNCTION ${n.t('documents_search_changed')}();
     `,
   },
+  {
+    version: 22,
+    name: 'a conversation records who started it (a public key continues only public conversations)',
+    // NULL: started before this was recorded, read as private.
+    sql: (n) => `ALTER TABLE ${n.t('conversations')} ADD COLUMN started_by text;`,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -67,6 +67,15 @@ export class PgRateLimits implements RateLimitStore {
     const { rowCount } = await this.db.query(`DELETE FROM ${this.n.t('rate_counters')} WHERE reset_at < $1`, [before]);
     return rowCount ?? 0;
   }
+
+  async forget(subjects: readonly string[]) {
+    if (subjects.length === 0) return 0;
+    const { rowCount } = await this.db.query(
+      `DELETE FROM ${this.n.t('rate_counters')} r WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) s WHERE strpos(':' || r.key || ':', ':' || s || ':') > 0)`,
+      [subjects],
+    );
+    return rowCount ?? 0;
+  }
 }
 
 export class PgUsage implements UsageStore {
@@ -158,6 +167,24 @@ export class PgUsers implements UserStore {
 
   async revokeSession(id: string, at: string) {
     await this.db.query(`UPDATE ${this.sessions.name} SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, [at, id]);
+  }
+
+  async memberIds(tenantId: string) {
+    const { rows } = await this.db.query<{ user_id: string }>(`SELECT DISTINCT user_id FROM ${this.memberships_.name} WHERE tenant_id = $1 ORDER BY user_id`, [tenantId]);
+    return rows.map((r) => r.user_id);
+  }
+
+  async deleteUnaffiliated(userIds: readonly string[]) {
+    if (userIds.length === 0) return [];
+    await this.db.query(
+      `DELETE FROM ${this.sessions.name} WHERE user_id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM ${this.memberships_.name} m WHERE m.user_id = ${this.sessions.name}.user_id)`,
+      [userIds],
+    );
+    const { rows } = await this.db.query<{ id: string; email: string }>(
+      `DELETE FROM ${this.users.name} u WHERE u.id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM ${this.memberships_.name} m WHERE m.user_id = u.id) RETURNING u.id, u.email`,
+      [userIds],
+    );
+    return rows.sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 }
 

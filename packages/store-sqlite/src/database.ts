@@ -28,6 +28,9 @@ export function openDatabase({ path, busyTimeoutMs = 5000, autoCheckpoint = true
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // Deleted and overwritten content is zeroed in the file and its WAL, not left in free space:
+  // an erased tenant's text must not be recoverable from the file.
+  db.pragma('secure_delete = ON');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   if (!autoCheckpoint) db.pragma('wal_autocheckpoint = 0');
   sqliteVec.load(db);

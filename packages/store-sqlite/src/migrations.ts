@@ -582,6 +582,12 @@ export const migrations: (Migration & { name: string })[] = [
       END;
     `,
   },
+  {
+    version: 24,
+    name: 'a conversation records who started it (a public key continues only public conversations)',
+    // NULL: started before this was recorded, read as private.
+    sql: `ALTER TABLE conversations ADD COLUMN started_by TEXT;`,
+  },
 ];
 
 export function migrate(db: Db): void {

@@ -45,6 +45,17 @@ export class SqliteRateLimits implements RateLimitStore {
   purgeExpired(before: string) {
     return this.counters.run(() => this.counters.sql.get('DELETE FROM rate_counters WHERE reset_at < ?').run(before).changes);
   }
+
+  forget(subjects: readonly string[]) {
+    if (subjects.length === 0) return Promise.resolve(0);
+    return this.counters.run(
+      () =>
+        this.counters.sql
+          // json_each has a `key` column of its own: the counter's is named by its table.
+          .get("DELETE FROM rate_counters WHERE EXISTS (SELECT 1 FROM json_each(?) s WHERE instr(':' || rate_counters.key || ':', ':' || s.value || ':') > 0)")
+          .run(JSON.stringify(subjects)).changes,
+    );
+  }
 }
 
 export class SqliteUsage implements UsageStore {
@@ -162,6 +173,22 @@ export class SqliteUsers implements UserStore {
   revokeSession(id: string, at: string) {
     return this.run(() => {
       this.sql.get('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
+    });
+  }
+
+  memberIds(tenantId: string) {
+    return this.run(() => (this.sql.get('SELECT DISTINCT user_id FROM memberships WHERE tenant_id = ? ORDER BY user_id').raw().all(tenantId) as [string][]).map((r) => r[0]));
+  }
+
+  deleteUnaffiliated(userIds: readonly string[]) {
+    return this.run(() => {
+      const gone = this.sql
+        .get('SELECT id, email FROM users WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = users.id) ORDER BY id')
+        .all(JSON.stringify(userIds)) as { id: string; email: string }[];
+      const ids = JSON.stringify(gone.map((u) => u.id));
+      this.sql.get('DELETE FROM sessions WHERE user_id IN (SELECT value FROM json_each(?))').run(ids);
+      this.sql.get('DELETE FROM users WHERE id IN (SELECT value FROM json_each(?))').run(ids);
+      return gone;
     });
   }
 }

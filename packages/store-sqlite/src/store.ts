@@ -78,10 +78,10 @@ const translated =
     }
   };
 
-function aggregates(db: Db, sql: Statements, run: Runner, counters: Counters, shared: boolean, trigramIndex: boolean, writer?: DocumentWriter, vectors?: VectorIndexes) {
+function aggregates(db: Db, sql: Statements, run: Runner, counters: Counters, shared: boolean, trigramIndex: boolean, writer?: DocumentWriter, vectors?: VectorIndexes, graphs: VectorIndexes | undefined = vectors) {
   const search = new SqliteSearchIndex(db, sql, run, undefined, shared, vectors, trigramIndex);
   return {
-    tenants: new SqliteTenants(sql, run, search, counters),
+    tenants: new SqliteTenants(sql, run, search, counters, graphs),
     workspaces: new SqliteWorkspaces(sql, run, search, counters),
     apiKeys: new SqliteApiKeys(sql, run),
     documents: new SqliteDocuments(sql, run, writer),
@@ -186,7 +186,8 @@ export class SqliteStore implements Store {
     this.visitors = root.visitors;
     this.customers = root.customers;
     this.inbox = root.inbox;
-    const inTx = aggregates(db, sql, async (fn) => translated(fn)(), counters, false, trigramIndex);
+    // Erasure runs in a transaction and deletes the tenant's graph files too.
+    const inTx = aggregates(db, sql, async (fn) => translated(fn)(), counters, false, trigramIndex, undefined, undefined, this.vectors);
     this.txView = {
       ...inTx,
       capabilities: this.capabilities,
@@ -242,6 +243,18 @@ export class SqliteStore implements Store {
 
   private dbOf(table: string): Db {
     return COUNTER_TABLES.has(table) ? this.countersDb : this.db;
+  }
+
+  /** The WALs still hold page images from before the erasure: checkpoint them and truncate them to nothing. */
+  async scrub(): Promise<void> {
+    await this.gate.idle();
+    for (const db of [this.db, this.countersDb]) {
+      if (db.memory || !db.open) continue;
+      await whileLocked(() => {
+        const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+        if (result?.busy) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      }, this.lockWaitMs).catch(() => undefined);
+    }
   }
 
   async close(): Promise<void> {

@@ -4,22 +4,33 @@ import { COUNTER_TABLES, eraseCounterRows, type Counters } from './counters.js';
 import type { Runner, Statements } from './database.js';
 import { eraseTenantRows } from './tenant-erasure.js';
 import type { SqliteSearchIndex } from './search-index.js';
+import type { VectorIndexes } from './vector-index.js';
 import { Table } from './rows.js';
 
 export class SqliteTenants implements TenantStore {
   private readonly rows: Table<TenantRecord>;
 
-  constructor(private readonly sql: Statements, private readonly run: Runner, private readonly search: SqliteSearchIndex, private readonly counters: Counters) {
+  constructor(
+    private readonly sql: Statements,
+    private readonly run: Runner,
+    private readonly search: SqliteSearchIndex,
+    private readonly counters: Counters,
+    private readonly graphs?: VectorIndexes,
+  ) {
     this.rows = new Table(sql, tables.TENANTS);
   }
 
   async erase(id: string) {
+    // The workspaces' HNSW graph files hold the tenant's vectors: they go with it (derived data,
+    // rebuilt from the rows should the erasure roll back).
+    const workspaces = await this.run(() => (this.sql.get('SELECT id FROM workspaces WHERE tenant_id = ?').raw().all(id) as [string][]).map((r) => r[0]));
+    const graphFiles = (await this.graphs?.drop(workspaces.map((workspaceId) => ({ tenantId: id, workspaceId })))) ?? 0;
     const chunks = await this.search.removeTenantChunks(id);
     // Outside the main transaction (another file): a failed erasure keeps the tenant and loses
     // only its query events, which the erasure was removing anyway.
     const counted = await this.counters.run(() => eraseCounterRows(this.counters.db, id));
     const deleted = await this.run(() => eraseTenantRows(this.sql.db, id));
-    return { ...(chunks > 0 ? { chunks } : {}), ...counted, ...deleted };
+    return { ...(chunks > 0 ? { chunks } : {}), ...(graphFiles > 0 ? { vector_graph_files: graphFiles } : {}), ...counted, ...deleted };
   }
 
   insert(t: TenantRecord) {

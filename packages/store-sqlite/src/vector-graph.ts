@@ -46,6 +46,19 @@ export function saveGraph(graph: Index, dir: string, workspaceId: string, meta: 
   }
 }
 
+/** Deletes every file of the workspace's graphs (announced, older and half-written ones). */
+export function removeGraphs(dir: string, workspaceId: string): number {
+  if (!existsSync(dir)) return 0;
+  const prefix = `${fileStem(workspaceId)}.`;
+  let removed = 0;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix)) continue;
+    rmSync(join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 function listGraphs(dir: string, workspaceId: string): { seq: number }[] {
   if (!existsSync(dir)) return [];
   const prefix = `${fileStem(workspaceId)}.`;

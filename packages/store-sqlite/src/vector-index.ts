@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { Scope } from '@panya/core';
 import type { Index } from 'usearch';
 import type { Statements } from './database.js';
-import { latestGraph, openGraph } from './vector-graph.js';
+import { latestGraph, openGraph, removeGraphs } from './vector-graph.js';
 import type { BuildReply, BuildRequest, BuilderData } from './vector-index-thread.js';
 
 export interface VectorIndexOptions {
@@ -206,6 +206,23 @@ export class VectorIndexes {
       this.pending.set(id, resolve);
       this.builder!.postMessage(request);
     });
+  }
+
+  /**
+   * Forgets the workspaces' graphs and deletes their files (tenant erasure): a build running for one
+   * is waited for first, so it cannot write a graph back afterwards.
+   */
+  async drop(scopes: readonly Scope[]): Promise<number> {
+    let removed = 0;
+    for (const scope of scopes) {
+      const key = `${scope.tenantId}\u0000${scope.workspaceId}`;
+      await this.builds.get(key)?.catch(() => undefined);
+      this.loaded.delete(key);
+      this.counted.delete(key);
+      this.stale.delete(key);
+      removed += removeGraphs(this.dir, scope.workspaceId);
+    }
+    return removed;
   }
 
   /** Resolves when no build is running (tests, benchmarks). */

@@ -170,7 +170,7 @@ function neverCustom(hostname: string): boolean {
  * hostname, or a host that is not the help host and can never be a custom hostname.
  */
 export function certainlyApiHost(engine: Engine, options: HelpCenterOptions, hostname: string): boolean {
-  return hostname === options.apiHostname || (!engine.helpCenter.isHelpHost(hostname) && neverCustom(hostname));
+  return hostname === options.apiHostname || engine.helpCenter.isApiHostname(hostname) || (!engine.helpCenter.isHelpHost(hostname) && neverCustom(hostname));
 }
 
 /**

@@ -92,9 +92,18 @@ export function KeysScreen({ ctx }: { ctx: AppContext }) {
               <input type="radio" name="kind" value="secret" checked={kind === 'secret'} onChange={() => setKind('secret')} /> {t('keys.secret')}
             </label>
             <label class="check">
-              <input type="radio" name="kind" value="publishable" checked={kind === 'publishable'} onChange={() => setKind('publishable')} /> {t('keys.publishable')}
+              <input type="radio" name="kind" value="publishable" checked={kind === 'publishable'} onChange={() => {
+                  setKind('publishable');
+                  // A publishable key is bound to one workspace: never "all".
+                  if (!workspace) setWorkspace((live[0] ?? ctx.me.workspace).slug);
+                }} /> {t('keys.publishable')}
             </label>
           </fieldset>
+          {kind === 'publishable' ? (
+            <p class="muted" data-testid="publishable-note">
+              {t('keys.publishableNote')}
+            </p>
+          ) : null}
           {kind === 'secret' ? (
             <fieldset>
               <legend>{t('keys.scopes')}</legend>
@@ -108,7 +117,7 @@ export function KeysScreen({ ctx }: { ctx: AppContext }) {
           <label>
             {t('keys.workspace')}
             <select name="workspace" value={workspace} onChange={(e) => setWorkspace((e.target as HTMLSelectElement).value)}>
-              <option value="">{t('keys.allWorkspaces')}</option>
+              {kind === 'secret' ? <option value="">{t('keys.allWorkspaces')}</option> : null}
               {(live.length ? live : [ctx.me.workspace]).map((w) => (
                 <option value={w.slug} key={w.slug}>
                   {w.name} ({w.slug})

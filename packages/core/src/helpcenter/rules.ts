@@ -110,11 +110,12 @@ export function isPublished(doc: Pick<DocumentRecord, 'publicSurfaces'>): boolea
 }
 
 /**
- * What a caller may read: a key restricted to the help center (the one its pages embed, or a
- * widget's) sees only published documents; every other caller the whole workspace.
+ * What a caller may read: a publishable key — public by construction, whatever `Origin` it is sent
+ * with — and a key restricted to the help center see only published documents; every other caller
+ * the whole workspace.
  */
-export function readableBy(principal: { surface?: PublicSurface | undefined }): ((doc: Pick<DocumentRecord, 'publicSurfaces'>) => boolean) | undefined {
-  return principal.surface === HELP_CENTER_SURFACE ? isPublished : undefined;
+export function readableBy(principal: { publishable?: boolean | undefined; surface?: PublicSurface | undefined }): ((doc: Pick<DocumentRecord, 'publicSurfaces'>) => boolean) | undefined {
+  return principal.publishable || principal.surface === HELP_CENTER_SURFACE ? isPublished : undefined;
 }
 
 /** Merges purge requests (the edge adapter batches each list). */

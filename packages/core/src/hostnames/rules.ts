@@ -8,7 +8,7 @@ import { HOSTNAME_FAILURES, type LocalizedText } from '../messages.js';
 import { EDGE_HOSTNAME_ACCOUNT_CAP, PLANS, type EffectiveLimits } from '../plans.js';
 import type { HostnameFailureCause, OwnershipRecord } from '../ports/edge.js';
 import { randomBase62 } from '../system.js';
-import type { CustomHostnameRecord } from './record.js';
+import type { CustomHostnameRecord, HostnameStatus } from './record.js';
 
 /** The TXT name prefix (spec: `_edge-custom-hostname.<domain>`). */
 export const TXT_RECORD_PREFIX = '_edge-custom-hostname.';
@@ -111,4 +111,21 @@ export function hostnameHealth(record: Pick<CustomHostnameRecord, 'status' | 'st
         ? 'Verifying DNS for more than 24 hours (typical: 15 minutes to 4 hours): check the tenant\'s CNAME and TXT records.'
         : null,
   };
+}
+
+/** States a hostname is in before the edge ever verified it (its DNS proven to be the tenant's). */
+const UNVERIFIED: readonly HostnameStatus[] = ['pending', 'verifying_dns', 'failed'];
+
+/** Whether a record claims its hostname: only one the edge verified (active, or inactive after a downgrade). */
+export function claimsHost(record: Pick<CustomHostnameRecord, 'status'>): boolean {
+  return !UNVERIFIED.includes(record.status);
+}
+
+/**
+ * The spec's stale rule (delete and re-add after 7 days) applied to a claim: a record that never
+ * verified and has not changed state for more than 7 days is released when someone else registers
+ * its hostname. A verified record (active, or inactive awaiting re-upgrade) is never released.
+ */
+export function releasable(record: Pick<CustomHostnameRecord, 'status' | 'statusChangedAt'>, now: Date): boolean {
+  return UNVERIFIED.includes(record.status) && now.getTime() - Date.parse(record.statusChangedAt) > READD_AFTER_DAYS * 24 * HOUR_MS;
 }

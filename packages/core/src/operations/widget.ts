@@ -14,7 +14,7 @@ export const widgetConfig = defineOperation({
     name: z.string().describe("The workspace's name (the widget's title)."),
     brandAccent: z.string().nullable().describe("The workspace's brand accent colour, e.g. #2f6feb."),
     helpCenterUrl: z.string().nullable().describe('The help center home page, when citations link to it.'),
-    articleUrl: z.string().nullable().describe("A cited article's page with {documentId} to replace; null for a key not restricted to the help center."),
+    articleUrl: z.string().nullable().describe("A cited article's page with {documentId} to replace; null for a key that may read unpublished documents (a secret key or a session), which have no public page."),
   }),
   async run({ request, services }) {
     return ok(await services.helpCenter.widget(request));

@@ -11,6 +11,13 @@ export type Citation = {
   snippet: string;
 };
 
+/**
+ * Who started a conversation: a publishable key (a page anyone can read) or a private caller
+ * (a secret key, a signed-in user). A public caller continues only public conversations.
+ */
+export const CONVERSATION_STARTERS = ['public', 'private'] as const;
+export type ConversationStarter = (typeof CONVERSATION_STARTERS)[number];
+
 export interface NewConversation {
   id: string;
   tenantId: string;
@@ -24,10 +31,14 @@ export interface NewConversation {
   handedOff: boolean;
   createdAt: string;
   lastMessageAt: string;
+  /** Default `private`. */
+  startedBy?: ConversationStarter;
 }
 
 /** A conversation as stored and read back: the fields chat writes plus the support ones. */
 export interface ConversationRecord extends NewConversation {
+  /** Conversations stored before this was recorded read as `private`. */
+  startedBy: ConversationStarter;
   /** An answer cited nothing: the inbox shows it for a human to look at. */
   hasUngroundedAnswer: boolean;
   /** The visitor whose contact details were captured on it. */

@@ -27,4 +27,9 @@ export interface RateLimitStore {
    */
   consume(buckets: readonly RateBucket[], cost: number): Promise<RateDecision>;
   purgeExpired(before: string): Promise<number>;
+  /**
+   * Deletes every counter whose key has one of `subjects` as one of its `:`-separated parts
+   * (tenant erasure: its tenant id, key and user ids, e-mail addresses); returns how many.
+   */
+  forget(subjects: readonly string[]): Promise<number>;
 }

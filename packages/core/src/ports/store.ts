@@ -378,5 +378,10 @@ export interface Store {
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /** Queries the database (throws when it cannot be reached or is closed). */
   health(): Promise<StoreHealth>;
+  /**
+   * After an erasure: leaves no copy of deleted rows where the backend can reach it (SQLite zeroes
+   * deleted content as it goes and truncates its write-ahead logs here). Optional.
+   */
+  scrub?(): Promise<void>;
   close(): Promise<void>;
 }

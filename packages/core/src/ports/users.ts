@@ -41,4 +41,11 @@ export interface UserStore {
   insertSession(session: SessionRecord): Promise<void>;
   getSession(id: string): Promise<SessionRecord | null>;
   revokeSession(id: string, at: string): Promise<void>;
+  /** The users with a membership in the tenant (tenant erasure). */
+  memberIds(tenantId: string): Promise<string[]>;
+  /**
+   * Deletes those of `userIds` that belong to no tenant any more, with their sessions (tenant
+   * erasure: a member of no other tenant must not be able to sign in); returns the deleted users.
+   */
+  deleteUnaffiliated(userIds: readonly string[]): Promise<{ id: string; email: string }[]>;
 }

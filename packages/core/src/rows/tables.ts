@@ -149,6 +149,7 @@ export const CONVERSATIONS = table<ConversationRecord>('conversations', [
   ['csat.comment', 'csat_comment', 'text'],
   ['csat.at', 'csat_at', 'time'],
   ['tags', 'tags', 'json'],
+  ['startedBy', 'started_by', 'text', { nullAs: 'private' }],
 ]);
 
 export const MESSAGES = table<MessageRecord>('messages', [

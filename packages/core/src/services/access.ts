@@ -35,9 +35,8 @@ export function createAccessService(deps: ServiceDeps) {
         workspace = await store.workspaces.getDefault(tenant.id);
       }
       if (!workspace || workspace.deletedAt) return err(errors.notFound('Workspace'));
-      if (principal.workspaceId && principal.workspaceId !== workspace.id) {
-        return err(errors.forbidden('This API key is bound to another workspace.'));
-      }
+      // A sibling workspace the key may not address answers exactly like one that does not exist.
+      if (principal.workspaceId && principal.workspaceId !== workspace.id) return err(errors.notFound('Workspace'));
       return ok({ tenant, workspace, principal, scope: { tenantId: tenant.id, workspaceId: workspace.id } });
     },
 

@@ -150,6 +150,8 @@ export function createAuthService(deps: {
       if (options.tenantSlug === undefined) return bySecret ? ok({}) : err(errors.forbidden(`Cron jobs need the cron secret; ${secretHint}.`));
       const tenant = await deps.tenancy.getTenantBySlug(options.tenantSlug);
       if (!bySecret) {
+        // A job run changes state even on GET: a cookie alone (a cross-site link or image) never starts one.
+        if (credentials.sessionToken && !credentials.requestedWith) return err(errors.forbidden('A job run with the session cookie needs the X-Requested-With header.'));
         const user = await deps.users.authenticateSession(credentials.sessionToken);
         const ctx = user.isOk() && tenant.isOk() ? await deps.users.resolve(user.value, options.tenantSlug) : null;
         if (!ctx?.isOk() || ctx.value.principal.role !== 'owner') return err(errors.forbidden(`Cron jobs need the cron secret or a tenant owner session; ${secretHint}.`));

@@ -3,7 +3,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { errors, isPanyaError, isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import { condenseQuery } from '../generators/condense.js';
 import { ANSWER_INTERRUPTED } from '../messages.js';
-import type { Citation } from '../ports/conversations.js';
+import type { Citation, ConversationStarter } from '../ports/conversations.js';
 import type { ChatTurn, Generator, GeneratorUsage } from '../ports/generator.js';
 import type { ChatEvent } from '../schemas/responses.js';
 import { chatSchema, detectLocale, type ChatInput } from '../schemas/answers.js';
@@ -49,7 +49,11 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
       const persona = found.value;
       const locale = answerLocale(parsed.value, persona);
 
-      const existing = conversationId ? await store.conversations.get(ctx.scope, conversationId) : null;
+      const startedBy: ConversationStarter = ctx.principal.publishable ? 'public' : 'private';
+      const stored = conversationId ? await store.conversations.get(ctx.scope, conversationId) : null;
+      // A public key continues only a public conversation: another's answers exactly like a missing one,
+      // so its earlier questions never reach the page.
+      const existing = stored && (startedBy === 'private' || stored.startedBy === 'public') ? stored : null;
       if (conversationId && !existing) return err(errors.notFound('Conversation'));
       // The stream's slot is held until its events end; every way out before that gives it back.
       const slot = slots.acquire(ctx);
@@ -80,6 +84,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
           handedOff: false,
           createdAt: now,
           lastMessageAt: now,
+          startedBy,
         };
         if (!existing) await store.conversations.insert(conversation);
         const history: ChatTurn[] = (await store.conversations.messages(ctx.scope, conversation.id, HISTORY_TURNS)).map((m) => ({ role: m.role, content: m.content }));

@@ -21,14 +21,14 @@ export async function disqualifyConversation(deps: Pick<ServiceDeps, 'store' | '
   return outcome;
 }
 
-/** A conversation as the API shows it: no tenant id, its status spelled out. */
 /** A conversation's opening question as a list shows it: one line, at most 200 characters. */
 const FIRST_QUESTION = (text: string) => {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 };
 
-export function publicConversation({ tenantId: _tenant, ...c }: ConversationRecord): ConversationJson {
+/** A conversation as the API shows it: no tenant id, its status spelled out. */
+export function publicConversation({ tenantId: _tenant, startedBy: _startedBy, ...c }: ConversationRecord): ConversationJson {
   return { ...c, status: c.handedOff ? 'handed_off' : 'open' };
 }
 

@@ -63,12 +63,24 @@ export function createErasureService(deps: ErasureDeps) {
       if (!tenant) return err(errors.notFound(`Tenant "${slug}"`));
       const hostnames = (await tx.hostnames.list(tenant.id)).filter((h) => h.status === 'active').map((h) => h.hostname);
       const tombstone: TenantTombstone = { slug, tenantId: tenant.id, hostnames, erasedAt, purgedAt: null };
+      const members = await tx.users.memberIds(tenant.id);
+      const keyIds = (await tx.apiKeys.list(tenant.id)).map((k) => k.id);
       // Spec: the tombstone is written before the cascade, in the same transaction.
       await tx.tombstones.put(tombstone);
       const deleted = await tx.tenants.erase(tenant.id);
+      // Members of no other tenant go with it: an account left behind could still sign in.
+      const users = await tx.users.deleteUnaffiliated(members);
+      if (users.length > 0) deleted.users = users.length;
+      // Rate counters are keyed by the tenant, its keys, its users and their e-mail addresses.
+      const counters = await tx.rateLimits.forget([tenant.id, ...keyIds, ...users.flatMap((u) => [u.id, u.email])]);
+      if (counters > 0) deleted.rate_counters = counters;
       return ok({ slug, tenantId: tenant.id, hostnames, erasedAt, deleted });
     });
-    if (erased.isOk()) deps.hostsChanged?.();
+    if (erased.isOk()) {
+      deps.hostsChanged?.();
+      // No copy of the deleted rows is left where the backend can reach it (SQLite's WAL).
+      await store.scrub?.();
+    }
     return erased;
   }
 

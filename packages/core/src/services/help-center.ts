@@ -22,6 +22,8 @@ import type { EdgeProvider, EdgePurge } from '../ports/edge.js';
 import type { DocumentRecord, Scope, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import type { SearchResult } from '../schemas/responses.js';
 import type { HostLookupCache } from '../helpcenter/host-cache.js';
+import type { ReservedHostnames } from '../hostnames/reserved.js';
+import { claimsHost } from '../hostnames/rules.js';
 import type { ApiKeyService } from './api-keys.js';
 import type { RequestContext, ServiceDeps } from './context.js';
 import type { SearchService } from './search.js';
@@ -61,6 +63,8 @@ export interface HelpCenterDeps extends ServiceDeps {
   apiKeys: Pick<ApiKeyService, 'create'>;
   /** Whether a hostname is the help center's, remembered briefly (see `host-cache.ts`). */
   hosts: HostLookupCache;
+  /** The service's own names (the API's hostnames are never a help center's). */
+  reserved?: ReservedHostnames;
 }
 
 /** The chat widget's settings (`GET /api/widget`). */
@@ -123,7 +127,17 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
      */
     async isHelpHostname(hostname: string): Promise<boolean> {
       const host = hostname.toLowerCase();
-      return deps.hosts.lookup(host, async () => (await store.hostnames.findByHostname(host)) !== null || (await store.tombstones.findByHostname(host)) !== null);
+      if (deps.reserved?.isApiHostname(host)) return false;
+      // Only a hostname the edge verified claims its Host: a tenant's unverified record never takes a name from anyone.
+      return deps.hosts.lookup(host, async () => {
+        const record = await store.hostnames.findByHostname(host);
+        return (record !== null && claimsHost(record)) || (await store.tombstones.findByHostname(host)) !== null;
+      });
+    },
+
+    /** The API's own hostnames (configured): never looked up as a custom hostname. */
+    isApiHostname(hostname: string): boolean {
+      return deps.reserved?.isApiHostname(hostname) ?? false;
     },
 
     /** What a request to the help host or a custom hostname gets. */
@@ -204,8 +218,8 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
 
     /**
      * What the chat widget shows for a key: the workspace's name and brand accent, and where its
-     * citations link — the help center's articles, only for a key restricted to them (another
-     * key may cite internal documents, which have no public page).
+     * citations link — the help center's articles, for a caller that reads published documents only
+     * (every publishable key; a secret key may cite internal documents, which have no public page).
      */
     async widget(ctx: RequestContext): Promise<WidgetConfig> {
       const active = (await store.hostnames.list(ctx.tenant.id)).find((h) => h.status === 'active');
@@ -222,7 +236,7 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
 
     /** Whether an ask-box request's key may answer on this site: the site's tenant and workspace, help-center documents only. */
     admits(site: HelpSite, ctx: RequestContext): boolean {
-      return ctx.tenant.id === site.tenant.id && ctx.workspace.id === site.workspace.id && readableBy(ctx.principal) !== undefined;
+      return ctx.tenant.id === site.tenant.id && ctx.workspace.id === site.workspace.id && ctx.principal.surface === HELP_CENTER_SURFACE;
     },
 
     /**

@@ -9,8 +9,9 @@ import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { errors, isStoreConflict, panyaError, type LocalizedText, type PanyaError } from '../errors.js';
 import { HOSTNAME_STATUS_LABELS, type CustomHostnameRecord, type HostnameStatus } from '../hostnames/record.js';
-import { checkHostnameAllowance, dnsInstructions, failureMessage, generateOwnership, hostnameHealth, type DnsInstructions, type HostnameHealth } from '../hostnames/rules.js';
+import { checkHostnameAllowance, dnsInstructions, failureMessage, claimsHost, generateOwnership, hostnameHealth, releasable, type DnsInstructions, type HostnameHealth } from '../hostnames/rules.js';
 import { transition, type HostnameEvent } from '../hostnames/state.js';
+import { reservedHostnames, type ReservedHostnames } from '../hostnames/reserved.js';
 import { checkApex, parseHostname } from '../hostnames/validate.js';
 import { EDGE_HOSTNAME_ACCOUNT_CAP, PLANS, resolveLimits } from '../plans.js';
 import type { EdgeProvider } from '../ports/edge.js';
@@ -74,11 +75,14 @@ export interface HostnameServiceDeps extends ServiceDeps {
   edgeTarget: string | null;
   /** A hostname was added or removed (the help center's host look-up cache forgets). */
   hostsChanged?: () => void;
+  /** The service's own names, never registrable (default: the edge target only). */
+  reserved?: ReservedHostnames;
 }
 
 export function createHostnameService(deps: HostnameServiceDeps) {
   const { store, clock, ids, edge, logger } = deps;
   const target = deps.edgeTarget ?? '(PANYA_EDGE_TARGET is not set)';
+  const reserved = deps.reserved ?? reservedHostnames({ edgeTarget: deps.edgeTarget });
 
   const view = (r: CustomHostnameRecord, now = clock.now()): HostnameView => ({
     id: r.id,
@@ -114,7 +118,11 @@ export function createHostnameService(deps: HostnameServiceDeps) {
 
   async function apply(tenant: TenantRecord, record: CustomHostnameRecord, event: HostnameEvent): Promise<CustomHostnameRecord> {
     const next = transition(record, event, { now: clock.now().toISOString(), mayBeActive: await mayBeActive(tenant, record) });
-    if (next !== record) await store.hostnames.update(next);
+    if (next !== record) {
+      await store.hostnames.update(next);
+      // Verified (or no longer): whether the hostname takes its Host changed.
+      if (claimsHost(next) !== claimsHost(record)) deps.hostsChanged?.();
+    }
     return next;
   }
 
@@ -130,6 +138,40 @@ export function createHostnameService(deps: HostnameServiceDeps) {
     return apply(tenant, record, { type: 'observed', observation });
   }
 
+  /** Removes a record and its edge registration; an edge failure changes nothing. */
+  async function release(record: CustomHostnameRecord): Promise<Result<void, PanyaError>> {
+    if (record.edgeHostnameId) {
+      try {
+        await edge.remove(record.edgeHostnameId);
+      } catch (error) {
+        logger.warn('edge.remove.failed', { hostname: record.hostname, error: (error as Error).message });
+        return err(panyaError('unavailable', { message: 'The edge provider could not remove the hostname now; nothing was changed. Try again shortly.' }));
+      }
+    }
+    await store.hostnames.delete(record.tenantId, record.id);
+    logger.info('hostname.released', { hostname: record.hostname, tenantId: record.tenantId, status: record.status });
+    deps.hostsChanged?.();
+    return ok(undefined);
+  }
+
+  /** Inserts the Pending record, the hostname's one claim across tenants. */
+  async function claim(tenantId: string, record: CustomHostnameRecord, now: Date, released = false): Promise<Result<void, PanyaError>> {
+    try {
+      await store.hostnames.insert(record);
+      deps.hostsChanged?.();
+      return ok(undefined);
+    } catch (error) {
+      if (!isStoreConflict(error)) throw error;
+    }
+    const existing = await store.hostnames.findByHostname(record.hostname);
+    // Spec's stale rule: another tenant's never-verified claim unchanged for over 7 days is released.
+    if (!released && existing && existing.tenantId !== tenantId && releasable(existing, now)) {
+      const freed = await release(existing);
+      return freed.isErr() ? freed : claim(tenantId, record, now, true);
+    }
+    return err(errors.conflict(existing?.tenantId === tenantId ? `"${record.hostname}" is already one of your custom hostnames.` : failureMessage('already_registered').en));
+  }
+
   return {
     view,
 
@@ -143,7 +185,12 @@ export function createHostnameService(deps: HostnameServiceDeps) {
       if (allowance.isErr()) return err(allowance.error);
       const body = parseInput(createHostnameSchema, input);
       if (body.isErr()) return err(body.error);
-      const host = parseHostname(body.value.hostname).andThen((h) => checkApex(h, PLANS[ctx.tenant.plan].apexHostnames));
+      const host = parseHostname(body.value.hostname)
+        .andThen((h) => {
+          const refusal = reserved.reason(h.hostname);
+          return refusal ? err(errors.invalid(`${refusal} Register a hostname of your own domain, e.g. help.yourcompany.com.`, [{ path: 'hostname', message: 'reserved' }])) : ok(h);
+        })
+        .andThen((h) => checkApex(h, PLANS[ctx.tenant.plan].apexHostnames));
       if (host.isErr()) return err(host.error);
       const ownership = generateOwnership(host.value.hostname);
       const at = now.toISOString();
@@ -162,20 +209,8 @@ export function createHostnameService(deps: HostnameServiceDeps) {
         createdAt: at,
         updatedAt: at,
       };
-      try {
-        await store.hostnames.insert(record);
-        deps.hostsChanged?.();
-      } catch (error) {
-        if (!isStoreConflict(error)) throw error;
-        const existing = await store.hostnames.findByHostname(record.hostname);
-        return err(
-          errors.conflict(
-            existing?.tenantId === ctx.tenant.id
-              ? `"${record.hostname}" is already one of your custom hostnames.`
-              : failureMessage('already_registered').en,
-          ),
-        );
-      }
+      const claimed = await claim(ctx.tenant.id, record, now);
+      if (claimed.isErr()) return err(claimed.error);
       // Registration happens after the Pending row is committed: an edge outage leaves it Pending for the poll.
       return ok(view(await refresh(ctx.tenant, record)));
     },
@@ -201,17 +236,8 @@ export function createHostnameService(deps: HostnameServiceDeps) {
       if (allowed.isErr()) return err(allowed.error);
       const record = await store.hostnames.get(ctx.tenant.id, id);
       if (!record) return err(errors.notFound('Custom hostname'));
-      if (record.edgeHostnameId) {
-        try {
-          await edge.remove(record.edgeHostnameId);
-        } catch (error) {
-          logger.warn('edge.remove.failed', { hostname: record.hostname, error: (error as Error).message });
-          return err(panyaError('unavailable', { message: 'The edge provider could not remove the hostname now; nothing was changed. Try again shortly.' }));
-        }
-      }
-      await store.hostnames.delete(ctx.tenant.id, id);
-      deps.hostsChanged?.();
-      return ok(view(record));
+      const released = await release(record);
+      return released.isErr() ? err(released.error) : ok(view(record));
     },
 
     /**

@@ -154,7 +154,8 @@ export function createUserService(deps: ServiceDeps) {
       const workspace: WorkspaceRecord | null = workspaceSlug ? await store.workspaces.getBySlug(tenant.id, workspaceSlug) : await store.workspaces.getDefault(tenant.id);
       if (!workspace || workspace.deletedAt) return err(errors.notFound('Workspace'));
       const membership = memberships.find((m) => m.workspaceId === null) ?? memberships.find((m) => m.workspaceId === workspace.id);
-      if (!membership) return err(errors.forbidden('Your membership does not cover this workspace.'));
+      // A sibling workspace outside the membership answers exactly like one that does not exist.
+      if (!membership) return err(errors.notFound('Workspace'));
       const principal: Principal = { kind: 'user', id: user.id, tenantId: tenant.id, workspaceId: membership.workspaceId, scopes: ROLE_SCOPES[membership.role], role: membership.role };
       return ok({ tenant, workspace, principal, scope: { tenantId: tenant.id, workspaceId: workspace.id } });
     },

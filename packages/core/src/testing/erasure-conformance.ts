@@ -58,6 +58,41 @@ export function erasureSuite(getStore: () => Store, getProbe: () => TenantSchema
       expect(await store.hostnames.findByHostname('help.kept.example')).not.toBeNull();
     });
 
+    it('deletes the members who belong to no other tenant (with their sessions), and the counters keyed by its ids and e-mails', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const at = '2030-01-01T00:00:00.000Z';
+      const user = (id: string, email: string) => ({ id, email, passwordHash: 'scrypt$x', createdAt: at });
+      await store.users.insert(user('usr_only', 'only@a.test'));
+      await store.users.insert(user('usr_both', 'both@ab.test'));
+      await store.users.insert(user('usr_none', 'none@none.test'));
+      const member = (id: string, userId: string, tenantId: string) => ({ id, userId, tenantId, workspaceId: null, role: 'owner' as const, createdAt: at });
+      await store.users.addMembership(member('mem_1', 'usr_only', s.a.id));
+      await store.users.addMembership(member('mem_2', 'usr_both', s.a.id));
+      await store.users.addMembership(member('mem_3', 'usr_both', s.b.id));
+      await store.users.insertSession({ id: 'ses_only', userId: 'usr_only', createdAt: at, expiresAt: '2031-01-01T00:00:00.000Z', revokedAt: null });
+      expect(await store.users.memberIds(s.a.id)).toEqual(['usr_both', 'usr_only']);
+
+      const bucket = (key: string) => ({ key, window: 'w', limit: 100, resetAt: '2099-01-01T00:00:00.000Z' });
+      const keys = [`q:day:${s.a.id}`, 'login:account:300000:only@a.test', 'login:account:300000:only@a.test:203.0.113.9', 'k:hour:usr_only', 'login:account:300000:both@ab.test', `q:day:${s.b.id}`, 'login:account:300000:xonly@a.test'];
+      for (const key of keys) await store.rateLimits.consume([bucket(key)], 1);
+
+      await store.tenants.erase(s.a.id);
+      // Memberships went with the tenant: only the user of no other tenant is deleted (never one the list does not name).
+      expect((await store.users.deleteUnaffiliated(['usr_only', 'usr_both'])).map((u) => u.email)).toEqual(['only@a.test']);
+      expect(await store.users.get('usr_only')).toBeNull();
+      expect(await store.users.getSession('ses_only')).toBeNull();
+      expect(await store.users.get('usr_both')).not.toBeNull();
+      expect(await store.users.get('usr_none')).not.toBeNull();
+
+      expect(await store.rateLimits.forget([s.a.id, 'usr_only', 'only@a.test'])).toBe(4);
+      // What is left counts on: a counter of another subject (a part must match whole) starts from 1, not 0.
+      for (const key of keys) {
+        const { counts } = await store.rateLimits.consume([bucket(key)], 1);
+        expect(counts[0], key).toBe(keys.indexOf(key) < 4 ? 1 : 2);
+      }
+    });
+
     it('rolls the tombstone back with the cascade when the transaction fails', async () => {
       const store = getStore();
       const s = await seedTwoTenants(store);
