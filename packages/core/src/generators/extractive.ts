@@ -40,13 +40,20 @@ export interface ExtractiveGeneratorOptions {
   thaiGrouping?: ThaiGrouping;
 }
 
+/**
+ * Share of the query's weighted terms a section's own heading must cover for the section to be the
+ * answer ("Thai text prints as strange symbols" under that heading): the section is then quoted
+ * from its start. Measured on the answer benchmark (docs/decisions.md).
+ */
+const SECTION_MATCH = 0.6;
+
 /** A how-to answer quotes a whole list of steps: it may use this many times the ordinary budget. */
 const STEPS_BUDGET = 2;
 /** Most steps quoted. */
 const MAX_STEPS = 12;
 
 /** "How do I…", "ทำยังไง", "ขั้นตอน": the question asks for a procedure, answered with its whole list of steps. */
-const HOW_TO = /\bhow\s+(?:do|can|should|would|to|does)\b|\bsteps?\b|\bset\s*up\b|\bwhat\s+should\s+i\s+do\b|ทำยังไง|ทำอย่างไร|ต้องทำ|ยังไง|อย่างไร|วิธี|ขั้นตอน/iu;
+const HOW_TO = /\bhow\s+(?:do|can|should|would|to|does)\b|\bsteps?\b|\bset\s*up\b|\bwhat\s+should\s+i\s+do\b|ทำยังไง|ทำอย่างไร|ต้องทำ|(?<!เป็น|กัน)(?:ยังไง|อย่างไร)|วิธี|ขั้นตอน/iu;
 /** Terms that only frame a how-to question ("ต้องทำยังไง" = what must one do). */
 const HOW_TO_FRAME = new Set(['ต้อง', 'ทำ', 'ยัง', 'ไง', 'ขั้นตอน', 'step', 'steps', 'อย่าง', 'ไร']);
 
@@ -55,23 +62,30 @@ const HOW_TO_FRAME = new Set(['ต้อง', 'ทำ', 'ยัง', 'ไง', '
  * from the topic terms, so without this every sentence naming the topic would look like an answer
  * ("Original shipping fees are refunded…" for "how long do refunds take?").
  */
-type AnswerKind = 'duration' | 'amount' | 'count';
+type AnswerKind = 'duration' | 'amount' | 'count' | 'date';
 const ASKS: [AnswerKind, RegExp][] = [
   ['duration', /\bhow\s+(?:long|soon|quickly)\b|\bwhen\s+will\b|กี่วัน|กี่ชั่วโมง|กี่นาที|นานแค่ไหน|นานไหม|ใช้เวลา/iu],
   ['amount', /\bhow\s+much\b|\b(?:cost|costs|price|prices|fee|fees|charge|charges)\b|เท่าไหร่|เท่าไร|ราคา|ค่าส่ง|ค่าจัดส่ง|ค่าธรรมเนียม|ค่าบริการ/iu],
   ['count', /\bhow\s+many\b|กี่/iu],
+  ['date', /\bwhen\b|\bsince\s+when\b|\bwhat\s+date\b|เมื่อไหร่|เมื่อไร|เมื่อใด|วันไหน|วันที่เท่าไหร่/iu],
 ];
 const GIVES: Record<AnswerKind, RegExp> = {
   duration: /\d\s*(?:[–-]\s*\d+\s*)?(?:business\s+|working\s+)?(?:days?|hours?|minutes?|weeks?|months?|years?)\b|\d\s*(?:[–-]\s*\d+\s*)?(?:วัน|ชั่วโมง|นาที|สัปดาห์|เดือน|ปี)|\b(?:same|next)[- ]day\b|ภายในวัน|วันถัดไป/iu,
-  amount: /\d[\d,.]*\s*(?:thb|baht|บาท)|฿\s*\d|\bfree\b|ฟรี/iu,
+  amount: /\d[\d,.]*\s*(?:thb|baht|บาท)|฿\s*\d/iu,
   count: /\d/u,
+  // A year, a month with a day, a Thai month abbreviation.
+  date: /\b(?:1[89]|2[05])\d\d\b|[พค]\.ศ\.|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:ม|ก|มี|เม|พ|มิ|ส|ต|ธ)\.[คพย]\./iu,
 };
+
+const ASKS_FREE = /\b(?:free|fee|fees|charge|charges|pay)\b|ฟรี|ค่าธรรมเนียม|เสียเงิน|ต้องจ่าย/iu;
+const FREE = /\bfree\b|ฟรี|ไม่มีค่า|ไม่เสีย/iu;
 
 /** Index terms that only frame a question of that kind. */
 const FRAME_TERMS: Record<AnswerKind, ReadonlySet<string>> = {
   duration: new Set(['ใช้เวลา', 'เวลา', 'นาน', 'กี่วัน']),
   amount: new Set(['ราคา', 'ค่าใช้จ่าย', 'ค่า']),
   count: new Set(),
+  date: new Set(['วัน', 'ตั้งแต่']),
 };
 
 /** The kind of fact the question asks for, if its frame says so. */
@@ -89,8 +103,10 @@ interface Sentence {
   block: number;
   /** The list (per passage) this sentence is an item of. */
   list: number | null;
-  /** The in-passage headings above it, joined: its section. */
+  /** Its section: passage and in-passage headings. */
   section: string;
+  /** Terms of the innermost heading above it (the chunk's heading path, else the title, when the passage has none). */
+  sectionTerms: Set<string>;
   text: string;
   terms: Set<string>;
   /** Terms of the title, heading path and in-passage headings above the sentence. */
@@ -156,6 +172,8 @@ export class ExtractiveGenerator implements Generator {
     const sentences = this.candidates(context);
     if (sentences.length === 0) return noAnswer;
     matchCompounds(sentences, asked === query ? [query] : [query, asked]);
+    // Latin words in a Thai question are names (a brand, a product, a plan): none in the context, no answer.
+    if (isThai(asked) && queryTerms.some((t) => LATIN_TERM.test(t) && !sentences.some((s) => matchIn(t, s.terms) > 0 || matchIn(t, s.headingTerms) > 0))) return noAnswer;
     scoreSentences(sentences, queryTerms, context.length);
     // A follow-up's own words ("and to Bangkok?") decide among the passages its standalone form found,
     // and may carry the answer alone: the words taken from earlier turns are only context.
@@ -171,14 +189,22 @@ export class ExtractiveGenerator implements Generator {
     phraseBonus(sentences, asked);
     if (kind) {
       for (const s of sentences) {
-        s.gives = GIVES[kind].test(s.text);
+        // "Free" answers "is there a fee?", not "how much is the Pro plan?" (the trial is free).
+        s.gives = GIVES[kind].test(s.text) || (kind === 'amount' && ASKS_FREE.test(asked) && FREE.test(s.text));
         if (s.gives) s.score += KIND_BONUS;
       }
     }
 
     // A sentence made only of the question's own words restates it ("เงินที่ลูกค้าจ่ายผ่านพร้อมเพย์"): never an answer.
     const asking = new Set([...contentTerms(query), ...contentTerms(asked)]);
-    const restates = (s: Sentence) => [...s.terms].every((t) => asking.has(t) || THAI_FUNCTION_WORDS.has(t));
+    // One word of its own (a preposition the question left out: "ผ่าน", "via") does not make it an answer.
+    const negated = NEGATION.test(asked);
+    const restates = (s: Sentence) => {
+      // "No credit card is needed for the trial" answers "do I need a credit card for the trial?".
+      if (!negated && NEGATION.test(s.text)) return false;
+      const own = [...s.terms].filter((t) => !asking.has(t) && !THAI_FUNCTION_WORDS.has(t));
+      return own.length === 0 || (own.length === 1 && s.terms.size >= 4 && !/\d/u.test(own[0]!));
+    };
     let ranked = sentences
       .filter((s) => s.ownCoverage > 0 && !restates(s))
       .sort((a, b) => b.score - a.score || a.passage - b.passage || a.pos - b.pos);
@@ -207,8 +233,21 @@ export class ExtractiveGenerator implements Generator {
     const floor = Math.max(0.6 * best.score, 0.25);
     const relevant = Math.max(0.75 * best.ownCoverage, this.minRelevance);
 
+    const lead = inLocale(best) ? [] : [`${OTHER_LANGUAGE_LEAD[locale]} `];
+    // A section whose own heading states the question is the answer, read from its start.
+    if (howTo || !kind || !best.gives) {
+      const section = matchingSection(ranked, sentences, queryTerms, context.length);
+      if (section) {
+        const steps = howTo ? section.filter((s) => s.list !== null && s.list === section.find((t) => t.list !== null)?.list) : [];
+        if (steps.length >= 2) {
+          const intro = section.filter((s) => s.pos < steps[0]!.pos).slice(-1)[0];
+          return this.quoteSteps(intro ?? steps[0]!, steps, lead);
+        }
+        return this.quote(section, lead);
+      }
+    }
     const steps = howTo ? stepsFor(best, sentences) : [];
-    if (steps.length > 0) return this.quoteSteps(best, steps, inLocale(best) ? [] : [`${OTHER_LANGUAGE_LEAD[locale]} `]);
+    if (steps.length > 0) return this.quoteSteps(best, steps, lead);
 
     for (const s of ranked.slice(1)) {
       if (selected.length >= this.maxSentences || s.score < floor) break;
@@ -220,12 +259,14 @@ export class ExtractiveGenerator implements Generator {
     // A lone quote reads better with the sentence that continues it in the same paragraph or item,
     // when that sentence is still about the question.
     if (selected.length === 1) {
+      // …and with the one that opens it, when that one is about the question too.
+      const prev = sentences.find((s) => s.passage === best.passage && s.pos === best.pos - 1 && s.block === best.block);
+      if (prev && !restates(prev) && prev.ownCoverage >= 0.5 * best.ownCoverage && onTopic(prev) && fits(prev)) take(prev);
       const next = sentences.find((s) => s.passage === best.passage && s.pos === best.pos + 1 && s.block === best.block);
       if (next && !restates(next) && (next.ownCoverage > 0 || (kind !== null && next.gives)) && onTopic(next) && fits(next)) take(next);
     }
 
     selected.sort((a, b) => a.passage - b.passage || a.pos - b.pos);
-    const lead = inLocale(best) ? [] : [`${OTHER_LANGUAGE_LEAD[locale]} `];
     return [
       ...lead,
       ...selected.map((s, i) => {
@@ -233,6 +274,18 @@ export class ExtractiveGenerator implements Generator {
         return `${i === 0 ? '' : ' '}${text} [${s.n}]`;
       }),
     ];
+  }
+
+  /** Sentences in reading order from the first, as many as the budget holds (the first always, clipped if need be). */
+  private quote(sentences: readonly Sentence[], lead: string[]): string[] {
+    const out = [...lead];
+    let used = 0;
+    for (const s of sentences.slice(0, this.maxSentences)) {
+      if (out.length > lead.length && used + s.cost > 1) break;
+      used += s.cost;
+      out.push(`${out.length > lead.length ? ' ' : ''}${s.cost > 1 ? this.clip(s) : s.text} [${s.n}]`);
+    }
+    return out;
   }
 
   /**
@@ -264,6 +317,7 @@ export class ExtractiveGenerator implements Generator {
     const out: Sentence[] = [];
     context.forEach((passage, rank) => {
       const outer = [passage.title, ...passage.headingPath].flatMap((h) => contentTerms(h));
+      const outerSection = passage.headingPath.at(-1) ?? passage.title;
       let pos = 0;
       for (const unit of markdownUnits(passage.text)) {
         const headingTerms = new Set([...outer, ...unit.headings.flatMap((h) => contentTerms(h))]);
@@ -281,7 +335,8 @@ export class ExtractiveGenerator implements Generator {
             pos: pos++,
             block: unit.block,
             list: unit.list ? unit.list.id : null,
-            section: unit.headings.join('\u0000'),
+            section: `${rank}\u0000${unit.headings.join('\u0000')}`,
+            sectionTerms: new Set(contentTerms(unit.headings.at(-1) ?? outerSection)),
             text,
             terms: new Set(contentTerms(text)),
             headingTerms,
@@ -323,6 +378,28 @@ export class ExtractiveGenerator implements Generator {
   async condense(query: string, history: ChatTurn[]): Promise<string> {
     return condenseQuery(query, history);
   }
+}
+
+/**
+ * The section whose own heading covers the most of the query (at least SECTION_MATCH), among the
+ * sections of the sentences still in the running; its sentences in reading order.
+ */
+function matchingSection(ranked: readonly Sentence[], all: readonly Sentence[], queryTerms: readonly string[], passages: number): Sentence[] | null {
+  let best: { key: string; coverage: number } | null = null;
+  const seen = new Set<string>();
+  for (const s of ranked) {
+    if (seen.has(s.section)) continue;
+    seen.add(s.section);
+    // Unweighted: the topic word of an article is in most of its sentences, so IDF would discount
+    // exactly the word that tells "add a staff member" from "add a menu item".
+    // Exact terms only: "cashier" is no "cash payment".
+    const coverage = queryTerms.filter((q) => s.sectionTerms.has(q)).length / queryTerms.length;
+    // Retrieval's rank breaks near-ties, as it does for sentences.
+    const rated = coverage + 0.1 * (1 - s.passage / passages);
+    if (coverage >= SECTION_MATCH && (!best || rated > best.coverage)) best = { key: s.section, coverage: rated };
+  }
+  if (!best) return null;
+  return all.filter((s) => s.section === best.key).sort((a, b) => a.pos - b.pos);
 }
 
 /**
@@ -369,6 +446,9 @@ function matchCompounds(sentences: Sentence[], questions: readonly string[]): vo
   }
 }
 
+/** A sentence that says no: it answers a yes/no question even when it repeats the question's words. */
+const NEGATION = /\b(?:no|not|never|cannot|can't|don't|doesn't|isn't|aren't|won't)\b|ไม่|ห้าม|ยังไม่/iu;
+
 const THAI_WORD = /^[\u0E00-\u0E7F]+$/u;
 
 /** Distinct index terms of the query's topic words. */
@@ -410,7 +490,7 @@ function matchIn(term: string, terms: ReadonlySet<string>): number {
  * "Refunds take 5 days" under "## Refund policy" still answers "refund policy duration".
  * Score adds a small bonus for passage rank and for sitting next to a strong sentence.
  */
-function scoreSentences(sentences: Sentence[], queryTerms: readonly string[], passages: number): void {
+function scoreSentences(sentences: Sentence[], queryTerms: readonly string[], passages: number): number[] {
   const N = sentences.length;
   const weights = queryTerms.map((q) => {
     const df = sentences.reduce((n, s) => n + (matchIn(q, s.terms) > 0 ? 1 : 0), 0);
@@ -440,6 +520,7 @@ function scoreSentences(sentences: Sentence[], queryTerms: readonly string[], pa
     const strongestNeighbour = Math.max(0, ...neighbours.map((t) => t.ownCoverage));
     s.score = s.coverage + 0.1 * (1 - s.passage / passages) + 0.1 * strongestNeighbour;
   });
+  return weights;
 }
 
 /** Articles, prepositions and pronouns: a pair with one of them is no phrase ("an item"). */

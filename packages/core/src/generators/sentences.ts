@@ -33,7 +33,7 @@ const OPEN_BRACKET_END = /[([]\s*$/u;
  * with a closing particle.
  */
 const THAI_SENTENCE_STARTS = new Set([
-  'หาก', 'ถ้า', 'กรณี', 'ในกรณี', 'อย่างไรก็ตาม', 'นอกจากนี้', 'ทั้งนี้', 'จากนั้น', 'หลังจากนั้น', 'ต่อจากนั้น', 'ดังนั้น',
+  'หาก', 'ถ้า', 'ถ้าหาก', 'กรณี', 'ในกรณี', 'อย่างไรก็ตาม', 'นอกจากนี้', 'ทั้งนี้', 'จากนั้น', 'หลังจากนั้น', 'ต่อจากนั้น', 'ดังนั้น',
   'หมายเหตุ', 'โปรด', 'กรุณา', 'ขั้นตอน',
 ]);
 /** Auxiliaries and modals: a piece whose second word is one ("สินค้า|ต้อง…", "เงิน|จะ…") opens with its own subject. */
@@ -42,6 +42,7 @@ const THAI_CONDITIONS = new Set(['หาก', 'ถ้า', 'กรณี', 'ใ�
 const THAI_SENTENCE_ENDS = /(?:ครับ|ค่ะ|คะ|จ้ะ|จ้า|ฯลฯ)$/u;
 /** A clause group is not ended before it holds this many characters: a short lead belongs to what follows. */
 const MIN_THAI_SENTENCE = 20;
+const MIN_THAI_CLAUSE = 10;
 /** Nor kept going past this many: a paragraph with no boundary still yields quotable pieces. */
 const MAX_THAI_SENTENCE = 200;
 
@@ -88,34 +89,34 @@ export function splitThai(text: string, grouping: ThaiGrouping = 'clause-groups'
       continue;
     }
     let group = '';
-    let count = 0;
+    let last = '';
     for (const p of pieces) {
-      if (group && endsSentence(group, count, p, grouping)) {
+      if (group && endsSentence(group, last, p, grouping)) {
         out.push(group);
         group = p;
-        count = 1;
-      } else {
-        group = group ? `${group} ${p}` : p;
-        count++;
-      }
+      } else group = group ? `${group} ${p}` : p;
+      last = p;
     }
     if (group) out.push(group);
   }
   return out;
 }
 
-function endsSentence(group: string, pieces: number, next: string, grouping: ThaiGrouping): boolean {
+function endsSentence(group: string, lastPiece: string, next: string, grouping: ThaiGrouping): boolean {
   const length = graphemeLength(group);
-  if (length < MIN_THAI_SENTENCE) return false;
-  if (grouping === 'every-space') return true;
+  if (grouping === 'every-space') return length >= MIN_THAI_SENTENCE;
   if (length >= MAX_THAI_SENTENCE) return true;
-  if (THAI_SENTENCE_ENDS.test(group)) return true;
+  // A condition ("เมื่อหมดช่วงทดลอง") goes on into the clause that says what then happens.
+  const last = leadingWords(lastPiece, 1);
+  if (last.length > 0 && THAI_CONDITIONS.has(last[0]!)) return false;
   const opening = leadingWords(next, 2);
+  // A condition or a next step starts a sentence after any clause that is more than a word or two.
+  if (length >= MIN_THAI_CLAUSE && opening.length > 0 && THAI_SENTENCE_STARTS.has(opening[0]!)) return true;
+  if (length < MIN_THAI_SENTENCE) return false;
+  if (THAI_CONDITIONS.has(opening[0] ?? '')) return true;
+  if (THAI_SENTENCE_ENDS.test(group)) return true;
   if (opening.length === 0) return false;
-  if (THAI_SENTENCE_STARTS.has(opening[0]!)) return true;
   const start = leadingWords(group, 2);
-  // A condition ("หากลูกค้าจ่ายด้วยบัตร") goes on into the clause that says what then happens.
-  if (pieces === 1 && start.length > 0 && THAI_CONDITIONS.has(start[0]!)) return false;
   if (opening.length === 2 && THAI_AUXILIARIES.has(opening[1]!)) return true;
   // Parallel statements: the next piece opens as this sentence did.
   return opening.length === 2 && start.length === 2 && opening[0] === start[0] && opening[1] === start[1];

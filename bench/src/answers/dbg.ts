@@ -1,0 +1,10 @@
+import { createEngine } from '@panya/core';
+import { openSqliteStore } from '@panya/store-sqlite';
+import { helpCenterTh } from './helpcenter-th.js';
+const engine = createEngine({ store: openSqliteStore({ path: ':memory:' }) });
+await engine.tenancy.createTenant({ slug: 'cafe', plan: 'business' });
+const ctx = (await engine.access.system('cafe'))._unsafeUnwrap();
+(await engine.documents.bulk(ctx, { create: helpCenterTh.map((a) => ({ title: a.title, contentMd: a.contentMd, publicSurfaces: ['help_center' as const], url: null })) }))._unsafeUnwrap();
+await engine.ingest.drain();
+const r = (await engine.search.search(ctx, { query: process.argv[2] ?? 'เพิ่มพนักงานใหม่ยังไง', topK: 3 }))._unsafeUnwrap();
+for (const x of r.results) console.log(JSON.stringify(x).slice(0, 900));
