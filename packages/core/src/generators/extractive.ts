@@ -162,7 +162,8 @@ export class ExtractiveGenerator implements Generator {
    */
   answer(query: string, context: readonly GeneratorContext[], locale: Locale, asked: string = query): string[] {
     const noAnswer = [NO_ANSWER[locale] ?? NO_ANSWER.en];
-    const kind = answerKind(asked);
+    // A follow-up ("and if I paid cash on delivery?") asks for the kind of fact its conversation asked for.
+    const kind = answerKind(asked) ?? (asked === query ? null : answerKind(query.replace(/(?<=[\u0E00-\u0E7F])\s+(?=[\u0E00-\u0E7F])/gu, '')));
     const howTo = HOW_TO.test(asked);
     // "ใช้เวลา" (takes time), "ราคา" (price), "ต้องทำยังไง": the frame of the question, not its topic.
     const isTopic = (t: string) => (!kind || !FRAME_TERMS[kind].has(t)) && (!howTo || !HOW_TO_FRAME.has(t));
