@@ -9,6 +9,7 @@ import { createEngine, type Engine, type RequestContext } from '@panya/core';
 import { demoCommand } from '@panya/cli';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { answerCases, type AnswerCase } from './answers/cases.js';
+import { runHelpCenter } from './answers/helpcenter-run.js';
 import { emit, log } from './lib/child.js';
 
 interface Outcome {
@@ -105,7 +106,9 @@ async function main() {
       return { locale, kind, cases: rows.length, correct: rows.filter((o) => o.correct).length, peerCorrect: rows.filter((o) => o.peerCorrect).length };
     }),
   );
+  const helpCenter = await runHelpCenter(log);
   emit({
+    helpCenter,
     cases: outcomes.length,
     correct: outcomes.filter((o) => o.correct).length,
     peerCorrect: outcomes.filter((o) => o.peerCorrect).length,

@@ -175,6 +175,8 @@ SciFact (\`shared/eval/scifact\`: 5,183 abstracts, 300 test queries) loaded once
 
 - **correct** — grounded, every labelled fact present, nothing to avoid quoted (for the unanswerable question: the no-answer message).
 - **peer: top passage** — the best-ranked chunk for the same (standalone) query, cut to the same 80-word budget: what a reader gets without answer extraction.
+
+**Help-center set** (\`bench/src/answers/helpcenter-*.ts\`): 8 English and 8 Thai help-center articles of a coffee-shop point-of-sale product (steps under headings, policies with numbers, a price table, troubleshooting sections; the Thai ones written as Thai is, with spaces between clauses and no full stops), and 69 questions in each language — how-to (the answer must hold every step), policy with numbers, troubleshooting, yes/no, and 10 the articles cannot answer — each labelled with the facts a correct answer contains. Asked through \`answers.answer\` without a \`locale\` (the question's language decides), one in-memory engine per generator. **facts covered**: grounded and every labelled fact present; **unanswerable refused**: the no-answer message; **chars**: answer length in characters (graphemes), citations removed. In the same run, on the same retrieved chunks: **first sentence of the top chunk** and **top chunk truncated** (to the extractive budget: 80 words, 300 Thai characters); the extractive generator's measured alternatives (Thai runs split at every space / never split; relevance threshold 0.3 / 0.7); and the OpenAI-compatible generator against the local fake server, judged on its prompt only.
 `,
     stall: `## stall — no request freezes the server
 

@@ -63,6 +63,32 @@ export function renderAnswers(r: Any): string {
     '',
     `Citations numbered 1..n in order of first use: ${pct(r.numberedInOrder, r.cases)}; answers opening in the requested language: ${pct(r.inRequestedLocale, r.cases)}.`,
     ...(misses.length ? ['', 'Missed:', ...misses] : []),
+    ...(r.helpCenter ? ['', renderHelpCenter(r.helpCenter)] : []),
+  ].join('\n');
+}
+
+function renderHelpCenter(h: Any): string {
+  const pct = (n: number, d: number) => `${n}/${d} (${Math.round((100 * n) / Math.max(1, d))} %)`;
+  const rows = (h.variants as Any[]).map((v) => [
+    v.name,
+    pct(v.en.factsCovered, v.en.answerable),
+    pct(v.th.factsCovered, v.th.answerable),
+    pct(v.en.refused + v.th.refused, v.en.unanswerable + v.th.unanswerable),
+    `${v.en.medianChars} / ${v.en.p90Chars} / ${v.en.maxChars}`,
+    `${v.th.medianChars} / ${v.th.p90Chars} / ${v.th.maxChars}`,
+  ]);
+  const o = h.openai;
+  const types = ['how-to', 'policy', 'troubleshooting', 'yes-no', 'none'];
+  const def = (h.variants as Any[])[0];
+  return [
+    `### Help-center set: ${h.counts.en ? Object.values(h.counts.en as Record<string, number>).reduce((a, b) => a + b, 0) : 0} English and ${Object.values(h.counts.th as Record<string, number>).reduce((a, b) => a + b, 0)} Thai questions`,
+    '',
+    table(['generator', 'en facts covered', 'th facts covered', 'unanswerable refused', 'en chars median / p90 / max', 'th chars median / p90 / max'], rows),
+    '',
+    `By question type (${def.name}): ${types.map((t) => `${t} ${pct(def.byType[t]?.correct ?? 0, def.byType[t]?.cases ?? 0)}`).join(', ')}.`,
+    '',
+    `OpenAI-compatible generator against the local fake (its answers are canned; the prompt is judged): passages sent hold every fact for ${pct(o.en.factsInPrompt, o.en.answerable)} English and ${pct(o.th.factsInPrompt, o.th.answerable)} Thai answerable questions; the system prompt asks for the question's language for ${pct(o.en.askedInQuestionLanguage, o.en.cases)} / ${pct(o.th.askedInQuestionLanguage, o.th.cases)}; median prompt ${o.en.medianPromptChars} / ${o.th.medianPromptChars} characters (max ${o.en.maxPromptChars} / ${o.th.maxPromptChars}).`,
+    ...(def.misses.length ? ['', `Missed (${def.name}):`, ...(def.misses as string[]).map((m) => `- ${m}`)] : []),
   ].join('\n');
 }
 

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { MAX_PDF_INFLATED_BYTES } from '@panya/core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -129,3 +132,36 @@ describe('convertUpload', () => {
     expect((await convertUpload({ filename: 'a.txt', bytes: utf8('a\u0000b') })).contentMd).toBe('ab');
   });
 });
+
+// A Thai page printed to PDF by Chromium (`chromium --headless --print-to-pdf`, source fixtures/thai.html with
+// Debian's fonts-thai-tlwg). Its tone marks and upper vowels are positioned glyph variants without Unicode of
+// their own, and SARA AM two glyphs: only the spans' /ActualText says what the clusters read.
+describe('Thai PDF text', () => {
+  const fixture = new URL('./fixtures/thai-chromium.pdf', import.meta.url);
+  const lines = (text: string) => text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
+
+  it('keeps tone marks, upper and lower vowels and SARA AM with their base characters, in order', async () => {
+    const { contentMd } = await convertUpload({ filename: 'thai.pdf', bytes: new Uint8Array(readFileSync(fixture)) });
+    for (const word of ['ฮาร์ดแวร์', 'ไม่รวม', 'ค่าส่ง', 'น้ำหนัก', 'กิโลกรัม', 'ผู้ใช้', 'ต้อง', 'ปุ่ม', 'เพื่อยืนยัน', 'จ่ายพร้อมเพย์', 'แล้ว', 'ภายใน ๗ วัน']) {
+      expect(contentMd).toContain(word);
+    }
+    // NFKC would split SARA AM into NIKHAHIT + SARA AA.
+    expect(contentMd).not.toMatch(/\u0E4D/u);
+    expect(lines(contentMd)).toContain('Hardware is not included.');
+  });
+
+  it.skipIf(!hasPdftotext())("reads the same lines as Poppler's pdftotext", async () => {
+    const { contentMd } = await convertUpload({ filename: 'thai.pdf', bytes: new Uint8Array(readFileSync(fixture)) });
+    const poppler = execFileSync('pdftotext', ['-enc', 'UTF-8', fileURLToPath(fixture), '-'], { encoding: 'utf8' });
+    expect(lines(contentMd)).toEqual(lines(poppler));
+  });
+});
+
+function hasPdftotext(): boolean {
+  try {
+    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -149,6 +149,41 @@ describe.skipIf(!browserAvailable('chat widget'))('chat widget and ask box in th
     await page.close();
   });
 
+  it('answers an English question on a Thai page in English, with an English answer frame', async () => {
+    const page = await context.newPage();
+    const sent = page.waitForRequest((r) => r.url() === `${apiOrigin}/api/chat`);
+    const launcher = await openWidget(page, `${shopOrigin}/th`);
+    // The panel speaks the page's language…
+    expect(await launcher.getAttribute('aria-label')).toBe('ปิดแชท');
+    const answer = await ask(page, 'How long do refunds take?');
+    // …the answer, its frame and the locale asked for follow the question's.
+    expect(JSON.parse((await sent).postData()!).locale).toBe('en');
+    expect(await answer.getAttribute('lang')).toBe('en');
+    expect(await answer.textContent()).toContain('14 days');
+    expect(await answer.locator('.sr').textContent()).toBe('Sources');
+    expect(await answer.textContent()).not.toContain('แหล่งอ้างอิง');
+    await page.close();
+  });
+
+  it.each([true, false])('the ask box of a Thai help-center page answers an English question in English (script: %s)', async (javaScriptEnabled) => {
+    const ctx = await browser.newContext({ javaScriptEnabled });
+    const page = await ctx.newPage();
+    await page.goto(`${helpOrigin}/acme/?lang=th`);
+    expect(await page.locator('html').getAttribute('lang')).toBe('th');
+    await page.locator('form.ask input[name="q"]').fill('Do you ship to Japan?');
+    await page.locator('form.ask button[type="submit"]').click();
+    if (javaScriptEnabled) {
+      const result = page.locator('.ask-result');
+      await expect.poll(() => result.textContent(), { timeout: 15_000 }).toContain('The help center has no answer to this yet');
+      expect(await result.getAttribute('lang')).toBe('en');
+    } else {
+      await page.waitForURL((url) => url.pathname === '/acme/ask');
+      expect(await page.locator('main').textContent()).toContain('The help center has no answer to this yet');
+      expect(await page.locator('main').textContent()).not.toContain('ศูนย์ช่วยเหลือยังไม่มีคำตอบ');
+    }
+    await ctx.close();
+  }, 60_000);
+
   it('a page on an origin that is not allowed gets no widget and no answers', async () => {
     const page = await context.newPage();
     const warnings: string[] = [];

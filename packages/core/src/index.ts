@@ -59,7 +59,7 @@ export { type RateLimitStatus } from './services/limits.js';
 export { loginSchema } from './services/users.js';
 export { LOGIN_THROTTLE } from './services/login-throttle.js';
 export { ExtractiveGenerator } from './generators/extractive.js';
-export { chatSchema } from './schemas/answers.js';
+export { chatSchema, DETECT_LOCALE_JS, detectLocale } from './schemas/answers.js';
 export { citationsIn } from './services/grounding.js';
 export { countResolutions, detectResolutions, disqualifyResolution } from './services/resolutions.js';
 export { documentFieldsFromFrontMatter, splitFrontMatter } from './text/front-matter.js';

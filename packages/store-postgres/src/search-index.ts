@@ -378,6 +378,15 @@ export class PgSearchIndex implements SearchIndex {
     return rows.map(toChunk);
   }
 
+  async nextChunk(scope: Scope, chunkId: string) {
+    const { rows } = await this.db.query(
+      `SELECT ${CHUNK_COLUMNS} FROM ${this.chunks} p JOIN ${this.chunks} c ON c.tenant_id = p.tenant_id AND c.document_id = p.document_id AND c.ordinal = p.ordinal + 1
+       WHERE p.id = $3 AND p.tenant_id = $1 AND (p.workspace_id = $2 OR p.workspace_id IS NULL) AND (c.workspace_id = $2 OR c.workspace_id IS NULL)`,
+      [scope.tenantId, scope.workspaceId, chunkId],
+    );
+    return rows[0] ? toChunk(rows[0]) : null;
+  }
+
   warm(scope: Scope) {
     return this.ranker.warm(scope);
   }

@@ -392,6 +392,17 @@ export class SqliteSearchIndex implements SearchIndex {
     });
   }
 
+  nextChunk(scope: Scope, chunkId: string) {
+    return this.run(() => {
+      const row = this.sql
+        .get(
+          'SELECT n.id, n.tenant_id, n.workspace_id, n.document_id, n.ordinal, n.title, n.heading_path, n.text FROM chunks c JOIN chunks n ON n.tenant_id = c.tenant_id AND n.document_id = c.document_id AND n.ordinal = c.ordinal + 1 WHERE c.id = ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL) AND (n.workspace_id = ? OR n.workspace_id IS NULL)',
+        )
+        .get(chunkId, scope.tenantId, scope.workspaceId, scope.workspaceId) as Row | undefined;
+      return row ? toChunk(row) : null;
+    });
+  }
+
   warm(scope: Scope) {
     return this.ranker.warm(scope);
   }

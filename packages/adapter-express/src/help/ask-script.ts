@@ -4,13 +4,16 @@
  * the answer and its sources in place. Without it the form still posts and the server answers.
  */
 import { createHash } from 'node:crypto';
+import { DETECT_LOCALE_JS } from '@panya/core';
 
 /** Served on every help-center host, outside any site's paths (no tenant slug starts with `_`). */
 export const ASK_SCRIPT_PATH = '/_help/ask.js';
 
-export const ASK_SCRIPT = `(function () {
+export const ASK_SCRIPT = String.raw`(function () {
   'use strict';
   function el(tag, text) { var e = document.createElement(tag); if (text) e.textContent = text; return e; }
+  // The question's language chooses the answer and its frame; the page's (the form's locale) breaks a tie.
+  var questionLocale = ${DETECT_LOCALE_JS};
   document.querySelectorAll('form.ask[data-key]').forEach(function (form) {
     var out = form.parentNode.querySelector('.ask-result');
     form.addEventListener('submit', function (event) {
@@ -18,16 +21,19 @@ export const ASK_SCRIPT = `(function () {
       if (!q || !out) return;
       event.preventDefault();
       var button = form.querySelector('button');
+      var locale = questionLocale(q, form.elements.locale.value);
+      var F = JSON.parse(form.dataset.frames)[locale];
       button.disabled = true;
-      out.replaceChildren(el('p', form.dataset.waiting));
+      out.lang = locale;
+      out.replaceChildren(el('p', F.waiting));
       fetch(form.action, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: 'Bearer ' + form.dataset.key },
-        body: JSON.stringify({ query: q, locale: form.elements.locale.value })
+        body: JSON.stringify({ query: q, locale: locale })
       }).then(function (res) {
-        return res.json().then(function (body) { if (!res.ok) throw new Error(body.detail || form.dataset.failed); return body; });
+        return res.json().then(function (body) { if (!res.ok) throw new Error(body.detail || F.failed); return body; });
       }).then(function (answer) {
-        var box = el('div', answer.grounded ? answer.answer : form.dataset.notGrounded);
+        var box = el('div', answer.grounded ? answer.answer : F.notGrounded);
         box.className = 'answer';
         var nodes = [box];
         if (answer.citations.length) {
@@ -37,11 +43,11 @@ export const ASK_SCRIPT = `(function () {
             var link = el('a', c.title); link.href = form.dataset.articles + encodeURIComponent(c.documentId);
             item.appendChild(link); list.appendChild(item);
           });
-          nodes.push(el('h3', form.dataset.sources), list);
+          nodes.push(el('h3', F.sources), list);
         }
         out.replaceChildren.apply(out, nodes);
       }).catch(function (error) {
-        out.replaceChildren(el('p', error.message || form.dataset.failed));
+        out.replaceChildren(el('p', error.message || F.failed));
       }).finally(function () { button.disabled = false; });
     });
   });

@@ -77,8 +77,10 @@ ${ctx.askKey ? `<script src="${ASK_SCRIPT_PATH}" defer></script>\n` : ''}</body>
  */
 function askBox(ctx: PageContext, question = ''): string {
   const t = CHROME[ctx.locale];
+  // Both languages' answer frames: the script shows the one of the language the question is written in.
+  const frames = Object.fromEntries((['en', 'th'] as const).map((l) => [l, { sources: CHROME[l].sources, notGrounded: CHROME[l].notGrounded, waiting: CHROME[l].waiting, failed: CHROME[l].unavailable }]));
   const script = ctx.askKey
-    ? ` data-key="${escapeHtml(ctx.askKey)}" data-articles="${escapeHtml(`${ctx.site?.base ?? ''}/articles/`)}" data-sources="${escapeHtml(t.sources)}" data-not-grounded="${escapeHtml(t.notGrounded)}" data-waiting="${escapeHtml(t.waiting)}" data-failed="${escapeHtml(t.unavailable)}"`
+    ? ` data-key="${escapeHtml(ctx.askKey)}" data-articles="${escapeHtml(`${ctx.site?.base ?? ''}/articles/`)}" data-frames="${escapeHtml(JSON.stringify(frames))}"`
     : '';
   return `<section aria-labelledby="ask-title">
 <h2 id="ask-title">${escapeHtml(t.askTitle)}</h2>

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { errors, executeOperation, HELP_QUERY_MAX_CHARS, HTTP_OPERATIONS, type AnswerResponse, type Credentials, type Engine, type HelpSite, type PanyaError } from '@panya/core';
+import { detectLocale, errors, executeOperation, HELP_QUERY_MAX_CHARS, HTTP_OPERATIONS, type AnswerResponse, type Credentials, type Engine, type HelpSite, type PanyaError } from '@panya/core';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { CHROME, helpLocale } from './chrome.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
@@ -143,10 +143,11 @@ async function ask(engine: Engine, req: Request, res: Response, ctx: PageContext
   }
   const question = typeof body.q === 'string' ? body.q.trim().slice(0, HELP_QUERY_MAX_CHARS) : '';
   if (!question) return sendUncached(res, 400, searchPage(ctx, '', []));
-  const locale = body.locale === 'th' || body.locale === 'en' ? body.locale : ctx.locale;
+  // The question's own language; the page's (the form's locale) only breaks a tie.
+  const locale = detectLocale(question, body.locale === 'th' || body.locale === 'en' ? body.locale : ctx.locale);
   const credentials = { authorization: `Bearer ${await engine.helpCenter.siteKey(site)}`, origin: engine.helpCenter.siteOrigin(site) };
   const asked = await answerThrough(engine, site, credentials, { query: question, locale });
-  if ('answer' in asked) return sendUncached(res, 200, answerPage(ctx, question, asked.answer));
+  if ('answer' in asked) return sendUncached(res, 200, answerPage({ ...ctx, locale }, question, asked.answer));
   const { error } = asked;
   if (error.code === 'rate_limited') res.set('Retry-After', String(error.retryAfterSeconds));
   const t = CHROME[ctx.locale];

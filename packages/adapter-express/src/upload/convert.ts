@@ -190,6 +190,41 @@ function htmlToMarkdown(html: string, fallbackTitle: string): ConvertedUpload {
   return { title: title ?? firstH1(contentMd) ?? fallbackTitle, contentMd };
 }
 
+/** A text item of pdf.js, or a marked-content boundary (`actualText`: see patches/pdfjs-dist). */
+type TextContentItem = { str: string; hasEOL: boolean } | { type: string; actualText?: string | null };
+
+/**
+ * A page's text in content order. Inside a span with `/ActualText`, the span's text replaces its
+ * glyphs' own: Chromium (Skia) writes each Thai cluster whose glyphs do not map one-to-one to
+ * characters so — a tone mark or upper vowel drawn as a positioned variant glyph has no Unicode
+ * of its own, SARA AM is drawn as two glyphs — and the glyphs alone read "ไมรวม … นํ้า" for
+ * "ไม่รวม … น้ำ". Poppler's pdftotext honours these spans the same way.
+ */
+function pageText(items: readonly TextContentItem[]): string {
+  let text = '';
+  // Per open marked-content span: its ActualText when it replaces its glyphs (only the outermost one does).
+  const spans: (string | null)[] = [];
+  for (const item of items) {
+    if ('type' in item) {
+      if (item.type === 'endMarkedContent') {
+        // Said at the span's end: the spaces and line ends pdf.js infers before its first glyph come first.
+        const actual = spans.pop();
+        if (typeof actual === 'string') text += actual;
+      } else if (item.type === 'beginMarkedContent' || item.type === 'beginMarkedContentProps') {
+        const replacing = !spans.some((a) => a !== null) && typeof item.actualText === 'string';
+        spans.push(replacing ? item.actualText! : null);
+      }
+      continue;
+    }
+    // Inside a replacing span only the inferred spacing stays; the glyphs' own text is the ActualText.
+    if (!spans.some((a) => a !== null) || !/\S/u.test(item.str)) text += item.str;
+    if (item.hasEOL) text += '\n';
+  }
+  // A span left open at the page's end still says its text.
+  for (const actual of spans) if (typeof actual === 'string') text += actual;
+  return text;
+}
+
 async function pdfToText(bytes: Uint8Array, filename: string, fallbackTitle: string, maxPages: number, maxInflated: number): Promise<ConvertedUpload> {
   if (inflatedPdfBytes(bytes, maxInflated) > maxInflated) {
     throw new ConversionLimitError(`"${fileName(filename)}" inflates to more than ${maxInflated / 1024 / 1024} MB of compressed content; at most that much is read.`, 'MAX_PDF_INFLATED_BYTES', maxInflated);
@@ -209,11 +244,7 @@ async function pdfToText(bytes: Uint8Array, filename: string, fallbackTitle: str
     let chars = 0;
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      let text = '';
-      for (const item of content.items) {
-        if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
-      }
+      let text = pageText((await page.getTextContent({ includeMarkedContent: true })).items as TextContentItem[]);
       page.cleanup();
       text = text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
       if (text) pages.push(text.replace(/\0/g, ''));

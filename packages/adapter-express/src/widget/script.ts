@@ -1,9 +1,10 @@
-import { WIDGET_TEXT } from '@panya/core';
+import { DETECT_LOCALE_JS, WIDGET_TEXT } from '@panya/core';
 
 /**
  * The chat widget's browser script, served as `/widget.js`. A page embeds it with one tag,
  * `<script src="https://api.example.com/widget.js" data-key="svc_pub_…" async></script>`
- * (optional `data-lang="th|en"`, else the page's language): it reads the workspace's name and
+ * (optional `data-lang="th|en"`, else the page's language, for the panel; each answer, and its
+ * frame, follow the language its question is written in, the page's only breaking a tie): it reads the workspace's name and
  * accent (`GET /api/widget`), then adds a launcher and a panel in a shadow root (the page's CSS
  * cannot reach them) that streams answers from `POST /api/chat` with their citations. The key
  * works only from the tenant's allowed origins; elsewhere the widget stays hidden. Plain ES2017,
@@ -17,7 +18,9 @@ export const WIDGET_SCRIPT = String.raw`(function () {
   var key = script.dataset.key;
   var api = new URL(script.src, location.href).origin;
   var lang = (script.dataset.lang || document.documentElement.lang || navigator.language || 'en').toLowerCase().indexOf('th') === 0 ? 'th' : 'en';
-  var T = ${JSON.stringify(WIDGET_TEXT)}[lang];
+  var TEXT = ${JSON.stringify(WIDGET_TEXT)};
+  var T = TEXT[lang];
+  var questionLocale = ${DETECT_LOCALE_JS};
   var headers = { Authorization: 'Bearer ' + key };
 
   /** Text on the accent colour: white unless it lacks contrast (WCAG 4.5:1), then near-black. */
@@ -112,12 +115,13 @@ export const WIDGET_SCRIPT = String.raw`(function () {
       var query = input.value.trim();
       if (!query || send.disabled) return;
       input.value = '';
-      log.appendChild(el('p', { class: 'msg user', 'aria-label': T.you }, query));
-      var answer = el('div', { class: 'msg bot', 'aria-label': T.bot, 'aria-busy': 'true' }, T.thinking);
+      var locale = questionLocale(query, lang), A = TEXT[locale];
+      log.appendChild(el('p', { class: 'msg user', 'aria-label': T.you, lang: locale }, query));
+      var answer = el('div', { class: 'msg bot', 'aria-label': T.bot, 'aria-busy': 'true', lang: locale }, A.thinking);
       log.appendChild(answer);
       log.scrollTop = log.scrollHeight;
       send.disabled = true;
-      ask(query, answer).catch(function () { answer.textContent = T.failed; }).then(function () {
+      ask(query, locale, answer).catch(function () { answer.textContent = A.failed; }).then(function () {
         answer.removeAttribute('aria-busy');
         send.disabled = false;
         input.focus();
@@ -125,8 +129,9 @@ export const WIDGET_SCRIPT = String.raw`(function () {
     });
 
     /** Streams one answer from the chat endpoint (server-sent events over a POST). */
-    function ask(query, answer) {
-      var body = { query: query, locale: lang };
+    function ask(query, locale, answer) {
+      var T = TEXT[locale];
+      var body = { query: query, locale: locale };
       if (conversationId) body.conversationId = conversationId;
       return fetch(api + '/api/chat', { method: 'POST', headers: { Authorization: headers.Authorization, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(function (res) {
         if (!res.ok || !res.body) return res.json().then(function (p) { answer.textContent = p.detail || T.failed; }, function () { answer.textContent = T.failed; });

@@ -6,11 +6,11 @@
 import { countWordTokens } from '../ingest/chunker.js';
 import { NO_ANSWER, OTHER_LANGUAGE_LEAD, type Locale } from '../messages.js';
 import type { ChatTurn, GenerateRequest, Generator, GeneratorContext, GeneratorEvent } from '../ports/generator.js';
-import { queryContentWords } from '../text/query.js';
-import { segmentWords, termOf } from '../text/tokenizer.js';
+import { queryContentWords, THAI_FUNCTION_WORDS } from '../text/query.js';
+import { normalizeText, segmentWords, termOf } from '../text/tokenizer.js';
 import { condenseQuery } from './condense.js';
 import { markdownUnits } from './markdown-text.js';
-import { graphemeLength, graphemeSegmenter, isThai, splitSentences, wordCount } from './sentences.js';
+import { graphemeLength, graphemeSegmenter, isThai, splitSentences, wordCount, type ThaiGrouping } from './sentences.js';
 
 export { NO_ANSWER, OTHER_LANGUAGE_LEAD, condenseQuery };
 
@@ -31,30 +31,61 @@ export interface ExtractiveGeneratorOptions {
   maxWords?: number;
   /** Answer budget for Thai text, in characters (Thai has no spaces between words). Default 300. */
   maxThaiChars?: number;
+  /**
+   * Least share of the query's weighted terms a further quote must cover by itself; below it a
+   * sentence is off-topic however close it sits. Default 0.5 (measured on the answer benchmark).
+   */
+  minRelevance?: number;
+  /** How Thai runs are cut into quotable units (default `clause-groups`); the others are measured against it. */
+  thaiGrouping?: ThaiGrouping;
 }
+
+/**
+ * Share of the query's weighted terms a section's own heading must cover for the section to be the
+ * answer ("Thai text prints as strange symbols" under that heading): the section is then quoted
+ * from its start. Measured on the answer benchmark (docs/decisions.md).
+ */
+const SECTION_MATCH = 0.6;
+
+/** A how-to answer quotes a whole list of steps: it may use this many times the ordinary budget. */
+const STEPS_BUDGET = 2;
+/** Most steps quoted. */
+const MAX_STEPS = 12;
+
+/** "How do I…", "ทำยังไง", "ขั้นตอน": the question asks for a procedure, answered with its whole list of steps. */
+const HOW_TO = /\bhow\s+(?:do|can|should|would|to|does)\b|\bsteps?\b|\bset\s*up\b|\bwhat\s+should\s+i\s+do\b|ทำยังไง|ทำอย่างไร|ต้องทำ|(?<!เป็น|กัน)(?:ยังไง|อย่างไร)|วิธี|ขั้นตอน/iu;
+/** Terms that only frame a how-to question ("ต้องทำยังไง" = what must one do). */
+const HOW_TO_FRAME = new Set(['ต้อง', 'ทำ', 'ยัง', 'ไง', 'ขั้นตอน', 'step', 'steps', 'อย่าง', 'ไร']);
 
 /**
  * What kind of fact a question asks for. The question frame ("how long", "เท่าไหร่") is dropped
  * from the topic terms, so without this every sentence naming the topic would look like an answer
  * ("Original shipping fees are refunded…" for "how long do refunds take?").
  */
-type AnswerKind = 'duration' | 'amount' | 'count';
+type AnswerKind = 'duration' | 'amount' | 'count' | 'date';
 const ASKS: [AnswerKind, RegExp][] = [
   ['duration', /\bhow\s+(?:long|soon|quickly)\b|\bwhen\s+will\b|กี่วัน|กี่ชั่วโมง|กี่นาที|นานแค่ไหน|นานไหม|ใช้เวลา/iu],
   ['amount', /\bhow\s+much\b|\b(?:cost|costs|price|prices|fee|fees|charge|charges)\b|เท่าไหร่|เท่าไร|ราคา|ค่าส่ง|ค่าจัดส่ง|ค่าธรรมเนียม|ค่าบริการ/iu],
   ['count', /\bhow\s+many\b|กี่/iu],
+  ['date', /\bwhen\b|\bsince\s+when\b|\bwhat\s+date\b|เมื่อไหร่|เมื่อไร|เมื่อใด|วันไหน|วันที่เท่าไหร่/iu],
 ];
 const GIVES: Record<AnswerKind, RegExp> = {
   duration: /\d\s*(?:[–-]\s*\d+\s*)?(?:business\s+|working\s+)?(?:days?|hours?|minutes?|weeks?|months?|years?)\b|\d\s*(?:[–-]\s*\d+\s*)?(?:วัน|ชั่วโมง|นาที|สัปดาห์|เดือน|ปี)|\b(?:same|next)[- ]day\b|ภายในวัน|วันถัดไป/iu,
-  amount: /\d[\d,.]*\s*(?:thb|baht|บาท)|฿\s*\d|\bfree\b|ฟรี/iu,
+  amount: /\d[\d,.]*\s*(?:thb|baht|บาท)|฿\s*\d/iu,
   count: /\d/u,
+  // A year, a month with a day, a Thai month abbreviation.
+  date: /\b(?:1[89]|2[05])\d\d\b|[พค]\.ศ\.|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:ม|ก|มี|เม|พ|มิ|ส|ต|ธ)\.[คพย]\./iu,
 };
+
+const ASKS_FREE = /\b(?:free|fee|fees|charge|charges|pay)\b|ฟรี|ค่าธรรมเนียม|เสียเงิน|ต้องจ่าย/iu;
+const FREE = /\bfree\b|ฟรี|ไม่มีค่า|ไม่เสีย/iu;
 
 /** Index terms that only frame a question of that kind. */
 const FRAME_TERMS: Record<AnswerKind, ReadonlySet<string>> = {
   duration: new Set(['ใช้เวลา', 'เวลา', 'นาน', 'กี่วัน']),
   amount: new Set(['ราคา', 'ค่าใช้จ่าย', 'ค่า']),
   count: new Set(),
+  date: new Set(['วัน', 'ตั้งแต่']),
 };
 
 /** The kind of fact the question asks for, if its frame says so. */
@@ -70,6 +101,12 @@ interface Sentence {
   pos: number;
   /** Block (paragraph, list item, table row) it came from: a follow-on sentence must share it. */
   block: number;
+  /** The list (per passage) this sentence is an item of. */
+  list: number | null;
+  /** Its section: passage and in-passage headings. */
+  section: string;
+  /** Terms of the innermost heading above it (the chunk's heading path, else the title, when the passage has none). */
+  sectionTerms: Set<string>;
   text: string;
   terms: Set<string>;
   /** Terms of the title, heading path and in-passage headings above the sentence. */
@@ -91,12 +128,16 @@ export class ExtractiveGenerator implements Generator {
   private readonly maxSentences: number;
   private readonly maxWords: number;
   private readonly maxThaiChars: number;
+  private readonly minRelevance: number;
+  private readonly thaiGrouping: ThaiGrouping;
 
   constructor(options: ExtractiveGeneratorOptions = {}) {
     this.minCoverage = options.minCoverage ?? 0.4;
     this.maxSentences = Math.max(1, options.maxSentences ?? 4);
     this.maxWords = Math.max(1, options.maxWords ?? 80);
     this.maxThaiChars = Math.max(1, options.maxThaiChars ?? 300);
+    this.minRelevance = options.minRelevance ?? 0.5;
+    this.thaiGrouping = options.thaiGrouping ?? 'clause-groups';
   }
 
   async *generate(request: GenerateRequest): AsyncIterable<GeneratorEvent> {
@@ -121,17 +162,23 @@ export class ExtractiveGenerator implements Generator {
    */
   answer(query: string, context: readonly GeneratorContext[], locale: Locale, asked: string = query): string[] {
     const noAnswer = [NO_ANSWER[locale] ?? NO_ANSWER.en];
-    const kind = answerKind(asked);
-    // "ใช้เวลา" (takes time), "ราคา" (price): the frame of the question, not its topic.
-    const queryTerms = queryContentTerms(query).filter((t) => !kind || !FRAME_TERMS[kind].has(t));
+    // A follow-up ("and if I paid cash on delivery?") asks for the kind of fact its conversation asked for.
+    const kind = answerKind(asked) ?? (asked === query ? null : answerKind(query.replace(/(?<=[\u0E00-\u0E7F])\s+(?=[\u0E00-\u0E7F])/gu, '')));
+    const howTo = HOW_TO.test(asked);
+    // "ใช้เวลา" (takes time), "ราคา" (price), "ต้องทำยังไง": the frame of the question, not its topic.
+    const isTopic = (t: string) => (!kind || !FRAME_TERMS[kind].has(t)) && (!howTo || !HOW_TO_FRAME.has(t));
+    const queryTerms = queryContentTerms(query).filter(isTopic);
     if (queryTerms.length === 0 || context.length === 0) return noAnswer;
 
     const sentences = this.candidates(context);
     if (sentences.length === 0) return noAnswer;
+    matchCompounds(sentences, asked === query ? [query] : [query, asked]);
+    // Latin words in a Thai question are names (a brand, a product, a plan): none in the context, no answer.
+    if (isThai(asked) && queryTerms.some((t) => LATIN_TERM.test(t) && !sentences.some((s) => matchIn(t, s.terms) > 0 || matchIn(t, s.headingTerms) > 0))) return noAnswer;
     scoreSentences(sentences, queryTerms, context.length);
     // A follow-up's own words ("and to Bangkok?") decide among the passages its standalone form found,
     // and may carry the answer alone: the words taken from earlier turns are only context.
-    const askedTerms = asked === query ? [] : queryContentTerms(asked).filter((t) => !kind || !FRAME_TERMS[kind].has(t));
+    const askedTerms = asked === query ? [] : queryContentTerms(asked).filter(isTopic);
     if (askedTerms.length > 0) {
       const byAsked = sentences.map((s) => ({ ...s }));
       scoreSentences(byAsked, askedTerms, context.length);
@@ -143,13 +190,24 @@ export class ExtractiveGenerator implements Generator {
     phraseBonus(sentences, asked);
     if (kind) {
       for (const s of sentences) {
-        s.gives = GIVES[kind].test(s.text);
+        // "Free" answers "is there a fee?", not "how much is the Pro plan?" (the trial is free).
+        s.gives = GIVES[kind].test(s.text) || (kind === 'amount' && ASKS_FREE.test(asked) && FREE.test(s.text));
         if (s.gives) s.score += KIND_BONUS;
       }
     }
 
+    // A sentence made only of the question's own words restates it ("เงินที่ลูกค้าจ่ายผ่านพร้อมเพย์"): never an answer.
+    const asking = new Set([...contentTerms(query), ...contentTerms(asked)]);
+    // One word of its own (a preposition the question left out: "ผ่าน", "via") does not make it an answer.
+    const negated = NEGATION.test(asked);
+    const restates = (s: Sentence) => {
+      // "No credit card is needed for the trial" answers "do I need a credit card for the trial?".
+      if (!negated && NEGATION.test(s.text)) return false;
+      const own = [...s.terms].filter((t) => !asking.has(t) && !THAI_FUNCTION_WORDS.has(t));
+      return own.length === 0 || (own.length === 1 && s.terms.size >= 4 && !/\d/u.test(own[0]!));
+    };
     let ranked = sentences
-      .filter((s) => s.ownCoverage > 0)
+      .filter((s) => s.ownCoverage > 0 && !restates(s))
       .sort((a, b) => b.score - a.score || a.passage - b.passage || a.pos - b.pos);
     // Answer in the requested language when a passage in it answers well enough.
     const inLocale = (s: Sentence) => s.thai === (locale === 'th');
@@ -174,9 +232,27 @@ export class ExtractiveGenerator implements Generator {
     const adds = (s: Sentence) => queryTerms.some((q) => !covered.has(q) && matchIn(q, s.terms) > 0);
     // Further quotes must be nearly as good and match the query on their own, not only through a neighbour.
     const floor = Math.max(0.6 * best.score, 0.25);
+    const relevant = Math.max(0.75 * best.ownCoverage, this.minRelevance);
+
+    const lead = inLocale(best) ? [] : [`${OTHER_LANGUAGE_LEAD[locale]} `];
+    // A section whose own heading states the question is the answer, read from its start.
+    if (howTo || !kind || !best.gives) {
+      const section = matchingSection(ranked, sentences, queryTerms, context.length);
+      if (section) {
+        const steps = howTo ? section.filter((s) => s.list !== null && s.list === section.find((t) => t.list !== null)?.list) : [];
+        if (steps.length >= 2) {
+          const intro = section.filter((s) => s.pos < steps[0]!.pos).slice(-1)[0];
+          return this.quoteSteps(intro ?? steps[0]!, steps, lead);
+        }
+        return this.quote(section, lead);
+      }
+    }
+    const steps = howTo ? stepsFor(best, sentences) : [];
+    if (steps.length > 0) return this.quoteSteps(best, steps, lead);
+
     for (const s of ranked.slice(1)) {
       if (selected.length >= this.maxSentences || s.score < floor) break;
-      if (s.ownCoverage >= 0.75 * best.ownCoverage && onTopic(s) && adds(s) && fits(s)) {
+      if (s.ownCoverage >= relevant && onTopic(s) && adds(s) && fits(s)) {
         take(s);
         for (const q of queryTerms) if (matchIn(q, s.terms) > 0) covered.add(q);
       }
@@ -184,12 +260,14 @@ export class ExtractiveGenerator implements Generator {
     // A lone quote reads better with the sentence that continues it in the same paragraph or item,
     // when that sentence is still about the question.
     if (selected.length === 1) {
+      // …and with the one that opens it, when that one is about the question too.
+      const prev = sentences.find((s) => s.passage === best.passage && s.pos === best.pos - 1 && s.block === best.block);
+      if (prev && !restates(prev) && prev.ownCoverage >= 0.5 * best.ownCoverage && onTopic(prev) && fits(prev)) take(prev);
       const next = sentences.find((s) => s.passage === best.passage && s.pos === best.pos + 1 && s.block === best.block);
-      if (next && (next.ownCoverage > 0 || (kind !== null && next.gives)) && onTopic(next) && fits(next)) take(next);
+      if (next && !restates(next) && (next.ownCoverage > 0 || (kind !== null && next.gives)) && onTopic(next) && fits(next)) take(next);
     }
 
     selected.sort((a, b) => a.passage - b.passage || a.pos - b.pos);
-    const lead = inLocale(best) ? [] : [`${OTHER_LANGUAGE_LEAD[locale]} `];
     return [
       ...lead,
       ...selected.map((s, i) => {
@@ -199,16 +277,54 @@ export class ExtractiveGenerator implements Generator {
     ];
   }
 
+  /** Sentences in reading order from the first, as many as the budget holds (the first always, clipped if need be). */
+  private quote(sentences: readonly Sentence[], lead: string[]): string[] {
+    const out = [...lead];
+    let used = 0;
+    for (const s of sentences.slice(0, this.maxSentences)) {
+      if (out.length > lead.length && used + s.cost > 1) break;
+      used += s.cost;
+      out.push(`${out.length > lead.length ? ' ' : ''}${s.cost > 1 ? this.clip(s) : s.text} [${s.n}]`);
+    }
+    return out;
+  }
+
+  /**
+   * A how-to answer: the sentence that introduces the steps (when it is not a step itself), then
+   * every step in order, numbered, the citation after the last; within STEPS_BUDGET times the budget.
+   */
+  private quoteSteps(best: Sentence, steps: Sentence[], lead: string[]): string[] {
+    const out = [...lead];
+    let used = 0;
+    if (best.list === null) {
+      out.push(`${best.cost > 1 ? this.clip(best) : best.text} [${best.n}]`);
+      used += Math.min(best.cost, 1);
+    }
+    const ordered = steps.slice(0, MAX_STEPS);
+    let k = 0;
+    for (const step of ordered) {
+      if (k > 0 && used + step.cost > STEPS_BUDGET) break;
+      used += step.cost;
+      out.push(`${out.length > lead.length || k > 0 ? '\n' : ''}${++k}. ${step.cost > 1 ? this.clip(step) : step.text}`);
+    }
+    if (k < steps.length) out.push(' …');
+    out.push(` [${steps[0]!.n}]`);
+    return out;
+  }
+
   /** Quotable sentences of all passages, each sentence once (chunks overlap), with its best-ranked passage. */
   private candidates(context: readonly GeneratorContext[]): Sentence[] {
     const seen = new Set<string>();
     const out: Sentence[] = [];
     context.forEach((passage, rank) => {
       const outer = [passage.title, ...passage.headingPath].flatMap((h) => contentTerms(h));
+      const outerSection = passage.headingPath.at(-1) ?? passage.title;
       let pos = 0;
       for (const unit of markdownUnits(passage.text)) {
         const headingTerms = new Set([...outer, ...unit.headings.flatMap((h) => contentTerms(h))]);
-        for (const text of unit.atomic ? [unit.text] : splitSentences(unit.text)) {
+        // A list item is one step: quoted whole.
+        const texts = unit.atomic || unit.list ? [unit.text] : splitSentences(unit.text, this.thaiGrouping);
+        for (const text of texts) {
           const words = segmentWords(text);
           const key = words.join(' ');
           if (words.length === 0 || seen.has(key)) continue;
@@ -219,6 +335,9 @@ export class ExtractiveGenerator implements Generator {
             n: passage.n,
             pos: pos++,
             block: unit.block,
+            list: unit.list ? unit.list.id : null,
+            section: `${rank}\u0000${unit.headings.join('\u0000')}`,
+            sectionTerms: new Set(contentTerms(unit.headings.at(-1) ?? outerSection)),
             text,
             terms: new Set(contentTerms(text)),
             headingTerms,
@@ -262,6 +381,77 @@ export class ExtractiveGenerator implements Generator {
   }
 }
 
+/**
+ * The section whose own heading covers the most of the query (at least SECTION_MATCH), among the
+ * sections of the sentences still in the running; its sentences in reading order.
+ */
+function matchingSection(ranked: readonly Sentence[], all: readonly Sentence[], queryTerms: readonly string[], passages: number): Sentence[] | null {
+  let best: { key: string; coverage: number } | null = null;
+  const seen = new Set<string>();
+  for (const s of ranked) {
+    if (seen.has(s.section)) continue;
+    seen.add(s.section);
+    // Unweighted: the topic word of an article is in most of its sentences, so IDF would discount
+    // exactly the word that tells "add a staff member" from "add a menu item".
+    // Exact terms only: "cashier" is no "cash payment".
+    const coverage = queryTerms.filter((q) => s.sectionTerms.has(q)).length / queryTerms.length;
+    // Retrieval's rank breaks near-ties, as it does for sentences.
+    const rated = coverage + 0.1 * (1 - s.passage / passages);
+    if (coverage >= SECTION_MATCH && (!best || rated > best.coverage)) best = { key: s.section, coverage: rated };
+  }
+  if (!best) return null;
+  return all.filter((s) => s.section === best.key).sort((a, b) => a.pos - b.pos);
+}
+
+/**
+ * The list of steps a how-to answer quotes: the list the best sentence is an item of, or the first
+ * list that follows it in the same section of its passage, with at most one sentence between.
+ */
+function stepsFor(best: Sentence, sentences: readonly Sentence[]): Sentence[] {
+  const passage = sentences.filter((s) => s.passage === best.passage);
+  let list = best.list;
+  if (list === null) {
+    const after = passage.filter((s) => s.pos > best.pos && s.pos <= best.pos + 2 && s.section === best.section);
+    list = after.find((s) => s.list !== null)?.list ?? null;
+  }
+  if (list === null) return [];
+  const steps = passage.filter((s) => s.list === list).sort((a, b) => a.pos - b.pos);
+  // One item is no procedure.
+  return steps.length >= 2 ? steps : [];
+}
+
+/**
+ * Thai names and compounds the segmenter cuts differently in the question and in the text
+ * (นายกษิต → นา|ยก|ษิต): adjacent Thai words of the question found together in a sentence count
+ * as found, each of their terms added to the sentence's.
+ */
+function matchCompounds(sentences: Sentence[], questions: readonly string[]): void {
+  const compounds: { text: string; terms: string[] }[] = [];
+  for (const q of questions) {
+    const words = segmentWords(q);
+    for (let i = 0; i < words.length; i++) {
+      for (let j = i + 2; j <= Math.min(words.length, i + 4); j++) {
+        const run = words.slice(i, j);
+        if (!run.every((w) => THAI_WORD.test(w))) break;
+        const text = run.join('');
+        if (graphemeLength(text) < 4) continue;
+        compounds.push({ text, terms: run.map((w) => termOf(w)).filter((t): t is string => t !== null) });
+      }
+    }
+  }
+  if (compounds.length === 0) return;
+  for (const s of sentences) {
+    if (!s.thai) continue;
+    const text = normalizeText(s.text).replace(/\s+/gu, '');
+    for (const c of compounds) if (text.includes(c.text)) for (const t of c.terms) s.terms.add(t);
+  }
+}
+
+/** A sentence that says no: it answers a yes/no question even when it repeats the question's words. */
+const NEGATION = /\b(?:no|not|never|cannot|can't|don't|doesn't|isn't|aren't|won't)\b|ไม่|ห้าม|ยังไม่/iu;
+
+const THAI_WORD = /^[\u0E00-\u0E7F]+$/u;
+
 /** Distinct index terms of the query's topic words. */
 function queryContentTerms(query: string): string[] {
   const terms = new Set<string>();
@@ -301,7 +491,7 @@ function matchIn(term: string, terms: ReadonlySet<string>): number {
  * "Refunds take 5 days" under "## Refund policy" still answers "refund policy duration".
  * Score adds a small bonus for passage rank and for sitting next to a strong sentence.
  */
-function scoreSentences(sentences: Sentence[], queryTerms: readonly string[], passages: number): void {
+function scoreSentences(sentences: Sentence[], queryTerms: readonly string[], passages: number): number[] {
   const N = sentences.length;
   const weights = queryTerms.map((q) => {
     const df = sentences.reduce((n, s) => n + (matchIn(q, s.terms) > 0 ? 1 : 0), 0);
@@ -331,6 +521,7 @@ function scoreSentences(sentences: Sentence[], queryTerms: readonly string[], pa
     const strongestNeighbour = Math.max(0, ...neighbours.map((t) => t.ownCoverage));
     s.score = s.coverage + 0.1 * (1 - s.passage / passages) + 0.1 * strongestNeighbour;
   });
+  return weights;
 }
 
 /** Articles, prepositions and pronouns: a pair with one of them is no phrase ("an item"). */

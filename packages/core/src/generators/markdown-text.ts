@@ -8,6 +8,8 @@ export interface MarkdownUnit {
   block: number;
   /** In-passage headings above this unit, outermost first. */
   headings: string[];
+  /** The list this unit is an item of (numbered in passage order), and whether that list is ordered (steps). */
+  list?: { id: number; ordered: boolean };
 }
 
 /** Plain-text units of a passage's markdown: paragraphs, list items, table rows, code lines. Headings become context. */
@@ -15,9 +17,11 @@ export function markdownUnits(markdown: string): MarkdownUnit[] {
   const units: MarkdownUnit[] = [];
   const headings: { depth: number; text: string }[] = [];
   let block = 0;
+  let lists = 0;
+  let list: MarkdownUnit['list'];
   const push = (text: string, atomic: boolean) => {
     const clean = text.replace(/\s+/gu, ' ').trim();
-    if (clean) units.push({ text: clean, atomic, block: block++, headings: headings.map((h) => h.text) });
+    if (clean) units.push({ text: clean, atomic, block: block++, headings: headings.map((h) => h.text), ...(list ? { list } : {}) });
   };
   const walk = (tokens: readonly Token[]) => {
     for (const token of tokens) {
@@ -34,9 +38,14 @@ export function markdownUnits(markdown: string): MarkdownUnit[] {
           push(t.tokens ? inlineText(t.tokens) : decodeEntities(t.text), false);
           break;
         }
-        case 'list':
+        case 'list': {
+          // A nested list belongs to its outer item's list: the steps are read as one.
+          const outer = list;
+          list ??= { id: lists++, ordered: (token as Tokens.List).ordered };
           for (const item of (token as Tokens.List).items) walk(item.tokens);
+          list = outer;
           break;
+        }
         case 'blockquote':
           walk((token as Tokens.Blockquote).tokens);
           break;
@@ -93,8 +102,9 @@ function inlineText(tokens: readonly Token[] | undefined): string {
         break; // inline html, checkboxes
     }
   }
-  // Bracketed numbers in the source would read as citations of ours.
-  return out.replace(/\[(\d+)\]/g, '($1)');
+  // Bracketed numbers in the source would read as citations of ours: a footnote mark glued to the
+  // text it annotates ("1998.[5]") is dropped, any other bracketed number kept in parentheses.
+  return out.replace(/(?<=\S)\[\d+\]/gu, '').replace(/\[(\d+)\]/g, '($1)');
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };

@@ -88,6 +88,8 @@ export interface SearchIndex {
   /** Nearest chunks by cosine similarity (score = 1 − distance). */
   semantic(scope: Scope, vector: Float32Array, limit: number): Promise<RankedHit[]>;
   getChunks(scope: Scope, ids: readonly string[]): Promise<ChunkRecord[]>;
+  /** The chunk after `chunkId` in its document (ordinal + 1) within the scope, or null: an answer's neighbour. */
+  nextChunk(scope: Scope, chunkId: string): Promise<ChunkRecord | null>;
   /**
    * A number that changes with every committed write that may change what a search of the
    * tenant answers — its chunks (and their vectors), and its documents' address, public surfaces

@@ -12,13 +12,39 @@ export interface GroundingContext {
   urls: Map<string, string | null>;
 }
 
-/** Retrieves the passages an answer may cite, numbered from 1 in rank order (the search pipeline, top 6). */
+/** Passages (by rank) whose list, cut at the chunk's end, may be completed from the next chunk. */
+const NEIGHBOUR_PASSAGES = 3;
+/** The last line of a chunk that ends inside a list: a list item. */
+const ENDS_IN_LIST = /(?:^|\n)[ \t]*(?:\d+[.)]|[-*+])[ \t]+[^\n]*\s*$/u;
+/** A list item's line in the next chunk; what comes before it is the overlap both chunks share. */
+const LIST_ITEM_LINE = /^[ \t]*(?:\d+[.)]|[-*+])[ \t]+/mu;
+/** How far into the next chunk the list must go on (past the carried overlap). */
+const CONTINUATION_CHARS = 600;
+
+/**
+ * Retrieves the passages an answer may cite, numbered from 1 in rank order (the search pipeline,
+ * top 6). A top passage that ends inside a list takes in the next chunk of its document when that
+ * chunk is of the same section and goes on with the list: a how-to answer needs every step.
+ */
 export async function retrieveContext(search: SearchService, scope: Scope, query: string, restrict?: (doc: DocumentRef) => boolean): Promise<GroundingContext> {
   const { results } = await search.run(scope, { query, topK: CONTEXT_PASSAGES }, restrict);
-  return {
-    passages: results.map((r, i) => ({ n: i + 1, chunkId: r.chunkId, documentId: r.documentId, title: r.title, headingPath: r.headingPath, text: r.text })),
-    urls: new Map(results.map((r) => [r.documentId, r.url])),
-  };
+  const passages: GeneratorContext[] = results.map((r, i) => ({ n: i + 1, chunkId: r.chunkId, documentId: r.documentId, title: r.title, headingPath: r.headingPath, text: r.text }));
+  await Promise.all(
+    passages.slice(0, NEIGHBOUR_PASSAGES).map(async (p) => {
+      if (!ENDS_IN_LIST.test(p.text)) return;
+      const next = await search.nextChunk(scope, p.chunkId);
+      if (!next || next.headingPath.join('\u0000') !== p.headingPath.join('\u0000')) return;
+      const item = LIST_ITEM_LINE.exec(next.text);
+      if (!item || item.index > CONTINUATION_CHARS) return;
+      // Lines both chunks hold (the overlap carried into the next chunk) are taken once.
+      const have = new Set(p.text.split('\n').map((l) => l.trim()));
+      const lines = next.text.slice(item.index).split('\n');
+      let from = 0;
+      while (from < lines.length && have.has(lines[from]!.trim())) from++;
+      if (from < lines.length) p.text = `${p.text}\n${lines.slice(from).join('\n')}`;
+    }),
+  );
+  return { passages, urls: new Map(results.map((r) => [r.documentId, r.url])) };
 }
 
 /** Plain text of a chunk for a citation preview: markdown markers, table rules and fences removed. */

@@ -131,6 +131,9 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     /** The chunks behind retrieved hits (their documents and text), in scope only. */
     chunks: (scope: Scope, ids: readonly string[]) => store.search.getChunks(scope, ids),
 
+    /** The chunk after a retrieved one in its document, in scope only. */
+    nextChunk: (scope: Scope, chunkId: string) => store.search.nextChunk(scope, chunkId),
+
     /** How many chunks the workspace's index holds. */
     countChunks: (scope: Scope) => store.search.countChunks(scope),
 

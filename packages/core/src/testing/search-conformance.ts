@@ -98,6 +98,22 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       expect(await store.search.countUnstaged()).toBe(4);
     });
 
+    it("reads the chunk after a chunk of the same document, within the scope only", async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      const parts = ['1. Open Bills.', '2. Tap Refund.', '3. Confirm.'].map((text, ordinal) => ({ ...chunk('doc_steps', text), ordinal }));
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_steps', parts);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_other', [{ ...chunk('doc_other', 'Another document'), ordinal: 1 }]);
+      const next = await store.search.nextChunk(s.scopeA, parts[0]!.id);
+      expect(next).toMatchObject({ id: parts[1]!.id, documentId: 'doc_steps', ordinal: 1, text: '2. Tap Refund.' });
+      expect((await store.search.nextChunk(s.scopeA, parts[1]!.id))?.id).toBe(parts[2]!.id);
+      expect(await store.search.nextChunk(s.scopeA, parts[2]!.id)).toBeNull();
+      expect(await store.search.nextChunk(s.scopeB, parts[0]!.id)).toBeNull();
+      expect(await store.search.nextChunk(s.scopeA2, parts[0]!.id)).toBeNull();
+      expect(await store.search.nextChunk(s.scopeA, 'chk_missing')).toBeNull();
+    });
+
     it('records the tokenizer version with the index', async () => {
       const store = getStore();
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM, tokenizer: 'tok-1/icu-1' });

@@ -37,7 +37,7 @@ const HOW_QUANTIFIERS = new Set(['long', 'much', 'many', 'often', 'far', 'soon',
 const QUANTITY_FRAME_VERBS = new Set(['take', 'takes', 'took', 'cost', 'costs', 'last', 'lasts', 'need', 'needs']);
 /**
  * Thai interrogatives the segmenter may split in two: เท่า|ไหร่ "how much", เมื่อ|ใด "when",
- * อย่าง|ไร "how", ที่|ไหน "where", เหตุ|ใด "why". Either half alone is an ordinary word, so only the pair is dropped.
+ * อย่าง|ไร "how", ที่|ไหน "where", เหตุ|ใด "why", ยัง|ไง "how", แค่|ไหน "how much", ทำ|อะไร "do what". Either half alone is an ordinary word, so only the pair is dropped.
  */
 const THAI_QUESTION_PAIRS = new Map([
   ['เท่า', new Set(['ไหร่', 'ไร', 'ใด'])],
@@ -45,6 +45,9 @@ const THAI_QUESTION_PAIRS = new Map([
   ['อย่าง', new Set(['ไร', 'ใด'])],
   ['ที่', new Set(['ไหน', 'ใด'])],
   ['เหตุ', new Set(['ใด'])],
+  ['ยัง', new Set(['ไง'])],
+  ['แค่', new Set(['ไหน'])],
+  ['ทำ', new Set(['อะไร', 'ไร'])],
 ]);
 
 /**
