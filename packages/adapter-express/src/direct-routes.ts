@@ -3,7 +3,6 @@ import { executeOperation, HTTP_OPERATIONS, type Engine, type Logger, type Opera
 import { credentials } from './context.js';
 import { corsHeaders } from './cors.js';
 import { certainlyApiHost, type HelpCenterOptions } from './help/router.js';
-import { beginIdempotent } from './idempotency.js';
 import { recordOnClose, type Metrics } from './observability.js';
 import { rateLimitHeaders, requestLocale, writeProblem } from './problem.js';
 import { abortOnClose } from './routes/operations.js';
@@ -29,8 +28,8 @@ const LENGTH = /^[1-9][0-9]{0,9}$/;
 /**
  * Whether the request asks for nothing but a key, a JSON body and an answer: no session cookie,
  * no content encoding or chunked body, no forwarded host (`trust proxy`), and a declared length
- * within the JSON limit. A browser's `Origin` and an `Idempotency-Key` are fine: CORS and
- * idempotency are the Express routes' own functions.
+ * within the JSON limit. A browser's `Origin` is fine (CORS is the Express routes' own
+ * function), and so is an `Idempotency-Key`: reads keep nothing under it, here as in Express.
  */
 function plainRequest(req: IncomingMessage, jsonLimit: number): boolean {
   const h = req.headers;
@@ -68,7 +67,7 @@ function parseBody(bytes: Buffer): { body: unknown } | { fault: { type: string; 
  * parser, `res.json`) cost as much CPU as the search it carried when the answer is cached
  * (docs/decisions.md). The rules are the Express routes' own functions: the base headers, the
  * body deadline, core's authenticator and operation, problem documents, the access log and
- * metrics, CORS, idempotency keys. A request that asks for anything more — a session, another
+ * metrics, CORS. A request that asks for anything more — a session, another
  * content type or encoding, a query string, a tenant path, a host that may be a help center — goes
  * through Express as before.
  *
@@ -97,13 +96,10 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
     let tenant: string | null = null;
     let problemCode: string | undefined;
     recordOnClose(logger, metrics, req, res, () => ({ route: path, tenant, problemCode }));
-    // With an `Idempotency-Key`: what the response sends, to be kept for a retry.
-    let keep: ((sent: string) => void) | null = null;
     const fail = (error: Parameters<typeof writeProblem>[2], body?: unknown) => {
       problemCode = error.code;
       const asked = (body ?? {}) as { locale?: unknown; query?: unknown };
-      const sent = writeProblem(req, res, error, body === undefined ? undefined : requestLocale(req, asked.locale, asked.query));
-      keep?.(sent);
+      writeProblem(req, res, error, body === undefined ? undefined : requestLocale(req, asked.locale, asked.query));
     };
     armBodyDeadline(req, res, options.bodyTimeoutMs, logger, (problem) => fail(problem));
     try {
@@ -117,11 +113,7 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       const caller = await engine.auth.authenticate(credentials(req), {}, 'api', { acceptsPublishable: operation.acceptsPublishable === true });
       if (caller.isErr()) return fail(caller.error);
       tenant = caller.value.tenant.slug;
-      const key = req.headers['idempotency-key'];
-      if (typeof key === 'string') {
-        keep = await beginIdempotent(engine, caller.value, key, req, res, body, (error) => fail(error));
-        if (!keep) return;
-      }
+      // Search and answer only read: an `Idempotency-Key` is accepted and nothing is kept (core's `takesIdempotencyKey`).
       const client = abortOnClose(res);
       const done = await executeOperation(engine, operation, caller.value, { params: {}, query: {}, body }, {
         channel: { via: 'rest' },
@@ -135,7 +127,6 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       if (rateLimit) for (const [name, header] of Object.entries(rateLimitHeaders(rateLimit))) res.setHeader(name, header);
       res.statusCode = typeof http.status === 'function' ? http.status(input, value) : (http.status ?? 200);
       const json = JSON.stringify(value);
-      keep?.(json);
       const bytes = Buffer.from(json);
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Length', bytes.length);

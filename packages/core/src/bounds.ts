@@ -79,3 +79,15 @@ export const API_KEY_CACHE_MS = 1_000;
 export const API_KEY_CACHE_ENTRIES = 10_000;
 /** `/readyz` answers within about this long: a database that does not answer in time counts as not ready. */
 export const READINESS_TIMEOUT_MS = 2_000;
+
+/**
+ * Nesting of a JSON request body (objects and arrays): deeper is 400. Checked by the JSON reader
+ * of every route before any schema or canonical form walks the value recursively.
+ */
+export const MAX_JSON_DEPTH = 64;
+/** A kept `Idempotency-Key` response larger than this is kept without its body (a replay is 409). */
+export const MAX_IDEMPOTENT_RESPONSE_BYTES = 256 * 1024;
+/** Response bytes one API key (or user) may have kept under `Idempotency-Key` per UTC day. */
+export const IDEMPOTENCY_BYTES_PER_KEY_PER_DAY = 16 * 1024 * 1024;
+/** Response bytes one tenant may have kept under `Idempotency-Key` per UTC day, all callers together. */
+export const IDEMPOTENCY_BYTES_PER_TENANT_PER_DAY = 64 * 1024 * 1024;
