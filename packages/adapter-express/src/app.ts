@@ -15,7 +15,7 @@ import { edgeRouter, opsRouter } from './routes/hostnames.js';
 import { operationsRouter } from './routes/operations.js';
 import { uploadRouter, type UploadRouterOptions } from './routes/upload.js';
 import { onlyMethods, operationRoutes, routeGuard, type ApiRoute } from './routing.js';
-import { bodyDeadline, errorHandler } from './transport.js';
+import { bodyDeadline, errorHandler, jsonDepthLimit } from './transport.js';
 import { directRoutes } from './direct-routes.js';
 import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 import { sendProblem } from './problem.js';
@@ -145,7 +145,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.all('/api/billing/webhook', onlyMethods('POST'));
   app.post(CONNECTOR_WEBHOOK_PATHS, express.raw({ type: () => true, limit: jsonLimit }), connectorWebhook(engine));
   app.all(CONNECTOR_WEBHOOK_PATHS, onlyMethods('POST'));
-  app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
+  app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }), jsonDepthLimit);
   app.use(cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex')));
   const cookie = { secure: options.secureCookies ?? !['development', 'test'].includes(process.env.NODE_ENV ?? '') };
   const cron = cronRouter(engine, { ...(options.cronSecret ? { secret: options.cronSecret } : {}), ...(options.nodeId ? { nodeId: options.nodeId } : {}) });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { executeOperation, HTTP_OPERATIONS, type Engine, type Logger, type Operation } from '@panya/core';
+import { executeOperation, HTTP_OPERATIONS, MAX_JSON_DEPTH, nestedDeeperThan, tooDeep, type Engine, type Logger, type Operation } from '@panya/core';
 import { credentials } from './context.js';
 import { corsHeaders } from './cors.js';
 import { certainlyApiHost, type HelpCenterOptions } from './help/router.js';
@@ -110,6 +110,7 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       // A body the JSON parser would refuse fails as its fault does in Express.
       if ('fault' in parsed) throw parsed.fault;
       const { body } = parsed;
+      if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return fail(tooDeep());
       const caller = await engine.auth.authenticate(credentials(req), {}, 'api', { acceptsPublishable: operation.acceptsPublishable === true });
       if (caller.isErr()) return fail(caller.error);
       tenant = caller.value.tenant.slug;

@@ -32,7 +32,7 @@ export { type ConversationFilter, type ConversationRecord, type ConversationStor
 export { type DisqualifyOutcome, type DisqualifyReason, type ResolutionRecord, type ResolutionStore } from './ports/resolutions.js';
 export { type FlowRecord, type FlowRunRecord, type FlowStep, type FlowStore } from './ports/flows.js';
 export { type CustomerPatch, type CustomerRecord, type CustomerStore, type InboxItem, type InboxReason, type InboxStore, type PersonaPatch, type PersonaRecord, type PersonaStore, type TicketComment, type TicketPatch, type TicketPriority, type TicketRecord, type TicketStatus, type TicketStore, type VisitorRecord, type VisitorStore } from './ports/support.js';
-export { parseInput } from './schemas/validate.js';
+export { nestedDeeperThan, parseInput, tooDeep } from './schemas/validate.js';
 export { type PlanName, type UpdateTenantInput } from './schemas/tenancy.js';
 export { type PutDocumentInput, putDocumentSchema } from './schemas/documents.js';
 export { type RequestContext } from './services/context.js';

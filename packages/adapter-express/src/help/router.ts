@@ -10,6 +10,7 @@ import { errors, executeOperation, HELP_QUERY_MAX_CHARS, HTTP_OPERATIONS, type A
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { CHROME, helpLocale } from './chrome.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
+import { jsonDepthLimit } from '../transport.js';
 import { ASK_SCRIPT, ASK_SCRIPT_ETAG, ASK_SCRIPT_PATH } from './ask-script.js';
 import { answerPage, articlePage, homePage, messagePage, searchPage, type PageContext } from './pages.js';
 
@@ -60,7 +61,7 @@ function sendUncached(res: Response, status: number, html: string): void {
 /** The help center's pages, for a request already known to be for the help host or a custom hostname. */
 function helpRouter(engine: Engine): Router {
   const router = Router();
-  router.use(express.urlencoded({ extended: false, limit: '4kb' }), express.json({ limit: '4kb' }));
+  router.use(express.urlencoded({ extended: false, limit: '4kb' }), express.json({ limit: '4kb' }), jsonDepthLimit);
   router.use(async (req, res) => {
     if (req.path === ASK_SCRIPT_PATH) return sendScript(req, res);
     const { locale, explicit } = helpLocale(req);
