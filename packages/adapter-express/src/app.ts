@@ -17,6 +17,7 @@ import { uploadRouter, type UploadRouterOptions } from './routes/upload.js';
 import { onlyMethods, operationRoutes, routeGuard, type ApiRoute } from './routing.js';
 import { bodyDeadline, errorHandler, jsonDepthLimit } from './transport.js';
 import { directRoutes } from './direct-routes.js';
+import type { TrustProxy } from './trust-proxy.js';
 import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 import { sendProblem } from './problem.js';
 import { accessLog, createMetrics, metricsRoute, readinessRoute } from './observability.js';
@@ -45,8 +46,12 @@ export interface PanyaAppOptions {
   jsonLimitBytes?: number;
   /** A request body must arrive within this (default `REQUEST_BODY_TIMEOUT_MS`), else 408. */
   requestBodyTimeoutMs?: number;
-  /** Express `trust proxy` setting, for deployments behind a load balancer. */
-  trustProxy?: boolean | number | string;
+  /**
+   * Which proxies are believed about the client's address (`PANYA_TRUST_PROXY`, see
+   * `parseTrustProxy`): Express's `trust proxy`. The address keys the sign-in throttle and the
+   * public surfaces' per-visitor budgets.
+   */
+  trustProxy?: TrustProxy | boolean | string;
   /** The MCP endpoint (`/api/mcp`), e.g. `allowedHosts` for DNS-rebinding protection. */
   mcp?: Omit<McpHttpOptions, 'logger'>;
   /** Host dispatch of the public help center (the help host itself is the engine's `helpHost`). */
@@ -173,7 +178,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
 
   app.use(errorHandler(logger, jsonLimit));
   if (options.directRoutes !== false) {
-    const direct = directRoutes({ engine, logger, metrics, jsonLimit, bodyTimeoutMs, helpCenter: options.helpCenter ?? {} });
+    const direct = directRoutes({ engine, logger, metrics, jsonLimit, bodyTimeoutMs, helpCenter: options.helpCenter ?? {}, ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}) });
     // Express calls `handle` without a continuation only as the server's own handler (`createServer(app)`,
     // `app.listen`); mounted in another app it has one, and the request stays in Express.
     const handled = app as Express & { handle: (req: IncomingMessage, res: ServerResponse, next?: unknown) => void };

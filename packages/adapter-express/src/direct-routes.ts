@@ -8,6 +8,7 @@ import { rateLimitHeaders, requestLocale, writeProblem } from './problem.js';
 import { abortOnClose } from './routes/operations.js';
 import { setBaseHeaders } from './security-headers.js';
 import { armBodyDeadline, failureProblem } from './transport.js';
+import { clientAddress, type TrustProxy } from './trust-proxy.js';
 
 /** The operations answered directly: the read endpoints a widget or help center calls for every visitor. */
 const DIRECT_OPERATIONS = ['search', 'answer'];
@@ -19,6 +20,8 @@ export interface DirectRouteOptions {
   jsonLimit: number;
   bodyTimeoutMs: number;
   helpCenter: HelpCenterOptions;
+  /** The app's `trust proxy` setting: the client's address is read as Express reads `req.ip`. */
+  trustProxy?: TrustProxy | boolean | string;
 }
 
 /** `application/json`, UTF-8 if a charset is named: what the JSON parser would take without conversion. */

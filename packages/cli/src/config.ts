@@ -1,4 +1,5 @@
 import { hasMarker, parseHelpHost } from '@panya/core';
+import { parseTrustProxy } from '@panya/adapter-express';
 import { z } from 'zod';
 
 /** The most `panya serve --workers` (or `PANYA_WORKERS`) accepts. */
@@ -35,6 +36,18 @@ const envSchema = z.object({
         parseHelpHost(value);
       } catch (error) {
         ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^PANYA_HELP_HOST: /, '') });
+      }
+    }),
+  /** Proxies in front of the server whose `X-Forwarded-For` is believed: a number of hops, or addresses and CIDR ranges. */
+  PANYA_TRUST_PROXY: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return;
+      try {
+        parseTrustProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^PANYA_TRUST_PROXY: /, '') });
       }
     }),
   /** This node's name for job leases (default: host name and process id). */
