@@ -9,6 +9,7 @@ import { abortOnClose } from './routes/operations.js';
 import { setBaseHeaders } from './security-headers.js';
 import { armBodyDeadline, failureProblem } from './transport.js';
 import { clientAddress, type TrustProxy } from './trust-proxy.js';
+import { visitorOf } from './visitor.js';
 
 /** The operations answered directly: the read endpoints a widget or help center calls for every visitor. */
 const DIRECT_OPERATIONS = ['search', 'answer'];
@@ -79,6 +80,7 @@ function parseBody(bytes: Buffer): { body: unknown } | { fault: { type: string; 
 export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { engine, logger, metrics, jsonLimit } = options;
   const cors = corsHeaders(engine);
+  const addressOf = clientAddress(options.trustProxy);
   const routes = new Map<string, Operation>();
   for (const operation of HTTP_OPERATIONS) {
     if (DIRECT_OPERATIONS.includes(operation.id) && operation.http!.method === 'POST') routes.set(`/api${operation.http!.path}`, operation);
@@ -117,9 +119,10 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       const caller = await engine.auth.authenticate(credentials(req), {}, 'api', { acceptsPublishable: operation.acceptsPublishable === true });
       if (caller.isErr()) return fail(caller.error);
       tenant = caller.value.tenant.slug;
+      const ctx = caller.value.principal.publishable ? { ...caller.value, visitor: visitorOf(req, addressOf(req)) } : caller.value;
       // Search and answer only read: an `Idempotency-Key` is accepted and nothing is kept (core's `takesIdempotencyKey`).
       const client = abortOnClose(res);
-      const done = await executeOperation(engine, operation, caller.value, { params: {}, query: {}, body }, {
+      const done = await executeOperation(engine, operation, ctx, { params: {}, query: {}, body }, {
         channel: { via: 'rest' },
         get signal() {
           return client.signal;

@@ -69,6 +69,14 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export const MAX_CHAT_STREAMS_PER_KEY = 10;
 /** Chat streams one tenant may hold open at once on one node (each holds a model stream upstream). */
 export const MAX_CHAT_STREAMS_PER_TENANT = 50;
+/** Chat streams one visitor of a public surface (widget, help center) may hold open at once on one node. */
+export const MAX_CHAT_STREAMS_PER_VISITOR = 2;
+/** Long-polls (`GET /conversations/{id}/poll`) one key (or user) may hold waiting at once on one node. */
+export const MAX_LONG_POLLS_PER_KEY = 100;
+/** Long-polls one tenant may hold waiting at once on one node. */
+export const MAX_LONG_POLLS_PER_TENANT = 500;
+/** Long-polls one visitor of a public surface may hold waiting at once on one node. */
+export const MAX_LONG_POLLS_PER_VISITOR = 4;
 
 /**
  * How long a process may keep trusting an API key it looked up: a key revoked by another process
@@ -91,3 +99,10 @@ export const MAX_IDEMPOTENT_RESPONSE_BYTES = 256 * 1024;
 export const IDEMPOTENCY_BYTES_PER_KEY_PER_DAY = 16 * 1024 * 1024;
 /** Response bytes one tenant may have kept under `Idempotency-Key` per UTC day, all callers together. */
 export const IDEMPOTENCY_BYTES_PER_TENANT_PER_DAY = 64 * 1024 * 1024;
+
+/** Help-center page views (home, articles, search) one client address may make per minute on one node (then 429). */
+export const HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE = 120;
+/** How long one node reuses a help center's search results for the same query (the page says `max-age=60` too). */
+export const HELP_SEARCH_CACHE_MS = 60_000;
+/** Help-center searches one node keeps results of. */
+export const HELP_SEARCH_CACHE_ENTRIES = 2_000;

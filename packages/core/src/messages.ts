@@ -122,6 +122,8 @@ const helpCenterEn = {
   gone: 'This help center is gone',
   goneText: 'The organisation that published it has removed it.',
   unavailable: 'Questions cannot be answered right now. Please try again later.',
+  busy: 'Too many requests',
+  busyText: 'This address has opened many pages in the last minute. Please wait a moment and try again.',
   language: 'ภาษาไทย',
 };
 
@@ -150,6 +152,8 @@ export const HELP_CENTER_TEXT: Readonly<Record<Locale, HelpCenterText>> = {
     gone: 'ศูนย์ช่วยเหลือนี้ถูกลบแล้ว',
     goneText: 'องค์กรที่เผยแพร่ได้ลบศูนย์ช่วยเหลือนี้แล้ว',
     unavailable: 'ขณะนี้ยังตอบคำถามไม่ได้ กรุณาลองใหม่ภายหลัง',
+    busy: 'มีคำขอมากเกินไป',
+    busyText: 'ที่อยู่นี้เปิดหน้าจำนวนมากในนาทีที่ผ่านมา กรุณารอสักครู่แล้วลองใหม่',
     language: 'English',
   },
 };
