@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, LOGIN_THROTTLE, MAX_CHAT_STREAMS_PER_KEY, parseHelpHost, type Clock, type Engine, type Generator, type Logger } from '@panya/core';
+import { createEngine, LOGIN_THROTTLE, MAX_CHAT_STREAMS_PER_KEY, MAX_CHAT_STREAMS_PER_VISITOR, parseHelpHost, type Clock, type Engine, type Generator, type Logger } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { convertUpload, createPanyaApp, parseTrustProxy } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
@@ -215,6 +215,49 @@ describe('concurrent chat streams', () => {
       const again = await chat(acme.key);
       expect(again.status).toBe(200);
       await again.text();
+    } finally {
+      release();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('public surfaces: slots per visitor', () => {
+  it(`one widget visitor holds at most ${MAX_CHAT_STREAMS_PER_VISITOR} chat streams of the key; other visitors still get theirs`, async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow: Generator = {
+      specificationVersion: 'v1',
+      id: 'slow',
+      async *generate() {
+        await gate;
+        yield { type: 'delta', text: 'done' };
+        yield { type: 'done', usage: { inputTokens: 1, outputTokens: 1 } };
+      },
+    };
+    const engine = track(createEngine({ store: openSqliteStore({ path: ':memory:' }), generator: slow }));
+    const app = createPanyaApp(engine, { trustProxy: 1 });
+    const acme = await makeTenant(engine, 'acme');
+    await request(app).patch('/api/tenant/settings').set(acme.auth).send({ allowedOrigins: ['https://shop.example'] }).expect(200);
+    const widgetKey = (await engine.apiKeys.create(acme.tenant.id, { kind: 'publishable', scopes: ['read'], workspaceSlug: 'default' }))._unsafeUnwrap().key;
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/chat`;
+    const chat = (ip: string, visitor?: string) =>
+      fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${widgetKey}`, 'Content-Type': 'application/json', Origin: 'https://shop.example', 'X-Forwarded-For': ip, ...(visitor ? { 'X-Panya-Visitor': visitor } : {}) }, body: JSON.stringify({ query: 'hello' }) });
+    try {
+      const mine = await Promise.all(Array.from({ length: MAX_CHAT_STREAMS_PER_VISITOR }, () => chat('198.51.100.1', 'v-1')));
+      expect(mine.map((r) => r.status)).toEqual(Array(MAX_CHAT_STREAMS_PER_VISITOR).fill(200));
+      const refused = await chat('198.51.100.1', 'v-1');
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).detail).toMatch(/one visitor/);
+      // Another visitor behind the same address (its own id), and one from elsewhere, are served.
+      const sameOffice = await chat('198.51.100.1', 'v-2');
+      const elsewhere = await chat('198.51.100.2');
+      expect([sameOffice.status, elsewhere.status]).toEqual([200, 200]);
+      release();
+      await Promise.all([...mine, sameOffice, elsewhere].map((r) => r.text()));
     } finally {
       release();
       server.closeAllConnections();
