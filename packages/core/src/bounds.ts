@@ -29,12 +29,13 @@ export const MAX_UPLOAD_FILES = 20;
 /** All files of one upload request together (413): well under files × per-file size. */
 export const MAX_UPLOAD_REQUEST_BYTES = 32 * 1024 * 1024;
 /**
- * Upload bytes one server process reads and converts at once, all tenants together; a request
- * over it waits (its body unread) for up to `UPLOAD_ADMISSION_WAIT_MS`, then gets 503 with
- * Retry-After naming the limit. Bounds the memory and serving-thread time uploads take.
+ * Upload bytes one server process holds (received, being parsed and converted) at once, all
+ * tenants together, counted as they arrive; a chunk over it waits (the rest of the body unread)
+ * for up to `UPLOAD_ADMISSION_WAIT_MS`, then the upload gets 503 with Retry-After naming the
+ * limit. Bounds the memory and serving-thread time uploads take.
  */
 export const MAX_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
-/** Upload bytes one tenant has in flight in one process (same wait, then 503): half the process's, so another tenant always gets in. */
+/** Upload bytes one tenant holds in one process (same wait, then 503), checked first: half the process's, so another tenant always gets in. */
 export const MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT = 32 * 1024 * 1024;
 /** How long an upload waits for room under the in-flight limits before 503. */
 export const UPLOAD_ADMISSION_WAIT_MS = 10_000;
