@@ -251,7 +251,7 @@ describe('public surfaces: slots per visitor', () => {
       expect(mine.map((r) => r.status)).toEqual(Array(MAX_CHAT_STREAMS_PER_VISITOR).fill(200));
       const refused = await chat('198.51.100.1', 'v-1');
       expect(refused.status).toBe(429);
-      expect((await refused.json()).detail).toMatch(/one visitor/);
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/one visitor/);
       // Another visitor behind the same address (its own id), and one from elsewhere, are served.
       const sameOffice = await chat('198.51.100.1', 'v-2');
       const elsewhere = await chat('198.51.100.2');

@@ -172,7 +172,7 @@ describe('long-polls per key', () => {
       // The one over the limit is answered at once, while the others wait for a message.
       const refused = await Promise.race(sent);
       expect(refused.status).toBe(429);
-      expect((await refused.json()).detail).toMatch(/long-polls/);
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/long-polls/);
       const otherKey = poll({ Authorization: `Bearer ${other}` });
       await chat(acme.auth, { query: 'and to other provinces?', conversationId: first.conversationId });
       const statuses = await Promise.all(sent.map(async (r) => (await r).status));
