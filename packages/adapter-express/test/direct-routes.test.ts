@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, parseHelpHost, silentLogger, type Clock, type Engine } from '@panya/core';
+import { createEngine, parseHelpHost, PUBLIC_BUDGETS, silentLogger, type Clock, type Engine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { directRoutes } from '../src/direct-routes.js';
@@ -188,6 +188,32 @@ describe('direct routes answer as the Express routes do', () => {
     }
     const { store } = engineInternals(engine);
     expect((store as unknown as { db: { prepare(q: string): { get(): { n: number } } } }).db.prepare('SELECT count(*) AS n FROM idempotency_keys').get().n).toBe(0);
+  });
+
+  it("counts a publishable key's searches per visitor as the Express route does, from the same budget", async () => {
+    const [directBehindProxy, expressBehindProxy] = [await listen(createPanyaApp(engine, { helpCenter: { apiHostname: API }, trustProxy: 1 })), await listen(createPanyaApp(engine, { helpCenter: { apiHostname: API }, trustProxy: 1, directRoutes: false }))];
+    const publishable = (await engine.apiKeys.create(acme.tenant.id, { kind: 'publishable', scopes: ['read'], workspaceSlug: 'default' }))._unsafeUnwrap().key;
+    const search = (server: Server, ip: string, visitor = 'v-1') => {
+      const text = JSON.stringify({ query: 'refund' });
+      return send(server, 'POST', '/api/search', { Authorization: `Bearer ${publishable}`, Origin: SHOP, 'X-Forwarded-For': ip, 'X-Panya-Visitor': visitor, 'X-Request-Id': 'req-1', 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) }, text);
+    };
+    try {
+      const perVisitor = PUBLIC_BUDGETS.business.visitorPerHour!;
+      // Half through each path: one visitor, one budget.
+      for (let i = 0; i < perVisitor; i++) expect((await search(i % 2 ? directBehindProxy : expressBehindProxy, '198.51.100.1')).status).toBe(200);
+      const [a, b] = [await search(directBehindProxy, '198.51.100.1'), await search(expressBehindProxy, '198.51.100.1')];
+      expect([a.status, b.status]).toEqual([429, 429]);
+      expect(comparable(a)).toEqual(comparable(b));
+      // Another visitor, and the tenant's server key, are not refused.
+      expect((await search(directBehindProxy, '198.51.100.2')).status).toBe(200);
+      expect((await search(directBehindProxy, '198.51.100.1', 'v-2')).status).toBe(200);
+      const text = JSON.stringify({ query: 'refund' });
+      const server = await send(directBehindProxy, 'POST', '/api/search', { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) }, text);
+      expect(server.status).toBe(200);
+    } finally {
+      await new Promise<void>((r) => directBehindProxy.close(() => r()));
+      await new Promise<void>((r) => expressBehindProxy.close(() => r()));
+    }
   });
 
   it('refuses the search over the rate limit with the same 429 and headers', async () => {
