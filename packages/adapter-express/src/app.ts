@@ -15,8 +15,9 @@ import { edgeRouter, opsRouter } from './routes/hostnames.js';
 import { operationsRouter } from './routes/operations.js';
 import { uploadRouter, type UploadRouterOptions } from './routes/upload.js';
 import { onlyMethods, operationRoutes, routeGuard, type ApiRoute } from './routing.js';
-import { bodyDeadline, errorHandler } from './transport.js';
+import { bodyDeadline, errorHandler, jsonDepthLimit } from './transport.js';
 import { directRoutes } from './direct-routes.js';
+import type { TrustProxy } from './trust-proxy.js';
 import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 import { sendProblem } from './problem.js';
 import { accessLog, createMetrics, metricsRoute, readinessRoute } from './observability.js';
@@ -45,8 +46,12 @@ export interface PanyaAppOptions {
   jsonLimitBytes?: number;
   /** A request body must arrive within this (default `REQUEST_BODY_TIMEOUT_MS`), else 408. */
   requestBodyTimeoutMs?: number;
-  /** Express `trust proxy` setting, for deployments behind a load balancer. */
-  trustProxy?: boolean | number | string;
+  /**
+   * Which proxies are believed about the client's address (`PANYA_TRUST_PROXY`, see
+   * `parseTrustProxy`): Express's `trust proxy`. The address keys the sign-in throttle and the
+   * public surfaces' per-visitor budgets.
+   */
+  trustProxy?: TrustProxy | boolean | string;
   /** The MCP endpoint (`/api/mcp`), e.g. `allowedHosts` for DNS-rebinding protection. */
   mcp?: Omit<McpHttpOptions, 'logger'>;
   /** Host dispatch of the public help center (the help host itself is the engine's `helpHost`). */
@@ -153,7 +158,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.all('/api/billing/webhook', onlyMethods('POST'));
   app.post(CONNECTOR_WEBHOOK_PATHS, express.raw({ type: () => true, limit: jsonLimit }), connectorWebhook(engine));
   app.all(CONNECTOR_WEBHOOK_PATHS, onlyMethods('POST'));
-  app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
+  app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }), jsonDepthLimit);
   app.use(cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex')));
   const cookie = { secure: options.secureCookies ?? !['development', 'test'].includes(process.env.NODE_ENV ?? '') };
   const cron = cronRouter(engine, { ...(options.cronSecret ? { secret: options.cronSecret } : {}), ...(options.nodeId ? { nodeId: options.nodeId } : {}) });
@@ -181,7 +186,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
 
   app.use(errorHandler(logger, jsonLimit));
   if (options.directRoutes !== false) {
-    const direct = directRoutes({ engine, logger, metrics, jsonLimit, bodyTimeoutMs, helpCenter: options.helpCenter ?? {} });
+    const direct = directRoutes({ engine, logger, metrics, jsonLimit, bodyTimeoutMs, helpCenter: options.helpCenter ?? {}, ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}) });
     // Express calls `handle` without a continuation only as the server's own handler (`createServer(app)`,
     // `app.listen`); mounted in another app it has one, and the request stays in Express.
     const handled = app as Express & { handle: (req: IncomingMessage, res: ServerResponse, next?: unknown) => void };

@@ -4,6 +4,7 @@ import { errors } from '@panya/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sendProblem } from './problem.js';
 import { sessionToken } from './session.js';
+import { visitorOf } from './visitor.js';
 
 /** The resolved tenant/workspace/caller of an authenticated API request. */
 export function ctxOf(res: Response): RequestContext {
@@ -30,7 +31,7 @@ export function authenticate(engine: Engine): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const ctx = await engine.auth.authenticate(credentials(req), addressing(req), 'api', { acceptsPublishable: res.locals.acceptsPublishable === true });
     if (ctx.isErr()) return sendProblem(req, res, ctx.error);
-    res.locals.ctx = ctx.value;
+    res.locals.ctx = ctx.value.principal.publishable ? { ...ctx.value, visitor: visitorOf(req, req.ip) } : ctx.value;
     next();
   };
 }

@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { executeOperation, HTTP_OPERATIONS, type Engine, type Logger, type Operation } from '@panya/core';
+import { executeOperation, HTTP_OPERATIONS, MAX_JSON_DEPTH, nestedDeeperThan, tooDeep, type Engine, type Logger, type Operation } from '@panya/core';
 import { credentials } from './context.js';
 import { corsHeaders } from './cors.js';
 import { certainlyApiHost, type HelpCenterOptions } from './help/router.js';
-import { beginIdempotent } from './idempotency.js';
 import { recordOnClose, type Metrics } from './observability.js';
 import { rateLimitHeaders, requestLocale, writeProblem } from './problem.js';
 import { abortOnClose } from './routes/operations.js';
 import { setBaseHeaders } from './security-headers.js';
 import { armBodyDeadline, failureProblem } from './transport.js';
+import { clientAddress, type TrustProxy } from './trust-proxy.js';
+import { visitorOf } from './visitor.js';
 
 /** The operations answered directly: the read endpoints a widget or help center calls for every visitor. */
 const DIRECT_OPERATIONS = ['search', 'answer'];
@@ -20,6 +21,8 @@ export interface DirectRouteOptions {
   jsonLimit: number;
   bodyTimeoutMs: number;
   helpCenter: HelpCenterOptions;
+  /** The app's `trust proxy` setting: the client's address is read as Express reads `req.ip`. */
+  trustProxy?: TrustProxy | boolean | string;
 }
 
 /** `application/json`, UTF-8 if a charset is named: what the JSON parser would take without conversion. */
@@ -29,8 +32,8 @@ const LENGTH = /^[1-9][0-9]{0,9}$/;
 /**
  * Whether the request asks for nothing but a key, a JSON body and an answer: no session cookie,
  * no content encoding or chunked body, no forwarded host (`trust proxy`), and a declared length
- * within the JSON limit. A browser's `Origin` and an `Idempotency-Key` are fine: CORS and
- * idempotency are the Express routes' own functions.
+ * within the JSON limit. A browser's `Origin` is fine (CORS is the Express routes' own
+ * function), and so is an `Idempotency-Key`: reads keep nothing under it, here as in Express.
  */
 function plainRequest(req: IncomingMessage, jsonLimit: number): boolean {
   const h = req.headers;
@@ -68,7 +71,7 @@ function parseBody(bytes: Buffer): { body: unknown } | { fault: { type: string; 
  * parser, `res.json`) cost as much CPU as the search it carried when the answer is cached
  * (docs/decisions.md). The rules are the Express routes' own functions: the base headers, the
  * body deadline, core's authenticator and operation, problem documents, the access log and
- * metrics, CORS, idempotency keys. A request that asks for anything more — a session, another
+ * metrics, CORS. A request that asks for anything more — a session, another
  * content type or encoding, a query string, a tenant path, a host that may be a help center — goes
  * through Express as before.
  *
@@ -77,6 +80,7 @@ function parseBody(bytes: Buffer): { body: unknown } | { fault: { type: string; 
 export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { engine, logger, metrics, jsonLimit } = options;
   const cors = corsHeaders(engine);
+  const addressOf = clientAddress(options.trustProxy);
   const routes = new Map<string, Operation>();
   for (const operation of HTTP_OPERATIONS) {
     if (DIRECT_OPERATIONS.includes(operation.id) && operation.http!.method === 'POST') routes.set(`/api${operation.http!.path}`, operation);
@@ -97,13 +101,10 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
     let tenant: string | null = null;
     let problemCode: string | undefined;
     recordOnClose(logger, metrics, req, res, () => ({ route: path, tenant, problemCode }));
-    // With an `Idempotency-Key`: what the response sends, to be kept for a retry.
-    let keep: ((sent: string) => void) | null = null;
     const fail = (error: Parameters<typeof writeProblem>[2], body?: unknown) => {
       problemCode = error.code;
       const asked = (body ?? {}) as { locale?: unknown; query?: unknown };
-      const sent = writeProblem(req, res, error, body === undefined ? undefined : requestLocale(req, asked.locale, asked.query));
-      keep?.(sent);
+      writeProblem(req, res, error, body === undefined ? undefined : requestLocale(req, asked.locale, asked.query));
     };
     armBodyDeadline(req, res, options.bodyTimeoutMs, logger, (problem) => fail(problem));
     try {
@@ -114,16 +115,14 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       // A body the JSON parser would refuse fails as its fault does in Express.
       if ('fault' in parsed) throw parsed.fault;
       const { body } = parsed;
+      if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return fail(tooDeep());
       const caller = await engine.auth.authenticate(credentials(req), {}, 'api', { acceptsPublishable: operation.acceptsPublishable === true });
       if (caller.isErr()) return fail(caller.error);
       tenant = caller.value.tenant.slug;
-      const key = req.headers['idempotency-key'];
-      if (typeof key === 'string') {
-        keep = await beginIdempotent(engine, caller.value, key, req, res, body, (error) => fail(error));
-        if (!keep) return;
-      }
+      const ctx = caller.value.principal.publishable ? { ...caller.value, visitor: visitorOf(req, addressOf(req)) } : caller.value;
+      // Search and answer only read: an `Idempotency-Key` is accepted and nothing is kept (core's `takesIdempotencyKey`).
       const client = abortOnClose(res);
-      const done = await executeOperation(engine, operation, caller.value, { params: {}, query: {}, body }, {
+      const done = await executeOperation(engine, operation, ctx, { params: {}, query: {}, body }, {
         channel: { via: 'rest' },
         get signal() {
           return client.signal;
@@ -135,7 +134,6 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       if (rateLimit) for (const [name, header] of Object.entries(rateLimitHeaders(rateLimit))) res.setHeader(name, header);
       res.statusCode = typeof http.status === 'function' ? http.status(input, value) : (http.status ?? 200);
       const json = JSON.stringify(value);
-      keep?.(json);
       const bytes = Buffer.from(json);
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Length', bytes.length);

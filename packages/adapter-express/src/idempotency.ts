@@ -16,13 +16,15 @@ function storedHeaders(res: ServerResponse): Record<string, string> {
   return headers;
 }
 
+type End = ServerResponse['end'];
+
 /**
- * Begins a request that carries `Idempotency-Key` (core's `idempotency` decides), on Node's
+ * Runs a request that carries `Idempotency-Key` (core's `idempotency` decides), on Node's
  * response: a retry of a kept request is answered here with the kept response and
  * `Idempotent-Replayed: true`; a reused key with another request, or one still running, is
- * `refuse`d (409). Both resolve null: the request is answered. Otherwise the request runs and
- * this resolves `keep`, to be given the body the route sends; the response is stored once
- * complete, and the key given back if the client leaves first.
+ * `refuse`d (409). Both resolve false: the request is answered. Otherwise this resolves true and
+ * the route runs: its response is stored before it is sent (so a retry sent the moment the answer
+ * arrives finds it), and the key is given back if the client leaves first.
  */
 export async function beginIdempotent(
   engine: Engine,
@@ -32,11 +34,11 @@ export async function beginIdempotent(
   res: ServerResponse,
   body: unknown,
   refuse: (error: PanyaError) => void,
-): Promise<((sent: string) => void) | null> {
+): Promise<boolean> {
   const started = await engine.idempotency.begin(ctx, key, { method: req.method ?? 'POST', path: req.originalUrl ?? req.url ?? '', body });
   if (started.isErr()) {
     refuse(started.error);
-    return null;
+    return false;
   }
   if (started.value.kind === 'replay') {
     const { status, headers, body: kept } = started.value.response;
@@ -45,22 +47,29 @@ export async function beginIdempotent(
     res.statusCode = status;
     if (kept) res.setHeader('Content-Length', Buffer.byteLength(kept));
     res.end(kept || undefined);
-    return null;
+    return false;
   }
   const { finish, abandon } = started.value;
-  let sent = '';
   let settled = false;
-  const settle = (action: () => Promise<void>) => {
+  const failed = (error: unknown) => engine.logger.warn('idempotency record not saved', { key, error: String(error) });
+  // The client went away before the response was written: the key is given back.
+  res.once('close', () => {
     if (settled) return;
     settled = true;
-    action().catch((error: unknown) => engine.logger.warn('idempotency record not saved', { key, error: String(error) }));
-  };
-  res.once('finish', () => settle(() => finish({ status: res.statusCode, headers: storedHeaders(res), body: sent } satisfies StoredResponse)));
-  // The client went away before the response was written: the key is given back.
-  res.once('close', () => settle(abandon));
-  return (body) => {
-    sent = body;
-  };
+    abandon().catch(failed);
+  });
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    if (settled) return end(...args);
+    settled = true;
+    const chunk = typeof args[0] === 'function' ? undefined : args[0];
+    const sent = chunk === undefined || chunk === null ? '' : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : String(chunk);
+    finish({ status: res.statusCode, headers: storedHeaders(res), body: sent } satisfies StoredResponse)
+      .catch(failed)
+      .finally(() => end(...args));
+    return res;
+  }) as End;
+  return true;
 }
 
 /**
@@ -71,15 +80,6 @@ export function idempotentRequests(engine: Engine): RequestHandler {
   return async (req: Request, res, next) => {
     const key = req.get('idempotency-key');
     if (key === undefined || req.method !== 'POST') return next();
-    const keep = await beginIdempotent(engine, ctxOf(res), key, req, res, req.body, (error) => sendProblem(req, res, error));
-    if (!keep) return;
-    // Keep what the route sends.
-    const send = res.send.bind(res);
-    res.send = (chunk?: unknown) => {
-      if (typeof chunk === 'string') keep(chunk);
-      else if (Buffer.isBuffer(chunk)) keep(chunk.toString('utf8'));
-      return send(chunk);
-    };
-    next();
+    if (await beginIdempotent(engine, ctxOf(res), key, req, res, req.body, (error) => sendProblem(req, res, error))) next();
   };
 }

@@ -9,3 +9,4 @@ export { runAsBackgroundThread } from '@panya/core';
 export { uploadAdmission, type AdmissionLimit, type UploadAdmission } from './upload/admission.js';
 export { apiDocument, DECLARED_ROUTES, PANYA_API_VERSION } from './openapi.js';
 export { answerClusterMetrics } from './cluster-metrics.js';
+export { parseTrustProxy, type TrustProxy } from './trust-proxy.js';

@@ -1,5 +1,5 @@
 import type { Logger, PanyaError } from '@panya/core';
-import { errors, isStoreBusy, panyaError, storeBusy } from '@panya/core';
+import { errors, isStoreBusy, MAX_JSON_DEPTH, nestedDeeperThan, panyaError, storeBusy, tooDeep } from '@panya/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { sendProblem } from './problem.js';
@@ -35,6 +35,15 @@ export function bodyDeadline(timeoutMs: number, logger: Logger): RequestHandler 
     next();
   };
 }
+
+/**
+ * After a body parser: a body nested past `MAX_JSON_DEPTH` is 400 before any route (idempotency's
+ * canonical form, a schema, a serializer) walks it recursively.
+ */
+export const jsonDepthLimit: RequestHandler = (req, res, next) => {
+  if (nestedDeeperThan(req.body, MAX_JSON_DEPTH)) return sendProblem(req, res, tooDeep());
+  next();
+};
 
 interface HttpError {
   status?: number;

@@ -2,12 +2,13 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, parseHelpHost, silentLogger, type Clock, type Engine } from '@panya/core';
+import { createEngine, parseHelpHost, PUBLIC_BUDGETS, silentLogger, type Clock, type Engine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { directRoutes } from '../src/direct-routes.js';
 import { createMetrics } from '../src/observability.js';
 import { makeTenant } from './helpers.js';
+import { engineInternals } from '@panya/core/testing';
 
 const HELP = 'help.panya.example';
 const API = 'api.panya.example';
@@ -169,36 +170,50 @@ describe('direct routes answer as the Express routes do', () => {
     }
   });
 
-  it('keeps and replays a request with an Idempotency-Key as the Express route does, from the same records', async () => {
+  it('keeps nothing under an Idempotency-Key for a search, exactly as the Express route does', async () => {
     const ask = (server: Server, key: string, query = 'refund') => {
       const body = JSON.stringify({ query });
       return send(server, 'POST', '/api/search', { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', 'Idempotency-Key': key, 'Content-Length': String(Buffer.byteLength(body)) }, body);
     };
     const [first, firstViaExpress] = [await ask(direct, 'k-direct'), await ask(viaExpress, 'k-express')];
     expect(first.status).toBe(200);
-    expect(first.headers['idempotent-replayed']).toBeUndefined();
     expect(comparable(first)).toEqual({ ...comparable(firstViaExpress), headers: { ...comparable(firstViaExpress).headers, 'ratelimit-remaining': first.headers['ratelimit-remaining'] } });
-    // Each path replays what either kept: the same status, kept headers and body.
+    // A search only reads: asked again with the same key, or another query under it, it simply runs again.
     for (const key of ['k-direct', 'k-express']) {
-      const kept = key === 'k-direct' ? first : firstViaExpress;
-      const [a, b] = [await ask(direct, key), await ask(viaExpress, key)];
-      expect(comparable(a)).toEqual(comparable(b));
-      expect(a.headers['idempotent-replayed']).toBe('true');
-      expect(a.body).toBe(kept.body);
-      expect(a.headers['ratelimit-remaining']).toBe(kept.headers['ratelimit-remaining']);
+      const [a, b] = [await ask(direct, key, 'shipping'), await ask(viaExpress, key, 'shipping')];
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect(a.headers['idempotent-replayed']).toBeUndefined();
+      expect(b.headers['idempotent-replayed']).toBeUndefined();
+      expect(Number(a.headers['ratelimit-remaining'])).toBeLessThan(Number(first.headers['ratelimit-remaining']));
     }
-    // The same key with another request: the same 409 from both.
-    const [a, b] = [await ask(direct, 'k-direct', 'shipping'), await ask(viaExpress, 'k-direct', 'shipping')];
-    expect(a.status).toBe(409);
-    expect(comparable(a)).toEqual(comparable(b));
-    // A refusal is kept too, and replayed.
-    const refusal = JSON.stringify({ query: 'refund', topK: 0 });
-    const refuse = (server: Server) => send(server, 'POST', '/api/search', { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', 'Idempotency-Key': 'k-refused', 'Content-Length': String(refusal.length) }, refusal);
-    const refused = await refuse(direct);
-    expect(refused.status).toBe(400);
-    const replayed = await refuse(viaExpress);
-    expect(replayed.headers['idempotent-replayed']).toBe('true');
-    expect(replayed.body).toBe(refused.body);
+    const { store } = engineInternals(engine);
+    expect((store as unknown as { db: { prepare(q: string): { get(): { n: number } } } }).db.prepare('SELECT count(*) AS n FROM idempotency_keys').get().n).toBe(0);
+  });
+
+  it("counts a publishable key's searches per visitor as the Express route does, from the same budget", async () => {
+    const [directBehindProxy, expressBehindProxy] = [await listen(createPanyaApp(engine, { helpCenter: { apiHostname: API }, trustProxy: 1 })), await listen(createPanyaApp(engine, { helpCenter: { apiHostname: API }, trustProxy: 1, directRoutes: false }))];
+    const publishable = (await engine.apiKeys.create(acme.tenant.id, { kind: 'publishable', scopes: ['read'], workspaceSlug: 'default' }))._unsafeUnwrap().key;
+    const search = (server: Server, ip: string, visitor = 'v-1') => {
+      const text = JSON.stringify({ query: 'refund' });
+      return send(server, 'POST', '/api/search', { Authorization: `Bearer ${publishable}`, Origin: SHOP, 'X-Forwarded-For': ip, 'X-Panya-Visitor': visitor, 'X-Request-Id': 'req-1', 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) }, text);
+    };
+    try {
+      const perVisitor = PUBLIC_BUDGETS.business.visitorPerHour!;
+      // Half through each path: one visitor, one budget.
+      for (let i = 0; i < perVisitor; i++) expect((await search(i % 2 ? directBehindProxy : expressBehindProxy, '198.51.100.1')).status).toBe(200);
+      const [a, b] = [await search(directBehindProxy, '198.51.100.1'), await search(expressBehindProxy, '198.51.100.1')];
+      expect([a.status, b.status]).toEqual([429, 429]);
+      expect(comparable(a)).toEqual(comparable(b));
+      // Another visitor, and the tenant's server key, are not refused.
+      expect((await search(directBehindProxy, '198.51.100.2')).status).toBe(200);
+      expect((await search(directBehindProxy, '198.51.100.1', 'v-2')).status).toBe(200);
+      const text = JSON.stringify({ query: 'refund' });
+      const server = await send(directBehindProxy, 'POST', '/api/search', { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) }, text);
+      expect(server.status).toBe(200);
+    } finally {
+      await new Promise<void>((r) => directBehindProxy.close(() => r()));
+      await new Promise<void>((r) => expressBehindProxy.close(() => r()));
+    }
   });
 
   it('refuses the search over the rate limit with the same 429 and headers', async () => {

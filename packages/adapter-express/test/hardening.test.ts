@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, LOGIN_THROTTLE, MAX_CHAT_STREAMS_PER_KEY, parseHelpHost, type Clock, type Engine, type Generator, type Logger } from '@panya/core';
+import { createEngine, LOGIN_THROTTLE, MAX_CHAT_STREAMS_PER_KEY, MAX_CHAT_STREAMS_PER_VISITOR, parseHelpHost, type Clock, type Engine, type Generator, type Logger } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
-import { convertUpload, createPanyaApp } from '@panya/adapter-express';
+import { convertUpload, createPanyaApp, parseTrustProxy } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
 import { engineInternals } from '@panya/core/testing';
 
@@ -92,6 +92,33 @@ describe('login throttling', () => {
     expect(Math.max(...waits)).toBeGreaterThan(3600); // then the day window
     // Within the day window no more failures than it allows were ever checked.
     expect(failures).toBeLessThanOrEqual(LOGIN_THROTTLE.account[2].failures);
+  });
+
+  it('behind a proxy (PANYA_TRUST_PROXY), keys on the real client: failures from one address never lock the owner out from another', async () => {
+    const engine = track(createEngine({ store: openSqliteStore({ path: ':memory:' }) }));
+    // One proxy in front; supertest connects from 127.0.0.1, the proxy's own address.
+    const app = createPanyaApp(engine, { trustProxy: parseTrustProxy('1') });
+    await makeTenant(engine, 'acme');
+    (await engine.users.createUser({ email: 'owner@acme.test', password: PASSWORD, tenantSlug: 'acme', role: 'owner' }))._unsafeUnwrap();
+    (await engine.users.createUser({ email: 'other@acme.test', password: PASSWORD, tenantSlug: 'acme', role: 'admin' }))._unsafeUnwrap();
+    // An attacker at one address spends the account's failures.
+    for (let i = 0; i < LOGIN_THROTTLE.account[0].failures; i++) await login(app, `guess ${i}`, 'owner@acme.test', '198.51.100.66').expect(401);
+    await login(app, PASSWORD, 'owner@acme.test', '198.51.100.66').expect(429);
+    // The owner, from their own address, signs in.
+    await login(app, PASSWORD, 'owner@acme.test', '203.0.113.5').expect(200);
+    // 20 failures from behind the same proxy lock out no one else: every other user comes from elsewhere.
+    for (let i = 0; i < LOGIN_THROTTLE.address[0].failures; i++) await login(app, 'nope', `user${i}@else.test`, '198.51.100.67').expect(401);
+    await login(app, PASSWORD, 'other@acme.test', '203.0.113.6').expect(200);
+    // Without the setting every client is the proxy: the same 20 failures lock every user out.
+    const direct = createPanyaApp(engine);
+    for (let i = 0; i < LOGIN_THROTTLE.address[0].failures; i++) await login(direct, 'nope', `x${i}@else.test`, '198.51.100.68').expect(401);
+    await login(direct, PASSWORD, 'other@acme.test', '203.0.113.7').expect(429);
+  });
+
+  it('PANYA_TRUST_PROXY takes hops or addresses and CIDR ranges; anything else is refused naming the setting', () => {
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,loopback')).toEqual(['10.0.0.0/8', '127.0.0.1', 'loopback']);
+    for (const bad of ['true', 'proxy.example', '10.0.0.0/99', '', '1000']) expect(() => parseTrustProxy(bad)).toThrow(/^PANYA_TRUST_PROXY: /);
   });
 
   it('throttles one address guessing many accounts, and holds across nodes sharing the database', async () => {
@@ -188,6 +215,49 @@ describe('concurrent chat streams', () => {
       const again = await chat(acme.key);
       expect(again.status).toBe(200);
       await again.text();
+    } finally {
+      release();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('public surfaces: slots per visitor', () => {
+  it(`one widget visitor holds at most ${MAX_CHAT_STREAMS_PER_VISITOR} chat streams of the key; other visitors still get theirs`, async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow: Generator = {
+      specificationVersion: 'v1',
+      id: 'slow',
+      async *generate() {
+        await gate;
+        yield { type: 'delta', text: 'done' };
+        yield { type: 'done', usage: { inputTokens: 1, outputTokens: 1 } };
+      },
+    };
+    const engine = track(createEngine({ store: openSqliteStore({ path: ':memory:' }), generator: slow }));
+    const app = createPanyaApp(engine, { trustProxy: 1 });
+    const acme = await makeTenant(engine, 'acme');
+    await request(app).patch('/api/tenant/settings').set(acme.auth).send({ allowedOrigins: ['https://shop.example'] }).expect(200);
+    const widgetKey = (await engine.apiKeys.create(acme.tenant.id, { kind: 'publishable', scopes: ['read'], workspaceSlug: 'default' }))._unsafeUnwrap().key;
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/chat`;
+    const chat = (ip: string, visitor?: string) =>
+      fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${widgetKey}`, 'Content-Type': 'application/json', Origin: 'https://shop.example', 'X-Forwarded-For': ip, ...(visitor ? { 'X-Panya-Visitor': visitor } : {}) }, body: JSON.stringify({ query: 'hello' }) });
+    try {
+      const mine = await Promise.all(Array.from({ length: MAX_CHAT_STREAMS_PER_VISITOR }, () => chat('198.51.100.1', 'v-1')));
+      expect(mine.map((r) => r.status)).toEqual(Array(MAX_CHAT_STREAMS_PER_VISITOR).fill(200));
+      const refused = await chat('198.51.100.1', 'v-1');
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/one visitor/);
+      // Another visitor behind the same address (its own id), and one from elsewhere, are served.
+      const sameOffice = await chat('198.51.100.1', 'v-2');
+      const elsewhere = await chat('198.51.100.2');
+      expect([sameOffice.status, elsewhere.status]).toEqual([200, 200]);
+      release();
+      await Promise.all([...mine, sameOffice, elsewhere].map((r) => r.text()));
     } finally {
       release();
       server.closeAllConnections();

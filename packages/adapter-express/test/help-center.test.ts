@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createEngine, parseHelpHost, type Engine } from '@panya/core';
+import { createEngine, HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE, parseHelpHost, PUBLIC_BUDGETS, type Engine } from '@panya/core';
 import { CloudflareEdge } from '@panya/edge';
 import { startFakeCloudflare, type FakeCloudflare } from '@panya/edge/testing';
 import { openSqliteStore } from '@panya/store-sqlite';
@@ -383,5 +383,71 @@ describe('host look-ups and operations endpoints on help hosts', () => {
     await page('/', 'help.acme.co.th').expect(200).expect('Content-Type', /text\/html/);
     await request(app).delete(`/api/tenant/custom-hostnames/${created.id}`).set(acme.auth).expect(200);
     await page('/', 'help.acme.co.th').expect(404).expect('Content-Type', /problem\+json/);
+  });
+});
+
+describe('public surfaces have their own budgets, per visitor inside the site', () => {
+  const keyIn = (html: string) => /data-key="(svc_pub_[0-9A-Za-z]{32})"/.exec(html)?.[1];
+  const origin = `https://${HELP}`;
+
+  /** A Free tenant's help center behind one proxy: visitors are told apart by X-Forwarded-For. */
+  async function freeHelpCenter() {
+    app = createPanyaApp(engine, { helpCenter: { apiHostname: 'api.panya.example' }, trustProxy: 1 });
+    const acme = await makeTenant(engine, 'acme', undefined, 'free');
+    await doc(acme.auth, { title: 'Refund policy', contentMd: 'Refunds are issued within 14 days of purchase.', publicSurfaces: ['help_center'] });
+    const key = keyIn((await page('/acme/').expect(200)).text)!;
+    const ask = (ip: string, query = 'How long do refunds take?') =>
+      request(app).post('/acme/ask').set({ Host: HELP, 'Content-Type': 'application/json', Origin: origin, Authorization: `Bearer ${key}`, 'X-Forwarded-For': ip }).send({ query });
+    return { acme, key, ask };
+  }
+
+  it('the 61st visitor of a help center is answered; one visitor meets its own limit, the next visitor does not', async () => {
+    const { ask } = await freeHelpCenter();
+    for (let i = 1; i <= 61; i++) {
+      const res = await ask(`198.51.100.${i}`);
+      expect(res.status, `visitor ${i}: ${res.text.slice(0, 120)}`).toBe(200);
+    }
+    const perVisitor = PUBLIC_BUDGETS.free.visitorPerHour!;
+    // Visitor .1 has asked once already.
+    for (let i = 1; i < perVisitor; i++) await ask('198.51.100.1').expect(200);
+    const refused = await ask('198.51.100.1').expect(429);
+    expect(refused.body).toMatchObject({ code: 'rate_limited', limit: perVisitor });
+    await ask('198.51.100.200').expect(200);
+  });
+
+  it("no public traffic refuses the tenant's secret key: 150 public questions on Free, and the server key still searches", async () => {
+    const { acme, ask } = await freeHelpCenter();
+    // Free allows 100 queries a day to the tenant's server keys; public questions are counted apart.
+    for (let i = 0; i < 150; i++) await ask(`203.0.113.${i % 250}`, `refunds ${i}`).expect(200);
+    const served = await request(app).post('/api/search').set(acme.auth).send({ query: 'refunds' }).expect(200);
+    expect(served.headers['ratelimit-limit']).toBe('60');
+    // The site's own budget is the bound for public traffic (lowered here through quotas_json).
+    await engineInternals(engine).store.tenants.update(acme.tenant.id, { quotas: { publicSitePerHour: 152 } } as never);
+    await ask('192.0.2.1').expect(200);
+    await ask('192.0.2.2').expect(200);
+    await ask('192.0.2.3').expect(429);
+    await request(app).post('/api/search').set(acme.auth).send({ query: 'refunds' }).expect(200);
+  });
+
+  it('help-center pages and searches are limited per address, and a repeated search is answered from the cache', async () => {
+    await freeHelpCenter();
+    const search = vi.spyOn(engine.helpCenter, 'search');
+    // One instant: the per-address count is kept in one-minute windows.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2031-01-01T10:00:05Z'));
+    try {
+      const view = (ip: string, path = '/acme/search?q=refunds') => request(app).get(path).set({ Host: HELP, 'X-Forwarded-For': ip });
+      for (let i = 0; i < HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE; i++) await view('198.51.100.9').expect(200);
+      expect(search.mock.calls.length).toBe(1);
+      const refused = await view('198.51.100.9', '/acme/').expect(429);
+      expect(Number(refused.headers['retry-after'])).toBe(55);
+      expect(refused.headers['cache-control']).toBe('no-store');
+      await view('198.51.100.10', '/acme/').expect(200);
+      // The next minute the address is served again.
+      vi.setSystemTime(new Date('2031-01-01T10:01:00Z'));
+      await view('198.51.100.9', '/acme/').expect(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

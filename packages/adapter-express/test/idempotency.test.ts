@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine, type Store } from '@panya/core';
+import { createEngine, HTTP_OPERATIONS, takesIdempotencyKey, type Engine, type Store } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { openPostgresStore } from '@panya/store-postgres';
 import { createPanyaApp } from '@panya/adapter-express';
@@ -13,7 +13,7 @@ if (!pgUrl) console.warn('Idempotency-Key on PostgreSQL skipped: set PANYA_TEST_
 
 interface StoreCase {
   name: string;
-  open(): Promise<{ store: Store; drop(): Promise<void> }>;
+  open(): Promise<{ store: Store; drop(): Promise<void>; schema?: string }>;
 }
 
 const STORES: StoreCase[] = [
@@ -25,7 +25,7 @@ const STORES: StoreCase[] = [
           open: async () => {
             const schema = `panya_idem_${randomBytes(6).toString('hex')}`;
             const store = await openPostgresStore({ connectionString: pgUrl, schema });
-            return { store, drop: async () => void (await store.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)) };
+            return { store, schema, drop: async () => void (await store.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)) };
           },
         },
       ]
@@ -38,9 +38,13 @@ describe.each(STORES)('Idempotency-Key on $name', (storeCase) => {
   let drop: () => Promise<void>;
   let app: ReturnType<typeof createPanyaApp>;
   let acme: Awaited<ReturnType<typeof makeTenant>>;
+  let store: Store;
+  let schema: string | undefined;
   beforeEach(async () => {
     const opened = await storeCase.open();
     drop = opened.drop;
+    store = opened.store;
+    schema = opened.schema;
     clockOffsetMs = 0;
     engine = createEngine({ store: opened.store, clock: { now: () => new Date(Date.now() + clockOffsetMs) } });
     app = createPanyaApp(engine);
@@ -76,10 +80,12 @@ describe.each(STORES)('Idempotency-Key on $name', (storeCase) => {
     const other = await request(app).post('/api/docs').set(acme.auth).set('Idempotency-Key', 'k').send({ ...article, title: 'Other' }).expect(409);
     expect(other.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(other.body).toMatchObject({ code: 'conflict', reason: 'idempotency_key_reused' });
-    await request(app).post('/api/search').set(acme.auth).set('Idempotency-Key', 'k').send({ query: 'reset' }).expect(409);
-    const otherKey = (await engine.apiKeys.create(acme.tenant.id, { scopes: ['read', 'write'] }))._unsafeUnwrap().key;
-    await request(app).post('/api/docs').set({ Authorization: `Bearer ${otherKey}` }).set('Idempotency-Key', 'k').send(article).expect(409);
+    await request(app).post('/api/docs/d_missing/reindex').set(acme.auth).set('Idempotency-Key', 'k').send({}).expect(409);
     expect(await docCount()).toBe(1);
+    // Keys are per API key: another key of the tenant (a page's publishable key, say) has its own.
+    const otherKey = (await engine.apiKeys.create(acme.tenant.id, { scopes: ['read', 'write'] }))._unsafeUnwrap().key;
+    await request(app).post('/api/docs').set({ Authorization: `Bearer ${otherKey}` }).set('Idempotency-Key', 'k').send(article).expect(201);
+    expect(await docCount()).toBe(2);
     // Another tenant's key of the same name is unrelated.
     const globex = await makeTenant(engine, 'globex');
     await request(app).post('/api/docs').set(globex.auth).set('Idempotency-Key', 'k').send(article).expect(201);
@@ -113,5 +119,107 @@ describe.each(STORES)('Idempotency-Key on $name', (storeCase) => {
     // Once forgotten, the key runs the request again.
     await request(app).post('/api/docs').set(acme.auth).set('Idempotency-Key', 'old').send(article).expect(201);
     expect(await docCount()).toBe(2);
+  });
+  /** Every idempotency record as stored: its key and its response, as text. */
+  async function storedRecords(): Promise<{ key: string; response: string }[]> {
+    const sql = 'SELECT key, response FROM idempotency_keys';
+    if (schema !== undefined) return ((await (store as unknown as { pool: { query(q: string): Promise<{ rows: { key: string; response: unknown }[] }> } }).pool.query(sql.replace('idempotency_keys', `"${schema}".idempotency_keys`))).rows).map((r) => ({ key: r.key, response: r.response === null ? '' : JSON.stringify(r.response) }));
+    return ((store as unknown as { db: { prepare(q: string): { all(): { key: string; response: string | null }[] } } }).db.prepare(sql).all()).map((r) => ({ key: r.key, response: r.response ?? '' }));
+  }
+
+  it('keeps nothing of a search or an answer, through the direct route and through Express alike', async () => {
+    await request(app).post('/api/docs').set(acme.auth).send(article).expect(201);
+    for (const path of ['/api/search', '/api/answer', '/c/acme/api/search', '/c/acme/api/answer']) {
+      const first = await request(app).post(path).set(acme.auth).set('Idempotency-Key', `read-${path}`).send({ query: 'reset password' }).expect(200);
+      const again = await request(app).post(path).set(acme.auth).set('Idempotency-Key', `read-${path}`).send({ query: 'reset password' }).expect(200);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
+    }
+    expect(await storedRecords()).toEqual([]);
+  });
+
+  it('never keeps a response that carries a secret: the request runs once, a retry is told so with 409', async () => {
+    const listKeys = async () => (await request(app).get('/api/api-keys').set(acme.auth).expect(200)).body.data.length as number;
+    const before = await listKeys();
+    for (const kind of ['secret', 'publishable'] as const) {
+      const body = { name: `k-${kind}`, kind, scopes: ['read'], ...(kind === 'publishable' ? { workspaceSlug: 'default' } : {}) };
+      const created = await request(app).post('/api/api-keys').set(acme.auth).set('Idempotency-Key', `mint-${kind}`).send(body);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.key).toMatch(kind === 'secret' ? /^svc_live_/ : /^svc_pub_/);
+      const retry = await request(app).post('/api/api-keys').set(acme.auth).set('Idempotency-Key', `mint-${kind}`).send(body).expect(409);
+      expect(retry.body).toMatchObject({ code: 'conflict', reason: 'idempotency_response_not_kept' });
+      expect(JSON.stringify(retry.body)).not.toContain(created.body.key);
+    }
+    expect(await listKeys()).toBe(before + 2);
+    const secret = await request(app).post('/api/tenant/connectors/secret').set(acme.auth).set('Idempotency-Key', 'rotate').send({}).expect(201);
+    expect(secret.body.secret).toMatch(/^pcs_/);
+    const again = await request(app).post('/api/tenant/connectors/secret').set(acme.auth).set('Idempotency-Key', 'rotate').send({}).expect(409);
+    expect(again.body.reason).toBe('idempotency_response_not_kept');
+    for (const record of await storedRecords()) expect(record.response).not.toMatch(/svc_live_|svc_pub_|pcs_/);
+  });
+
+  it('leaves no key or secret in the idempotency table after any POST route', async () => {
+    const posts = HTTP_OPERATIONS.filter((op) => op.http!.method === 'POST');
+    expect(posts.filter(takesIdempotencyKey).length).toBeGreaterThan(20);
+    const secrets = [acme.key];
+    for (const [i, op] of posts.entries()) {
+      const path = `/api${op.http!.path.replace(/:[a-zA-Z]+/g, 'x')}`;
+      const body = op.id === 'apiKeys.create' ? { name: 'scan', scopes: ['read'] } : op.id === 'documents.create' ? article : {};
+      const sent = await request(app).post(path).set(acme.auth).set('Idempotency-Key', `scan-${i}`).send(body);
+      expect(sent.status, `${op.id}: ${sent.text}`).not.toBe(500);
+      for (const match of sent.text.match(/(svc_live_|svc_pub_|pcs_)[A-Za-z0-9_-]+/g) ?? []) secrets.push(match);
+      for (const record of await storedRecords()) {
+        expect(record.response, op.id).not.toMatch(/svc_live_|svc_pub_|pcs_/);
+        for (const secret of secrets) expect(`${record.key} ${record.response}`, op.id).not.toContain(secret);
+      }
+    }
+    // The key and connector secret routes were among them, and answered their secrets; the records were there to scan.
+    expect(secrets.length).toBeGreaterThanOrEqual(3);
+    expect((await storedRecords()).length).toBeGreaterThan(20);
+  });
+
+  it('keeps a bounded amount: past the size limit or the day budget a response is kept without its body', async () => {
+    const big = { title: 'Big', contentMd: 'word '.repeat(60_000) };
+    const created = await request(app).post('/api/docs').set(acme.auth).set('Idempotency-Key', 'big').send(big).expect(201);
+    expect(created.text.length).toBeGreaterThan(256 * 1024);
+    const retry = await request(app).post('/api/docs').set(acme.auth).set('Idempotency-Key', 'big').send(big).expect(409);
+    expect(retry.body).toMatchObject({ reason: 'idempotency_response_not_kept' });
+    expect(retry.body.detail ?? retry.body.message ?? '').toMatch(/larger than 262144 bytes/);
+    expect(await docCount()).toBe(1);
+    const kept = (await storedRecords()).map((r) => r.response.length);
+    expect(Math.max(...kept)).toBeLessThan(1024);
+    // The day budget per caller: ~240 KiB responses, 16 MiB a day: the 69th is kept without its body.
+    const medium = { title: 'Medium', contentMd: 'word '.repeat(48_000) };
+    let withheld = 0;
+    for (let i = 0; i < 70; i++) {
+      await request(app).post('/api/docs').set(acme.auth).set('Idempotency-Key', `m-${i}`).send(medium).expect(201);
+      const again = await request(app).post('/api/docs').set(acme.auth).set('Idempotency-Key', `m-${i}`).send(medium);
+      if (again.status === 409) withheld++;
+      else expect(again.headers['idempotent-replayed']).toBe('true');
+    }
+    expect(withheld).toBeGreaterThan(0);
+    expect(withheld).toBeLessThan(5);
+    // Another key of the tenant still has its own budget.
+    const otherKey = (await engine.apiKeys.create(acme.tenant.id, { scopes: ['read', 'write'] }))._unsafeUnwrap().key;
+    await request(app).post('/api/docs').set({ Authorization: `Bearer ${otherKey}` }).set('Idempotency-Key', 'o-1').send(medium).expect(201);
+    const replayed = await request(app).post('/api/docs').set({ Authorization: `Bearer ${otherKey}` }).set('Idempotency-Key', 'o-1').send(medium).expect(201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+  }, 120_000);
+
+  it('saves the record before the response is sent: a retry right after the answer replays it, never 409 "in use"', async () => {
+    // A slow database: saving the response takes a while.
+    const complete = store.idempotency.complete.bind(store.idempotency);
+    const order: string[] = [];
+    store.idempotency.complete = async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await complete(...args);
+      order.push('saved');
+    };
+    const first = await request(app).post('/api/docs').set(acme.auth).set('Idempotency-Key', 'quick').send(article).expect(201);
+    order.push('answered');
+    const retry = await request(app).post('/api/docs').set(acme.auth).set('Idempotency-Key', 'quick').send(article).expect(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(order).toEqual(['saved', 'answered']);
   });
 });

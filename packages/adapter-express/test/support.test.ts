@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { countResolutions, createEngine, type Engine } from '@panya/core';
+import { countResolutions, createEngine, MAX_LONG_POLLS_PER_KEY, type Engine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
@@ -156,6 +156,36 @@ describe('conversations over HTTP', () => {
     await request(app).get(`/api/conversations/${first.conversationId}/poll?after=msg_nope&timeout=0`).set(acme.auth).expect(404);
     await request(app).get(`/api/conversations/${first.conversationId}/poll?timeout=26`).set(acme.auth).expect(400);
   });
+});
+
+describe('long-polls per key', () => {
+  it(`one key holds at most ${MAX_LONG_POLLS_PER_KEY} waiting long-polls (429); another key still waits; a new message frees them all`, async () => {
+    const acme = await tenantWithArticles('acme');
+    const first = await chat(acme.auth, { query: 'How long does shipping to Bangkok take?' });
+    const messages = (await request(app).get(`/api/conversations/${first.conversationId}/messages`).set(acme.auth).expect(200)).body.data as { id: string }[];
+    const after = messages.at(-1)!.id;
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/conversations/${first.conversationId}/poll?after=${after}&timeout=25`;
+    const other = (await engine.apiKeys.create(acme.tenant.id, { scopes: ['read'] }))._unsafeUnwrap().key;
+    const poll = (auth: Record<string, string>) => fetch(url, { headers: auth });
+    try {
+      const sent = Array.from({ length: MAX_LONG_POLLS_PER_KEY + 1 }, () => poll(acme.auth));
+      // The one over the limit is answered at once, while the others wait for a message.
+      const refused = await Promise.race(sent);
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/long-polls/);
+      const otherKey = poll({ Authorization: `Bearer ${other}` });
+      await chat(acme.auth, { query: 'and to other provinces?', conversationId: first.conversationId });
+      const statuses = await Promise.all(sent.map(async (r) => (await r).status));
+      expect(statuses.filter((s) => s === 200)).toHaveLength(MAX_LONG_POLLS_PER_KEY);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+      expect((await otherKey).status).toBe(200);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  }, 60_000);
 });
 
 describe('feedback on answers', () => {

@@ -69,12 +69,15 @@ describe('POST /api/docs/upload under the in-flight limits', () => {
   let close: () => Promise<void>;
   let auth: Record<string, string>;
   let otherAuth: Record<string, string>;
+  let thirdAuth: Record<string, string>;
+  // One tenant may have 1 MB of uploads in flight, the server 2 MB; waiting lasts 200 ms.
+  const admission = uploadAdmission(2 * 1024 * 1024, 1024 * 1024);
   beforeAll(async () => {
     const engine = await makeEngine();
-    // One tenant may have 1 MB of uploads in flight; waiting lasts 200 ms.
-    const app = createPanyaApp(engine, { uploads: { admission: uploadAdmission(2 * 1024 * 1024, 1024 * 1024), admissionWaitMs: 200 } });
+    const app = createPanyaApp(engine, { uploads: { admission, admissionWaitMs: 200 } });
     auth = (await makeTenant(engine, 'acme')).auth;
     otherAuth = (await makeTenant(engine, 'globex')).auth;
+    thirdAuth = (await makeTenant(engine, 'initech')).auth;
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     port = (server.address() as AddressInfo).port;
@@ -89,11 +92,12 @@ describe('POST /api/docs/upload under the in-flight limits', () => {
 
   const boundary = 'adm';
   const multipart = (name: string, text: string) => `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/markdown\r\n\r\n${text}\r\n--${boundary}--\r\n`;
-  /** Starts an upload declaring `declared` bytes; `body` is sent now (the rest never, unless `finish`). */
-  function upload(headers: Record<string, string>, declared: number, body: string) {
+  const opening = (name: string) => `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/markdown\r\n\r\n`;
+  /** Starts an upload (with `declared` as its length, or chunked without one); `body` is sent now, the rest never unless ended. */
+  function upload(headers: Record<string, string>, declared: number | null, body: string) {
     let req!: ClientRequest;
     const response = new Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }>((resolve, reject) => {
-      req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/api/docs/upload', headers: { ...headers, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(declared) } }, (r) => {
+      req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/api/docs/upload', headers: { ...headers, 'Content-Type': `multipart/form-data; boundary=${boundary}`, ...(declared === null ? {} : { 'Content-Length': String(declared) }) } }, (r) => {
         let text = '';
         r.on('data', (c) => (text += c));
         r.on('end', () => resolve({ status: r.statusCode!, headers: r.headers, body: JSON.parse(text) }));
@@ -103,27 +107,45 @@ describe('POST /api/docs/upload under the in-flight limits', () => {
     });
     return { response, req };
   }
+  const complete = (headers: Record<string, string>, name: string, text: string) => {
+    const body = multipart(name, text);
+    const sent = upload(headers, Buffer.byteLength(body), body);
+    sent.req.end();
+    return sent.response;
+  };
 
-  it("an upload past the tenant's in-flight bytes waits, then 503 with Retry-After naming the limit; another tenant is not held up", async () => {
-    // A 900 KB upload whose body trickles holds most of acme's 1 MB.
-    const slow = upload(auth, 900 * 1024, `--${boundary}\r\n`);
-    await new Promise((r) => setTimeout(r, 50));
-    const second = multipart('second.md', '# Second\n\nwaits for room');
-    const refused = await upload(auth, 200 * 1024, second).response;
+  it("two tenants' trickled uploads without a length never refuse a third tenant's upload", async () => {
+    // Each opens a chunked upload with no length and sends a byte now and then: before, each was counted as a whole budget.
+    const trickles = [upload(auth, null, opening('a.md')), upload(otherAuth, null, opening('b.md'))];
+    for (const t of trickles) t.req.write('x');
+    const admitted = await complete(thirdAuth, 'third.md', '# Third tenant\n\nnot held up');
+    expect(admitted.status).toBe(201);
+    // Each trickling tenant's own next upload is not refused either: they hold only what they sent.
+    expect((await complete(auth, 'mine.md', '# Acme\n\nsmall')).status).toBe(201);
+    for (const t of trickles) {
+      t.response.catch(() => {});
+      t.req.destroy();
+    }
+  });
+
+  it("an upload past the tenant's received bytes waits, then 503 with Retry-After naming the limit; another tenant is not held up", async () => {
+    // 900 KB actually received (the body never ends) holds most of acme's 1 MB.
+    const slow = upload(auth, 2 * 1024 * 1024, opening('slow.md') + 'x'.repeat(900 * 1024));
+    // Wait until those bytes are held.
+    await expect.poll(() => admission.inFlight(), { interval: 10 }).toBeGreaterThanOrEqual(900 * 1024);
+    const refused = await upload(auth, null, opening('second.md') + 'y'.repeat(200 * 1024)).response;
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('5');
     expect(refused.body).toMatchObject({ code: 'unavailable', limit: 'MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT', max: 1024 * 1024, retryAfter: 5 });
 
-    const other = multipart('other.md', '# Other tenant\n\nnot held up');
-    const admitted = await upload(otherAuth, Buffer.byteLength(other), other).response;
+    const admitted = await complete(otherAuth, 'other.md', '# Other tenant\n\nnot held up');
     expect(admitted.status).toBe(201);
     expect(admitted.body.data).toEqual([expect.not.objectContaining({ contentMd: expect.anything() })]);
 
     // The slow client leaves: its bytes are released, the next upload of acme goes through.
     slow.response.catch(() => {}); // it never gets an answer
     slow.req.destroy();
-    await new Promise((r) => setTimeout(r, 50));
-    const third = multipart('third.md', '# Third\n\nroom again');
-    expect((await upload(auth, Buffer.byteLength(third), third).response).status).toBe(201);
+    await expect.poll(() => admission.inFlight(), { interval: 10 }).toBe(0);
+    expect((await complete(auth, 'third.md', '# Third\n\nroom again')).status).toBe(201);
   });
 });

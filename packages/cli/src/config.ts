@@ -1,4 +1,5 @@
 import { hasMarker, parseHelpHost } from '@panya/core';
+import { parseTrustProxy } from '@panya/adapter-express';
 import { z } from 'zod';
 
 /** The most `panya serve --workers` (or `PANYA_WORKERS`) accepts. */
@@ -46,6 +47,18 @@ const envSchema = z.object({
       const bad = names.find((n) => !/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9-]{1,63}$/.test(n));
       if (bad) ctx.addIssue({ code: 'custom', message: `"${bad}" is not a hostname (give names such as status.example.com, comma-separated)` });
       return names;
+    }),
+  /** Proxies in front of the server whose `X-Forwarded-For` is believed: a number of hops, or addresses and CIDR ranges. */
+  PANYA_TRUST_PROXY: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return;
+      try {
+        parseTrustProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^PANYA_TRUST_PROXY: /, '') });
+      }
     }),
   /** This node's name for job leases (default: host name and process id). */
   PANYA_NODE_ID: z.string().min(1).optional(),

@@ -5,6 +5,7 @@
  * (`PANYA_STRIPE_*`…) — so a self-hoster embedding the server writes
  * `const panya = await createPanyaFromEnv(process.env)` instead of copying the CLI's wiring.
  */
+import { parseTrustProxy } from '@panya/adapter-express';
 import type { Engine, IngestOptions, IngestRunner, Logger } from '@panya/core';
 import type { PanyaAppOptions } from '@panya/adapter-express';
 import { loadEnv, type EnvConfig } from './config.js';
@@ -52,8 +53,8 @@ export async function createPanyaFromEnv(env: NodeJS.ProcessEnv = process.env, o
   });
 }
 
-/** The HTTP settings `panya serve` reads from the environment: cron and session secrets, secure cookies, the API hostname. */
-export function panyaAppOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<PanyaAppOptions, 'cronSecret' | 'sessionSecret' | 'secureCookies' | 'helpCenter' | 'directRoutes'> {
+/** The HTTP settings `panya serve` reads from the environment: cron and session secrets, secure cookies, the API hostname, trusted proxies. */
+export function panyaAppOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<PanyaAppOptions, 'cronSecret' | 'sessionSecret' | 'secureCookies' | 'helpCenter' | 'directRoutes' | 'trustProxy'> {
   const config = loadEnv(env);
   return {
     secureCookies: config.PANYA_BASE_URL?.startsWith('https:') ?? false,
@@ -61,5 +62,6 @@ export function panyaAppOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Pi
     ...(config.PANYA_BASE_URL ? { helpCenter: { apiHostname: new URL(config.PANYA_BASE_URL).hostname } } : {}),
     ...(config.PANYA_CRON_SECRET ? { cronSecret: config.PANYA_CRON_SECRET } : {}),
     ...(config.PANYA_SESSION_SECRET ? { sessionSecret: config.PANYA_SESSION_SECRET } : {}),
+    ...(config.PANYA_TRUST_PROXY !== undefined ? { trustProxy: parseTrustProxy(config.PANYA_TRUST_PROXY) } : {}),
   };
 }

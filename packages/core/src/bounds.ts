@@ -29,12 +29,13 @@ export const MAX_UPLOAD_FILES = 20;
 /** All files of one upload request together (413): well under files × per-file size. */
 export const MAX_UPLOAD_REQUEST_BYTES = 32 * 1024 * 1024;
 /**
- * Upload bytes one server process reads and converts at once, all tenants together; a request
- * over it waits (its body unread) for up to `UPLOAD_ADMISSION_WAIT_MS`, then gets 503 with
- * Retry-After naming the limit. Bounds the memory and serving-thread time uploads take.
+ * Upload bytes one server process holds (received, being parsed and converted) at once, all
+ * tenants together, counted as they arrive; a chunk over it waits (the rest of the body unread)
+ * for up to `UPLOAD_ADMISSION_WAIT_MS`, then the upload gets 503 with Retry-After naming the
+ * limit. Bounds the memory and serving-thread time uploads take.
  */
 export const MAX_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
-/** Upload bytes one tenant has in flight in one process (same wait, then 503): half the process's, so another tenant always gets in. */
+/** Upload bytes one tenant holds in one process (same wait, then 503), checked first: half the process's, so another tenant always gets in. */
 export const MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT = 32 * 1024 * 1024;
 /** How long an upload waits for room under the in-flight limits before 503. */
 export const UPLOAD_ADMISSION_WAIT_MS = 10_000;
@@ -69,6 +70,14 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export const MAX_CHAT_STREAMS_PER_KEY = 10;
 /** Chat streams one tenant may hold open at once on one node (each holds a model stream upstream). */
 export const MAX_CHAT_STREAMS_PER_TENANT = 50;
+/** Chat streams one visitor of a public surface (widget, help center) may hold open at once on one node. */
+export const MAX_CHAT_STREAMS_PER_VISITOR = 2;
+/** Long-polls (`GET /conversations/{id}/poll`) one key (or user) may hold waiting at once on one node. */
+export const MAX_LONG_POLLS_PER_KEY = 100;
+/** Long-polls one tenant may hold waiting at once on one node. */
+export const MAX_LONG_POLLS_PER_TENANT = 500;
+/** Long-polls one visitor of a public surface may hold waiting at once on one node. */
+export const MAX_LONG_POLLS_PER_VISITOR = 4;
 
 /**
  * How long a process may keep trusting an API key it looked up: a key revoked by another process
@@ -79,3 +88,22 @@ export const API_KEY_CACHE_MS = 1_000;
 export const API_KEY_CACHE_ENTRIES = 10_000;
 /** `/readyz` answers within about this long: a database that does not answer in time counts as not ready. */
 export const READINESS_TIMEOUT_MS = 2_000;
+
+/**
+ * Nesting of a JSON request body (objects and arrays): deeper is 400. Checked by the JSON reader
+ * of every route before any schema or canonical form walks the value recursively.
+ */
+export const MAX_JSON_DEPTH = 64;
+/** A kept `Idempotency-Key` response larger than this is kept without its body (a replay is 409). */
+export const MAX_IDEMPOTENT_RESPONSE_BYTES = 256 * 1024;
+/** Response bytes one API key (or user) may have kept under `Idempotency-Key` per UTC day. */
+export const IDEMPOTENCY_BYTES_PER_KEY_PER_DAY = 16 * 1024 * 1024;
+/** Response bytes one tenant may have kept under `Idempotency-Key` per UTC day, all callers together. */
+export const IDEMPOTENCY_BYTES_PER_TENANT_PER_DAY = 64 * 1024 * 1024;
+
+/** Help-center page views (home, articles, search) one client address may make per minute on one node (then 429). */
+export const HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE = 120;
+/** How long one node reuses a help center's search results for the same query (the page says `max-age=60` too). */
+export const HELP_SEARCH_CACHE_MS = 60_000;
+/** Help-center searches one node keeps results of. */
+export const HELP_SEARCH_CACHE_ENTRIES = 2_000;

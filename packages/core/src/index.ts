@@ -6,8 +6,9 @@
  */
 export { AbortTransaction, EmbedderMismatchError, errors, hasMarker, isAbortTransaction, isEmbedderMismatchError, isPanyaError, isStoreBusy, isStoreConflict, isUpstreamError, panyaError, type PanyaError, type PanyaErrorCode, STORE_BUSY_RETRY_AFTER_SECONDS, StoreBusyError, storeBusy, StoreConflictError, UPSTREAM_RETRY_AFTER_SECONDS, UpstreamError } from './errors.js';
 export { HELP_CENTER_TEXT, type HelpCenterText, type Locale, NO_ANSWER, WIDGET_TEXT } from './messages.js';
-export { API_KEY_CACHE_MS, CONVERSION_BUDGET_MS, HEADERS_TIMEOUT_MS, MAX_CHAT_STREAMS_PER_KEY, MAX_CONVERSION_HEAP_MB, MAX_CONVERTED_CHARS, MAX_JSON_BODY_BYTES, MAX_PDF_INFLATED_BYTES, MAX_PDF_PAGES, MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, REQUEST_BODY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, UPLOAD_ADMISSION_WAIT_MS } from './bounds.js';
+export { API_KEY_CACHE_MS, CONVERSION_BUDGET_MS, HEADERS_TIMEOUT_MS, HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE, HELP_SEARCH_CACHE_ENTRIES, HELP_SEARCH_CACHE_MS, MAX_CHAT_STREAMS_PER_VISITOR, MAX_LONG_POLLS_PER_KEY, MAX_LONG_POLLS_PER_VISITOR, IDEMPOTENCY_BYTES_PER_KEY_PER_DAY, IDEMPOTENCY_BYTES_PER_TENANT_PER_DAY, MAX_CHAT_STREAMS_PER_KEY, MAX_IDEMPOTENT_RESPONSE_BYTES, MAX_JSON_DEPTH, MAX_CONVERSION_HEAP_MB, MAX_CONVERTED_CHARS, MAX_JSON_BODY_BYTES, MAX_PDF_INFLATED_BYTES, MAX_PDF_PAGES, MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, REQUEST_BODY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, UPLOAD_ADMISSION_WAIT_MS } from './bounds.js';
 export { EDGE_HOSTNAME_ACCOUNT_CAP, HARD_CAP_MULTIPLIER, parsePlanId, PLAN_NAMES, type PlanId, PLANS, QUOTA_KEYS, resolveLimits } from './plans.js';
+export { PUBLIC_BUDGETS, PUBLIC_BUDGET_QUOTA_KEYS, resolvePublicBudgets, type PublicBudgets } from './public-budgets.js';
 export { createIds, silentLogger } from './system.js';
 export { BACKGROUND_NICE, runAsBackgroundThread } from './background-thread.js';
 export { createEngine, type Engine, type EngineOptions } from './engine.js';
@@ -32,7 +33,7 @@ export { type ConversationFilter, type ConversationRecord, type ConversationStor
 export { type DisqualifyOutcome, type DisqualifyReason, type ResolutionRecord, type ResolutionStore } from './ports/resolutions.js';
 export { type FlowRecord, type FlowRunRecord, type FlowStep, type FlowStore } from './ports/flows.js';
 export { type CustomerPatch, type CustomerRecord, type CustomerStore, type InboxItem, type InboxReason, type InboxStore, type PersonaPatch, type PersonaRecord, type PersonaStore, type TicketComment, type TicketPatch, type TicketPriority, type TicketRecord, type TicketStatus, type TicketStore, type VisitorRecord, type VisitorStore } from './ports/support.js';
-export { parseInput } from './schemas/validate.js';
+export { nestedDeeperThan, parseInput, tooDeep } from './schemas/validate.js';
 export { type PlanName, type UpdateTenantInput } from './schemas/tenancy.js';
 export { type PutDocumentInput, putDocumentSchema } from './schemas/documents.js';
 export { type RequestContext } from './services/context.js';
@@ -58,6 +59,7 @@ export { parseJobBudget } from './services/jobs.js';
 export { type RateLimitStatus } from './services/limits.js';
 export { loginSchema } from './services/users.js';
 export { LOGIN_THROTTLE } from './services/login-throttle.js';
+export { carriesSecret, takesIdempotencyKey } from './services/idempotency.js';
 export { ExtractiveGenerator } from './generators/extractive.js';
 export { chatSchema, DETECT_LOCALE_JS, detectLocale } from './schemas/answers.js';
 export { citationsIn } from './services/grounding.js';

@@ -63,12 +63,15 @@ export const BILLING_NOT_CONFIGURED: LocalizedText = {
 };
 
 /** The limits a counted call is held to: the quota keys an operator overrides (`--quota key=…`). */
-export type RateLimitQuota = 'queriesPerDay' | 'perKeyPerHour' | 'mcpToolsPerHour';
+export type RateLimitQuota = 'queriesPerDay' | 'perKeyPerHour' | 'mcpToolsPerHour' | 'publicSitePerHour' | 'publicSitePerDay' | 'publicVisitorPerHour';
 
 const LIMIT_NAMES: Record<RateLimitQuota, { en: string; th: string }> = {
   queriesPerDay: { en: 'queries per day for this tenant', th: 'คำค้นต่อวันของ tenant นี้' },
   perKeyPerHour: { en: 'queries per hour for this API key', th: 'คำค้นต่อชั่วโมงของ API key นี้' },
   mcpToolsPerHour: { en: 'MCP tool calls per hour for this API key', th: 'การเรียกเครื่องมือ MCP ต่อชั่วโมงของ API key นี้' },
+  publicSitePerHour: { en: 'questions per hour for this site', th: 'คำถามต่อชั่วโมงของเว็บไซต์นี้' },
+  publicSitePerDay: { en: 'questions per day for this site', th: 'คำถามต่อวันของเว็บไซต์นี้' },
+  publicVisitorPerHour: { en: 'questions per hour for one visitor', th: 'คำถามต่อชั่วโมงของผู้เยี่ยมชมหนึ่งคน' },
 };
 
 /**
@@ -143,6 +146,8 @@ const helpCenterEn = {
   gone: 'This help center is gone',
   goneText: 'The organisation that published it has removed it.',
   unavailable: 'Questions cannot be answered right now. Please try again later.',
+  busy: 'Too many requests',
+  busyText: 'This address has opened many pages in the last minute. Please wait a moment and try again.',
   language: 'ภาษาไทย',
 };
 
@@ -171,6 +176,8 @@ export const HELP_CENTER_TEXT: Readonly<Record<Locale, HelpCenterText>> = {
     gone: 'ศูนย์ช่วยเหลือนี้ถูกลบแล้ว',
     goneText: 'องค์กรที่เผยแพร่ได้ลบศูนย์ช่วยเหลือนี้แล้ว',
     unavailable: 'ขณะนี้ยังตอบคำถามไม่ได้ กรุณาลองใหม่ภายหลัง',
+    busy: 'มีคำขอมากเกินไป',
+    busyText: 'ที่อยู่นี้เปิดหน้าจำนวนมากในนาทีที่ผ่านมา กรุณารอสักครู่แล้วลองใหม่',
     language: 'English',
   },
 };

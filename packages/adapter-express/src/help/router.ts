@@ -6,10 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { detectLocale, errors, executeOperation, HELP_QUERY_MAX_CHARS, HTTP_OPERATIONS, type AnswerResponse, type Credentials, type Engine, type HelpSite, type PanyaError } from '@panya/core';
+import { detectLocale, errors, executeOperation, HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE, HELP_QUERY_MAX_CHARS, HELP_SEARCH_CACHE_ENTRIES, HELP_SEARCH_CACHE_MS, HTTP_OPERATIONS, type AnswerResponse, type Credentials, type Engine, type HelpSite, type PanyaError } from '@panya/core';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { CHROME, helpLocale } from './chrome.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
+import { jsonDepthLimit } from '../transport.js';
+import { visitorOf } from '../visitor.js';
 import { ASK_SCRIPT, ASK_SCRIPT_ETAG, ASK_SCRIPT_PATH } from './ask-script.js';
 import { answerPage, articlePage, homePage, messagePage, searchPage, type PageContext } from './pages.js';
 
@@ -57,13 +59,58 @@ function sendUncached(res: Response, status: number, html: string): void {
   res.set({ ...securityHeaders(html), 'Cache-Control': 'no-store' }).status(status).type('html').send(html);
 }
 
+/**
+ * Page views per client address in fixed one-minute windows, on this node: the map holds only
+ * the addresses of the current minute, so its size is bounded by one minute's traffic.
+ */
+function pageViewLimiter(perMinute: number) {
+  let window = 0;
+  let counts = new Map<string, number>();
+  return (address: string, now = Date.now()): number | null => {
+    const current = Math.floor(now / 60_000);
+    if (current !== window) {
+      window = current;
+      counts = new Map();
+    }
+    const count = (counts.get(address) ?? 0) + 1;
+    counts.set(address, count);
+    // Refused: seconds until the window ends.
+    return count > perMinute ? Math.max(1, Math.ceil(((current + 1) * 60_000 - now) / 1000)) : null;
+  };
+}
+
+type Found = Awaited<ReturnType<Engine['helpCenter']['search']>>;
+
+/** A help center's search results for the same query, reused for a minute on this node (oldest dropped first). */
+function searchCache(engine: Engine) {
+  const cache = new Map<string, { found: Found; until: number }>();
+  return async (site: HelpSite, q: unknown): Promise<Found> => {
+    const key = `${site.base}\n${typeof q === 'string' ? q.trim().slice(0, HELP_QUERY_MAX_CHARS) : ''}`;
+    const hit = cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.found;
+    const found = await engine.helpCenter.search(site, q);
+    cache.delete(key);
+    cache.set(key, { found, until: Date.now() + HELP_SEARCH_CACHE_MS });
+    if (cache.size > HELP_SEARCH_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    return found;
+  };
+}
+
 /** The help center's pages, for a request already known to be for the help host or a custom hostname. */
 function helpRouter(engine: Engine): Router {
   const router = Router();
-  router.use(express.urlencoded({ extended: false, limit: '4kb' }), express.json({ limit: '4kb' }));
+  const views = pageViewLimiter(HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE);
+  const search = searchCache(engine);
+  router.use(express.urlencoded({ extended: false, limit: '4kb' }), express.json({ limit: '4kb' }), jsonDepthLimit);
   router.use(async (req, res) => {
     if (req.path === ASK_SCRIPT_PATH) return sendScript(req, res);
     const { locale, explicit } = helpLocale(req);
+    // Pages and searches are public: each address has its own budget of views (the ask box has the site's budgets).
+    const wait = req.method === 'POST' ? null : views(req.ip ?? '');
+    if (wait !== null) {
+      res.set('Retry-After', String(wait));
+      return sendUncached(res, 429, messagePage({ site: null, locale, explicitLocale: explicit }, CHROME[locale].busy, CHROME[locale].busyText));
+    }
     const resolution = await engine.helpCenter.resolve({ hostname: req.hostname, path: req.path, url: req.originalUrl });
     const bare: PageContext = { site: null, locale, explicitLocale: explicit };
     const t = CHROME[locale];
@@ -97,7 +144,7 @@ function helpRouter(engine: Engine): Router {
         return doc ? sendPage(req, res, 200, articlePage(ctx, doc), PAGE_CACHE) : notFound(site);
       }
       case 'search': {
-        const found = await engine.helpCenter.search(site, req.query.q);
+        const found = await search(site, req.query.q);
         return sendPage(req, res, 200, searchPage(ctx, found.query, found.results), SEARCH_CACHE);
       }
       case 'ask':
@@ -114,11 +161,12 @@ const answerOperation = HTTP_OPERATIONS.find((op) => op.id === 'answer')!;
 type Asked = { error: PanyaError } | { answer: AnswerResponse; rateLimit: Parameters<typeof rateLimitHeaders>[0] | null };
 
 /** The answer operation for a caller whose publishable key must belong to this site (core's `admits`). */
-async function answerThrough(engine: Engine, site: HelpSite, credentials: Credentials, body: unknown): Promise<Asked> {
+async function answerThrough(engine: Engine, site: HelpSite, credentials: Credentials, body: unknown, visitor: string): Promise<Asked> {
   const caller = await engine.auth.authenticate(credentials, {}, 'api', { acceptsPublishable: true });
   if (caller.isErr()) return { error: caller.error };
   if (!engine.helpCenter.admits(site, caller.value)) return { error: errors.forbidden('This key does not answer on this help center: use the key its pages carry.') };
-  const done = await executeOperation(engine, answerOperation, caller.value, { body }, { channel: { via: 'rest' } });
+  // Counted against the site's public budgets, per visitor (core's `limits`).
+  const done = await executeOperation(engine, answerOperation, { ...caller.value, visitor }, { body }, { channel: { via: 'rest' } });
   return done.isOk() ? { answer: done.value.value as AnswerResponse, rateLimit: done.value.rateLimit } : { error: done.error };
 }
 
@@ -135,7 +183,7 @@ async function ask(engine: Engine, req: Request, res: Response, ctx: PageContext
   const body = (req.body ?? {}) as Record<string, unknown>;
   res.set('Cache-Control', 'no-store');
   if (req.is('application/json')) {
-    const asked = await answerThrough(engine, site, { authorization: req.get('authorization'), origin: req.get('origin') }, body);
+    const asked = await answerThrough(engine, site, { authorization: req.get('authorization'), origin: req.get('origin') }, body, visitorOf(req, req.ip));
     if ('error' in asked) return sendProblem(req, res, asked.error, requestLocale(req, body.locale, body.query));
     if (asked.rateLimit) res.set(rateLimitHeaders(asked.rateLimit));
     res.json(asked.answer);
@@ -146,7 +194,7 @@ async function ask(engine: Engine, req: Request, res: Response, ctx: PageContext
   // The question's own language; the page's (the form's locale) only breaks a tie.
   const locale = detectLocale(question, body.locale === 'th' || body.locale === 'en' ? body.locale : ctx.locale);
   const credentials = { authorization: `Bearer ${await engine.helpCenter.siteKey(site)}`, origin: engine.helpCenter.siteOrigin(site) };
-  const asked = await answerThrough(engine, site, credentials, { query: question, locale });
+  const asked = await answerThrough(engine, site, credentials, { query: question, locale }, visitorOf(req, req.ip));
   if ('answer' in asked) return sendUncached(res, 200, answerPage({ ...ctx, locale }, question, asked.answer));
   const { error } = asked;
   if (error.code === 'rate_limited') res.set('Retry-After', String(error.retryAfterSeconds));

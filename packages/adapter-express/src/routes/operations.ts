@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { executeOperation, HTTP_OPERATIONS, type Engine, type Operation } from '@panya/core';
+import { executeOperation, HTTP_OPERATIONS, takesIdempotencyKey, type Engine, type Operation } from '@panya/core';
 import { Router, type Request, type Response } from 'express';
 import { ctxOf } from '../context.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
@@ -39,8 +39,8 @@ export function operationsRouter(engine: Engine, operations: readonly Operation[
   const idempotent = idempotentRequests(engine);
   for (const operation of operations) {
     const http = operation.http!;
-    // Every POST of the table takes `Idempotency-Key`; the other methods are idempotent already.
-    const before = http.method === 'POST' ? [idempotent] : [];
+    // POSTs that change something take `Idempotency-Key`; reads and the other methods need none.
+    const before = takesIdempotencyKey(operation) ? [idempotent] : [];
     router[METHODS[http.method]](http.path, ...before, async (req: Request, res: Response) => {
       if (operation.input.body) {
         const notJson = nonJsonBody(req);

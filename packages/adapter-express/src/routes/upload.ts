@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { Transform } from 'node:stream';
 import type { Engine, PanyaError } from '@panya/core';
 import { CONVERSION_BUDGET_MS, errors, MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, panyaError, UPLOAD_ADMISSION_WAIT_MS, uploadedDocument } from '@panya/core';
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
@@ -6,7 +7,7 @@ import multer from 'multer';
 import { ctxOf } from '../context.js';
 import { sendProblem } from '../problem.js';
 import { SUPPORTED_UPLOAD_EXTENSIONS, type ConvertedUpload } from '../upload/convert.js';
-import { uploadAdmission, type UploadAdmission } from '../upload/admission.js';
+import { uploadAdmission, type AdmissionLimit, type UploadAdmission } from '../upload/admission.js';
 import { convertInWorker } from '../upload/pool.js';
 import { boundedMemoryStorage, isUploadTooLargeError } from '../upload/storage.js';
 
@@ -28,30 +29,59 @@ const declaredSize: RequestHandler = (req, res, next) => {
 const ADMISSION_RETRY_AFTER_S = 5;
 
 /**
- * An upload is read only once its declared size (the whole budget when undeclared) fits under the
- * in-flight limits; meanwhile its body stays unread (the client is held back by TCP). Past the
- * wait, 503 with Retry-After, naming the limit.
+ * An upload's body is admitted as it arrives: each chunk's bytes are taken from the in-flight
+ * limits (its tenant's first, then the server's) before the parser sees it, and held until the
+ * response is done. A chunk without room waits (the body stays unread: the client is held back
+ * by TCP), so a tenant's slow or unlengthed uploads hold only the bytes they actually sent and
+ * never another tenant's room. Past the wait, 503 with Retry-After naming the limit, and the
+ * connection is closed (the rest of the body is never read).
  */
-function admit(admission: UploadAdmission, waitMs: number): RequestHandler {
-  return async (req, res, next) => {
-    const declared = Number(req.headers['content-length']);
-    const bytes = Number.isFinite(declared) && declared > 0 ? declared : MAX_UPLOAD_REQUEST_BYTES;
+function meteredBody(admission: UploadAdmission, waitMs: number): RequestHandler {
+  return (req, res, next) => {
+    const tenant = ctxOf(res).scope.tenantId;
+    const releases: (() => void)[] = [];
     const gone = new AbortController();
-    const onClose = () => gone.abort();
-    res.once('close', onClose);
-    const outcome = await admission.acquire(ctxOf(res).scope.tenantId, bytes, waitMs, gone.signal);
-    res.off('close', onClose);
-    if ('release' in outcome) {
-      if (res.destroyed) return outcome.release();
-      res.once('close', outcome.release);
-      return next();
-    }
-    if (gone.signal.aborted) return;
-    const { refused, max } = outcome;
-    const whose = refused === 'MAX_UPLOAD_BYTES_IN_FLIGHT' ? 'this server' : 'one tenant';
-    res.setHeader('Connection', 'close'); // the body was never read
-    const message = `Too many uploads in progress: ${whose} reads at most ${Math.round((max / 1024 / 1024) * 10) / 10} MB of uploads at once. Try again in ${ADMISSION_RETRY_AFTER_S} s.`;
-    sendProblem(req, res, panyaError('unavailable', { message, limit: refused, max, retryAfterSeconds: ADMISSION_RETRY_AFTER_S }));
+    res.once('close', () => {
+      gone.abort();
+      for (const release of releases.splice(0)) release();
+    });
+    const refuse = (refused: AdmissionLimit, max: number) => {
+      if (res.headersSent) return void req.socket.destroy();
+      const whose = refused === 'MAX_UPLOAD_BYTES_IN_FLIGHT' ? 'this server' : 'one tenant';
+      res.setHeader('Connection', 'close');
+      res.once('finish', () => req.socket.destroy());
+      const message = `Too many uploads in progress: ${whose} reads at most ${Math.round((max / 1024 / 1024) * 10) / 10} MB of uploads at once. Try again in ${ADMISSION_RETRY_AFTER_S} s.`;
+      sendProblem(req, res, panyaError('unavailable', { message, limit: refused, max, retryAfterSeconds: ADMISSION_RETRY_AFTER_S }));
+    };
+    let refusedOnce = false;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        if (refusedOnce) return done();
+        admission.acquire(tenant, chunk.length, waitMs, gone.signal).then((outcome) => {
+          if ('release' in outcome) {
+            if (gone.signal.aborted) outcome.release();
+            else releases.push(outcome.release);
+            return done(null, chunk);
+          }
+          refusedOnce = true;
+          if (!gone.signal.aborted) refuse(outcome.refused, outcome.max);
+          done();
+        }, done);
+      },
+    });
+    // The parser reads the request through the meter.
+    const pipe = req.pipe.bind(req);
+    const unpipe = req.unpipe.bind(req);
+    req.pipe = (<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }) => {
+      pipe(meter);
+      return meter.pipe(destination, options);
+    }) as typeof req.pipe;
+    req.unpipe = ((destination?: NodeJS.WritableStream) => {
+      meter.unpipe(destination);
+      unpipe(meter);
+      return req;
+    }) as typeof req.unpipe;
+    next();
   };
 }
 
@@ -70,7 +100,7 @@ export function uploadRouter(engine: Engine, options: UploadRouterOptions = {}):
   const admission = options.admission ?? uploadAdmission(MAX_UPLOAD_BYTES_IN_FLIGHT, MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT);
   const parse = multer({ storage: boundedMemoryStorage(MAX_UPLOAD_REQUEST_BYTES), limits: { fileSize: MAX_UPLOAD_FILE_BYTES, files: MAX_UPLOAD_FILES, fields: 10, parts: MAX_UPLOAD_FILES + 10 } }).array('file', MAX_UPLOAD_FILES);
 
-  router.post('/', declaredSize, admit(admission, options.admissionWaitMs ?? UPLOAD_ADMISSION_WAIT_MS), parse, async (req, res) => {
+  router.post('/', declaredSize, meteredBody(admission, options.admissionWaitMs ?? UPLOAD_ADMISSION_WAIT_MS), parse, async (req, res) => {
     const files = (req.files as Express.Multer.File[] | undefined) ?? [];
     if (files.length === 0) {
       return sendProblem(req, res, errors.invalid('Send at least one file in the multipart field "file".', [{ path: 'file', message: 'required' }]));

@@ -19,7 +19,7 @@ export interface UploadAdmission {
   inFlight(): number;
 }
 
-/** Admission for upload bodies by declared size: at most `total` bytes in flight, at most `perTenant` for one tenant. */
+/** Admission for upload bodies by the bytes received: at most `total` bytes in flight, at most `perTenant` for one tenant. */
 export function uploadAdmission(total: number, perTenant: number): UploadAdmission {
   let used = 0;
   const byTenant = new Map<string, number>();

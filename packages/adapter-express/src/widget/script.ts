@@ -22,6 +22,12 @@ export const WIDGET_SCRIPT = String.raw`(function () {
   var T = TEXT[lang];
   var questionLocale = ${DETECT_LOCALE_JS};
   var headers = { Authorization: 'Bearer ' + key };
+  // The visitor's own id (per browser), so budgets count visitors rather than shared addresses.
+  try {
+    var vid = localStorage.getItem('panya_vid');
+    if (!vid) localStorage.setItem('panya_vid', (vid = Math.random().toString(36).slice(2) + Date.now().toString(36)));
+    headers['X-Panya-Visitor'] = vid;
+  } catch (e) {}
 
   /** Text on the accent colour: white unless it lacks contrast (WCAG 4.5:1), then near-black. */
   function luminance(hex) {
@@ -133,7 +139,7 @@ export const WIDGET_SCRIPT = String.raw`(function () {
       var T = TEXT[locale];
       var body = { query: query, locale: locale };
       if (conversationId) body.conversationId = conversationId;
-      return fetch(api + '/api/chat', { method: 'POST', headers: { Authorization: headers.Authorization, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(function (res) {
+      return fetch(api + '/api/chat', { method: 'POST', headers: Object.assign({ 'Content-Type': 'application/json' }, headers), body: JSON.stringify(body) }).then(function (res) {
         if (!res.ok || !res.body) return res.json().then(function (p) { answer.textContent = p.detail || T.failed; }, function () { answer.textContent = T.failed; });
         var text = el('span'), sources = null, started = false;
         var reader = res.body.getReader(), decoder = new TextDecoder(), buffer = '';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PUBLIC_SURFACES } from '../ports/store.js';
+import { nestedDeeperThan } from './validate.js';
 
 /** Markdown bodies above this are refused (the HTTP body limit is 1 MB; uploads convert below 10 MB). */
 export const MAX_CONTENT_CHARS = 2_000_000;
@@ -13,6 +14,8 @@ const publicSurfaces = z.array(z.enum(PUBLIC_SURFACES)).transform((s) => [...new
 export const MAX_EXTERNAL_ID_CHARS = 512;
 /** Serialized size of a document's `metadata`. */
 export const MAX_METADATA_BYTES = 16_384;
+/** Nesting of a document's `metadata` (objects and arrays). */
+export const MAX_METADATA_DEPTH = 16;
 export const externalIdSchema = z
   .string()
   .min(1)
@@ -20,6 +23,7 @@ export const externalIdSchema = z
   .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters');
 export const metadataSchema = z
   .record(z.string(), z.json())
+  .refine((v) => !nestedDeeperThan(v, MAX_METADATA_DEPTH), `at most ${MAX_METADATA_DEPTH} levels deep`)
   .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_METADATA_BYTES, `at most ${MAX_METADATA_BYTES} bytes as JSON`);
 export const documentIdSchema = z.string().regex(/^doc_[0-9A-Za-z]{22}$/, 'not a document id');
 

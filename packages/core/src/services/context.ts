@@ -37,6 +37,12 @@ export interface RequestContext {
   workspace: WorkspaceRecord;
   principal: Principal;
   scope: Scope;
+  /**
+   * The visitor behind a publishable key's request (widget, help center): an opaque id the
+   * adapter derives from the client's address and its visitor cookie or id. Public budgets and
+   * slots are counted per visitor inside the site's.
+   */
+  visitor?: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { errors, type PanyaError } from '../errors.js';
+import { errors, isPanyaError, type PanyaError } from '../errors.js';
 import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
 import type { DisqualifyOutcome, DisqualifyReason } from '../ports/resolutions.js';
 import type { Page, Scope } from '../ports/store.js';
@@ -9,6 +9,7 @@ import type { List } from '../schemas/responses.js';
 import { disqualifyResolution } from './resolutions.js';
 import { runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import { decodeCursor, encodeCursor } from './cursors.js';
+import { createLongPollSlots } from './stream-slots.js';
 
 /**
  * Takes a conversation out of the resolutions: a thumbs-down or a ticket (hand-off to a human)
@@ -96,6 +97,8 @@ export interface ListConversationsQuery {
  * feedback on answers. Inputs arrive validated by the operation table; scope is checked there.
  */
 export function createConversationService(deps: ServiceDeps & { messages: MessageSignal }) {
+  /** Long-polls waiting on this node, per key, tenant and public visitor: each holds a connection. */
+  const waiting = createLongPollSlots();
   const { store, clock } = deps;
 
   async function find(ctx: RequestContext, id: string): Promise<Result<ConversationRecord, PanyaError>> {
@@ -143,14 +146,25 @@ export function createConversationService(deps: ServiceDeps & { messages: Messag
         if (!last || last.conversationId !== id) return err(errors.notFound('Message'));
       }
       const deadline = Date.now() + query.timeout * 1000;
-      for (;;) {
-        const page = await store.conversations.messagesAfter(ctx.scope, id, { limit: POLL_PAGE, ...(query.after ? { after: query.after } : {}) });
-        const left = deadline - Date.now();
-        if (page.items.length > 0 || left <= 0 || signal?.aborted) {
-          const last = page.items.at(-1)?.id ?? query.after ?? null;
-          return ok({ data: page.items.map(publicMessage), hasMore: page.nextCursor !== null, nextCursor: last });
+      let slot: { release(): void } | null = null;
+      try {
+        for (;;) {
+          const page = await store.conversations.messagesAfter(ctx.scope, id, { limit: POLL_PAGE, ...(query.after ? { after: query.after } : {}) });
+          const left = deadline - Date.now();
+          if (page.items.length > 0 || left <= 0 || signal?.aborted) {
+            const last = page.items.at(-1)?.id ?? query.after ?? null;
+            return ok({ data: page.items.map(publicMessage), hasMore: page.nextCursor !== null, nextCursor: last });
+          }
+          // Only a poll that waits holds a slot.
+          if (!slot) {
+            const taken = waiting.acquire(ctx);
+            if (isPanyaError(taken)) return err(taken);
+            slot = taken;
+          }
+          await deps.messages.wait(id, Math.min(left, POLL_RECHECK_MS), signal);
         }
-        await deps.messages.wait(id, Math.min(left, POLL_RECHECK_MS), signal);
+      } finally {
+        slot?.release();
       }
     },
 

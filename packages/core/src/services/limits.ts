@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { panyaError, type PanyaError } from '../errors.js';
 import { chatHardCapReached, rateLimitReached, type RateLimitQuota } from '../messages.js';
 import { resolveLimits } from '../plans.js';
+import { resolvePublicBudgets } from '../public-budgets.js';
 import type { RateBucket } from '../ports/rate-limits.js';
 import type { RequestContext, ServiceDeps } from './context.js';
 import { countResolutions } from './resolutions.js';
@@ -40,7 +41,8 @@ function hourWindow(now: Date) {
 
 /**
  * Rate limits from the plan table (and `quotas_json`): queries per day per tenant, queries per
- * key per hour, MCP tool calls per key per hour. Counters live in the store, so every node
+ * key per hour, MCP tool calls per key per hour; for publishable keys the public budgets instead
+ * (`resolvePublicBudgets`: per site and per visitor). Counters live in the store, so every node
  * sharing it enforces the same limit; a refused call consumes nothing.
  */
 export function createLimitsService(deps: ServiceDeps) {
@@ -72,12 +74,23 @@ export function createLimitsService(deps: ServiceDeps) {
       const now = clock.now();
       const limits = resolveLimits(ctx.tenant, now);
       const buckets: (RateBucket & { resetDate: Date; quota: RateLimitQuota; windowSeconds: number })[] = [];
-      if (limits.queriesPerDay !== null) {
+      if (ctx.principal.publishable) {
+        // A public surface: its own budgets (the site's, and its visitor's inside them), never the tenant's server keys'.
+        const publicBudgets = resolvePublicBudgets(ctx.tenant);
+        const day = dayWindow(now);
+        const hour = hourWindow(now);
+        const site = ctx.principal.id;
+        const daily = { window: day.window, resetAt: day.resetAt.toISOString(), resetDate: day.resetAt, windowSeconds: DAY_MS / 1000 };
+        const hourly = { window: hour.window, resetAt: hour.resetAt.toISOString(), resetDate: hour.resetAt, windowSeconds: HOUR_MS / 1000 };
+        if (publicBudgets.sitePerDay !== null) buckets.push({ key: `pub:day:${site}`, limit: publicBudgets.sitePerDay, quota: 'publicSitePerDay', ...daily });
+        if (publicBudgets.sitePerHour !== null) buckets.push({ key: `pub:hour:${site}`, limit: publicBudgets.sitePerHour, quota: 'publicSitePerHour', ...hourly });
+        if (publicBudgets.visitorPerHour !== null) buckets.push({ key: `pub:visitor:${site}:${ctx.visitor ?? 'unknown'}`, limit: publicBudgets.visitorPerHour, quota: 'publicVisitorPerHour', ...hourly });
+      } else if (limits.queriesPerDay !== null) {
         const day = dayWindow(now);
         buckets.push({ key: `q:day:${ctx.tenant.id}`, window: day.window, limit: limits.queriesPerDay, resetAt: day.resetAt.toISOString(), resetDate: day.resetAt, quota: 'queriesPerDay', windowSeconds: DAY_MS / 1000 });
       }
       const hourly = call === 'mcp_tool' ? limits.mcpToolsPerHour : limits.perKeyPerHour;
-      if (hourly !== null && ctx.principal.kind !== 'system') {
+      if (hourly !== null && ctx.principal.kind !== 'system' && !ctx.principal.publishable) {
         const hour = hourWindow(now);
         const kind = call === 'mcp_tool' ? 'mcp' : 'k';
         buckets.push({ key: `${kind}:hour:${ctx.principal.id}`, window: hour.window, limit: hourly, resetAt: hour.resetAt.toISOString(), resetDate: hour.resetAt, quota: call === 'mcp_tool' ? 'mcpToolsPerHour' : 'perKeyPerHour', windowSeconds: HOUR_MS / 1000 });

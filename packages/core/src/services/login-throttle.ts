@@ -3,9 +3,12 @@ import type { RateBucket } from '../ports/rate-limits.js';
 import type { Store } from '../ports/store.js';
 
 /**
- * Failed sign-ins allowed per account and per client address, in widening windows: once the
- * short window is spent the caller waits for it, and a caller who keeps failing meets the hour
- * and then the day window — the wait grows (5 min → 1 h → 1 day) the longer guessing goes on.
+ * Failed sign-ins allowed per account from one client address, and per client address over every
+ * account, in widening windows: once the short window is spent the caller waits for it, and a
+ * caller who keeps failing meets the hour and then the day window — the wait grows (5 min → 1 h →
+ * 1 day) the longer guessing goes on. The account's counters are per address too, so failures
+ * from one address never lock the account's owner out from another (the address is the real
+ * client's: `PANYA_TRUST_PROXY` names the proxies in front of the server).
  */
 export const LOGIN_THROTTLE = {
   account: [
@@ -38,7 +41,7 @@ function buckets(kind: string, subject: string, tiers: readonly Tier[], now: Dat
 export function createLoginThrottle(store: Store) {
   return {
     async attempt(email: string, address: string | undefined, now: Date): Promise<{ refused: PanyaError; scope: 'account' | 'address' } | { release(): Promise<void> }> {
-      const account = buckets('account', email, LOGIN_THROTTLE.account, now);
+      const account = buckets('account', address ? `${email} ${address}` : email, LOGIN_THROTTLE.account, now);
       const client = address ? buckets('address', address, LOGIN_THROTTLE.address, now) : [];
       const all = [...account, ...client];
       const decision = await store.rateLimits.consume(all, 1);
