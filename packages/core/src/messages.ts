@@ -50,8 +50,8 @@ export function providerUnavailable(provider: string, transient: boolean): Local
 /** The chat hard cap is reached; `cap` is already formatted for reading ("1,500"). */
 export function chatHardCapReached(cap: string): LocalizedText {
   return {
-    en: `This workspace has reached its monthly limit of ${cap} chat resolutions. Documents can still be viewed; upgrade the plan to keep chatting.`,
-    th: `บัญชีนี้ใช้แชตครบโควตา ${cap} บทสนทนาของเดือนนี้แล้ว ยังเปิดอ่านเอกสารได้ตามปกติ กรุณาอัปเกรดแพ็กเกจเพื่อใช้งานแชตต่อ`,
+    en: `This account has reached its monthly limit of ${cap} chat resolutions, counted across all its workspaces. Documents can still be viewed; upgrade the plan to keep chatting.`,
+    th: `บัญชีนี้ใช้แชตครบโควตา ${cap} บทสนทนาของเดือนนี้แล้ว (นับรวมทุกเวิร์กสเปซของบัญชี) ยังเปิดอ่านเอกสารได้ตามปกติ กรุณาอัปเกรดแพ็กเกจเพื่อใช้งานแชตต่อ`,
   };
 }
 

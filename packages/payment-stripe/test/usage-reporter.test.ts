@@ -45,7 +45,7 @@ async function setup(meters: Record<string, string> = ALL_METERS, options: { ret
 let seq = 0;
 /** A tenant with `resolutions` billable October conversations and some that do not count. */
 async function tenantWithUsage(e: Engine, slug: string, overrides: Partial<TenantRecord>, usage: { resolutions?: number; apiQueries?: number; guidedFlows?: number; addonSeats?: number }) {
-  const tenant = makeTenant(slug, { plan: 'team', quotas: { chatHardCap: 20 }, ...overrides }); // 10 included resolutions
+  const tenant = makeTenant(slug, { plan: 'team', quotas: { includedResolutions: 10 }, ...overrides }); // 10 included resolutions
   await engineInternals(e).store.tenants.insert(tenant);
   const ws = makeWorkspace(tenant.id, 'default', { isDefault: true });
   await engineInternals(e).store.workspaces.insert(ws);
@@ -72,7 +72,7 @@ async function seedMonth(e: Engine) {
     nocus: await tenantWithUsage(e, 'nocus', {}, { resolutions: 30 }),
     small: await tenantWithUsage(e, 'small', { paymentCustomerId: 'cus_small' }, { resolutions: 8, apiQueries: 10 }),
     cancelled: await tenantWithUsage(e, 'cancelled', { paymentCustomerId: 'cus_cx' }, { resolutions: 30 }),
-    legacy: await tenantWithUsage(e, 'legacy', { paymentCustomerId: 'cus_legacy', quotas: { chatHardCap: 20, legacyPlan: 'team-2024', grandfatheredUntil: '2026-12-31' } }, { resolutions: 30 }),
+    legacy: await tenantWithUsage(e, 'legacy', { paymentCustomerId: 'cus_legacy', quotas: { includedResolutions: 10, legacyPlan: 'team-2024', grandfatheredUntil: '2026-12-31' } }, { resolutions: 30 }),
   };
 }
 
