@@ -153,12 +153,18 @@ function isPlanId(value: unknown): value is PlanId {
   return typeof value === 'string' && (PLAN_IDS as readonly string[]).includes(value.toLowerCase());
 }
 
-/** True while `grandfatheredUntil` (a date: valid through its whole UTC day) has not passed. */
-export function isGrandfathered(quotas: Quotas, now: Date): boolean {
-  if (!quotas.legacyPlan || !quotas.grandfatheredUntil) return false;
+/** The last instant (ms) of the grandfathering window, or null without one. */
+export function grandfatheringEnd(quotas: Quotas): number | null {
+  if (!quotas.legacyPlan || !quotas.grandfatheredUntil) return null;
   const until = quotas.grandfatheredUntil;
   const end = until.length === 10 ? Date.parse(`${until}T23:59:59.999Z`) : Date.parse(until);
-  return Number.isFinite(end) && now.getTime() <= end;
+  return Number.isFinite(end) ? end : null;
+}
+
+/** True while `grandfatheredUntil` (a date: valid through its whole UTC day) has not passed. */
+export function isGrandfathered(quotas: Quotas, now: Date): boolean {
+  const end = grandfatheringEnd(quotas);
+  return end !== null && now.getTime() <= end;
 }
 
 /**

@@ -113,6 +113,26 @@ describe('usage reporter on Stripe', () => {
     expect(fake.meterEvents).toHaveLength(4);
   });
 
+  // Issue #33 row 2: grandfathering exempts the cap and overage only, and only while the window is open.
+  it('a grandfathered tenant with 3 add-on seats is billed 3 seats and no overage', async () => {
+    const { engine: e } = await setup();
+    const legacy = await tenantWithUsage(e, 'legacy-seats', { paymentCustomerId: 'cus_legacy_seats', quotas: { includedResolutions: 10, legacyPlan: 'team-2024', grandfatheredUntil: '2026-12-31' } }, { resolutions: 30, addonSeats: 3, guidedFlows: 2 });
+    const run = (await e.jobs.run('usage-reporter', { holder: 'node-1' }))._unsafeUnwrap();
+    expect(run).toMatchObject({ summary: { reported: 1, sent: 2 } });
+    expect(sentEvents()).toEqual([
+      ['svc_guided_flow', 'cus_legacy_seats', '2', `${legacy.id}:2026-10:svc_guided_flow`],
+      ['svc_seat_addon_team', 'cus_legacy_seats', '3', `${legacy.id}:2026-10:svc_seat_addon_team`],
+    ]);
+  });
+
+  it('a window that ends on the 10th: usage after it bills against the prorated pool', async () => {
+    const { engine: e } = await setup();
+    // 30 resolutions on Oct 15 (after the window) against ceil(10 × 21/31) = 7 included → 23 overage.
+    const legacy = await tenantWithUsage(e, 'legacy-ended', { paymentCustomerId: 'cus_legacy_ended', quotas: { includedResolutions: 10, legacyPlan: 'team-2024', grandfatheredUntil: '2026-10-10' } }, { resolutions: 30 });
+    (await e.jobs.run('usage-reporter', { holder: 'node-1' }))._unsafeUnwrap();
+    expect(sentEvents()).toEqual([['svc_resolutions', 'cus_legacy_ended', '23', `${legacy.id}:2026-10:svc_resolutions`]]);
+  });
+
   it('killed mid-run (Stripe took the event, the answer was lost): the next run finishes without billing anything twice', async () => {
     const { engine: e, lines } = await setup();
     const t = await seedMonth(e);

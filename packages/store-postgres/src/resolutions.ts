@@ -1,4 +1,4 @@
-import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
+import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope, TimeRange } from '@panya/core';
 import { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG, tables } from '@panya/core/rows';
 import type { Conn, Names } from './database.js';
 import { Table } from './rows.js';
@@ -36,8 +36,12 @@ export class PgResolutions implements ResolutionStore {
     return rowCount === 1;
   }
 
-  async count(tenantId: string, period: string) {
-    const { rows } = await this.db.query(`SELECT count(*)::int AS n FROM ${this.n.t('resolutions')} WHERE tenant_id = $1 AND billing_period = $2 AND refunded_at IS NULL`, [tenantId, period]);
+  async count(tenantId: string, period: string, range: TimeRange = {}) {
+    const { rows } = await this.db.query(
+      `SELECT count(*)::int AS n FROM ${this.n.t('resolutions')} WHERE tenant_id = $1 AND billing_period = $2 AND refunded_at IS NULL
+         AND ($3::timestamptz IS NULL OR created_at >= $3) AND ($4::timestamptz IS NULL OR created_at < $4)`,
+      [tenantId, period, range.from ?? null, range.before ?? null],
+    );
     return rows[0]!.n as number;
   }
 

@@ -1,4 +1,4 @@
-import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
+import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope, TimeRange } from '@panya/core';
 import { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG, tables } from '@panya/core/rows';
 import type { Db, Runner, Statements } from './database.js';
 import { Table } from './rows.js';
@@ -42,9 +42,14 @@ export class SqliteResolutions implements ResolutionStore {
     );
   }
 
-  count(tenantId: string, period: string) {
+  count(tenantId: string, period: string, range: TimeRange = {}) {
     return this.run(
-      () => (this.sql.get('SELECT COUNT(*) AS n FROM resolutions WHERE tenant_id = ? AND billing_period = ? AND refunded_at IS NULL').get(tenantId, period) as Row).n as number,
+      () =>
+        (
+          this.sql
+            .get('SELECT COUNT(*) AS n FROM resolutions WHERE tenant_id = ? AND billing_period = ? AND refunded_at IS NULL AND (? IS NULL OR created_at >= ?) AND (? IS NULL OR created_at < ?)')
+            .get(tenantId, period, range.from ?? null, range.from ?? null, range.before ?? null, range.before ?? null) as Row
+        ).n as number,
     );
   }
 

@@ -6,6 +6,7 @@
 import type { MeterKey } from '../billing/catalog.js';
 import type { ConversationRecord } from './conversations.js';
 import type { Scope } from './scope.js';
+import type { TimeRange } from './usage.js';
 
 /** Why a conversation stops being billable: a thumbs-down, or a hand-off to a human / a ticket. */
 export type DisqualifyReason = 'thumbs_down' | 'ticket';
@@ -45,7 +46,7 @@ export interface ResolutionStore {
    */
   record(resolution: ResolutionRecord): Promise<boolean>;
   /** Resolutions of a tenant's period that count (refunded ones do not). */
-  count(tenantId: string, period: string): Promise<number>;
+  count(tenantId: string, period: string, range?: TimeRange): Promise<number>;
   list(tenantId: string, period?: string): Promise<ResolutionRecord[]>;
   /**
    * Sets the conversation's flag for `reason` and, atomically, deletes its resolution when no

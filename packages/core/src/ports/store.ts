@@ -43,6 +43,8 @@ export interface WorkspaceRecord {
   brandAccent: string | null;
   isDefault: boolean;
   deletedAt: string | null;
+  /** Set while a downgrade keeps the workspace over the plan's cap: data kept, nothing served. */
+  suspendedAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -6,16 +6,15 @@ import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import type { PriceCatalog } from '../billing/catalog.js';
 import { checkoutLines } from '../billing/checkout.js';
-import { computeOverage } from '../billing/overage.js';
+import { gatherPeriodBill } from '../billing/period-usage.js';
 import { seatAddon, type SeatAddonChange } from '../billing/seats.js';
 import { billingFromSubscription, planFromSubscription } from '../billing/subscription.js';
-import { GUIDED_FLOW_METER } from '../billing/usage-reporter.js';
 import { errors, panyaError, type PanyaError } from '../errors.js';
 import { PLAN_IDS, resolveLimits } from '../plans.js';
 import type { PaymentProcessor } from '../ports/payment.js';
 import { runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import { changePlan } from './tenancy.js';
-import { countResolutions, periodBounds } from './resolutions.js';
+import { periodBounds } from './resolutions.js';
 import { billingPeriod } from './usage.js';
 
 export const checkoutSchema = z.strictObject({
@@ -120,35 +119,41 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
     async usage(ctx: RequestContext, period: string = billingPeriod(clock.now())) {
       const now = clock.now();
       const tenant = ctx.tenant;
-      const billing = await store.billing.getTenantBilling(tenant.id);
-      const queries = await store.usage.countQueries(tenant.id, period);
-      const meters = await store.usage.sumUsage(tenant.id, period);
-      const usage = {
-        // The current period counts conversations still in progress too: they are about to bill.
-        resolutions: await countResolutions(store, tenant.id, period, { includeActive: period === billingPeriod(now) }),
-        apiQueries: queries.search + queries.answer + queries.mcp_tool,
-        guidedFlows: meters[GUIDED_FLOW_METER] ?? 0,
-        addonSeats: billing?.addonSeats ?? 0,
-      };
+      // The reporter's own numbers: the current period counts conversations still in progress too.
+      const bill = await gatherPeriodBill(store, tenant, period, { includeActive: period === billingPeriod(now) });
       const periodEnd = Date.parse(periodBounds(period).end);
-      const lockedRates = billing?.lockedRates && billing.lockedUntil && Date.parse(billing.lockedUntil) >= periodEnd - 1 ? billing.lockedRates : null;
       const limits = resolveLimits(tenant, new Date(Math.min(now.getTime(), periodEnd - 1)));
-      const overage = computeOverage({ plan: tenant.plan, limits, usage, lockedRates });
+      const lastPart = bill.parts.at(-1);
       return ok({
         period,
         plan: tenant.plan,
         currency: 'THB' as const,
         grandfathered: limits.grandfathered,
-        resolutions: usage.resolutions,
-        apiQueries: usage.apiQueries,
-        resolutionEquivalents: overage.resolutionEquivalents,
-        guidedFlows: usage.guidedFlows,
-        addonSeats: usage.addonSeats,
-        included: { resolutions: overage.includedResolutions },
-        overage: { resolutions: overage.resolutionOverage, apiQueries: overage.apiQueryOverage },
-        rates: { resolutionSatang: overage.rates.resolutionSatang, apiQuerySatang: overage.rates.apiQuerySatang, locked: lockedRates !== null },
-        charges: { baseSatang: overage.baseSatang, seatsSatang: overage.seatsSatang, resolutionOverageSatang: overage.resolutionOverageSatang, apiQueryOverageSatang: overage.apiQueryOverageSatang },
-        projectedSatang: overage.projectedSatang,
+        resolutions: bill.resolutions,
+        apiQueries: bill.apiQueries,
+        resolutionEquivalents: bill.resolutionEquivalents,
+        guidedFlows: bill.guidedFlows,
+        addonSeats: bill.addonSeats,
+        included: { resolutions: bill.includedResolutions },
+        // The cap refuses chats; it never changes the bill (that is the included pool's job).
+        hardCap: { resolutions: limits.chatHardCap, applies: limits.hardCapApplies },
+        overage: { resolutions: bill.resolutionOverage, apiQueries: bill.apiQueryOverage },
+        rates: { resolutionSatang: lastPart?.rates.resolutionSatang ?? null, apiQuerySatang: lastPart?.rates.apiQuerySatang ?? null, locked: lastPart?.locked ?? false },
+        charges: { baseSatang: bill.baseSatang, seatsSatang: bill.seatsSatang, resolutionOverageSatang: bill.resolutionOverageSatang, apiQueryOverageSatang: bill.apiQueryOverageSatang },
+        projectedSatang: bill.projectedSatang,
+        // Each part of the period bills under the plan in force then (docs/decisions.md).
+        parts: bill.parts.map((p) => ({
+          from: p.from,
+          to: p.to,
+          plan: p.plan,
+          grandfathered: p.grandfathered,
+          resolutions: p.resolutions,
+          apiQueries: p.apiQueries,
+          included: { resolutions: p.includedResolutions },
+          overage: { resolutions: p.resolutionOverage, apiQueries: p.apiQueryOverage },
+          rates: { resolutionSatang: p.rates.resolutionSatang, apiQuerySatang: p.rates.apiQuerySatang, locked: p.locked },
+          charges: { resolutionOverageSatang: p.resolutionOverageSatang, apiQueryOverageSatang: p.apiQueryOverageSatang },
+        })),
       });
     },
   };

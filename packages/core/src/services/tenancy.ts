@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, panyaError, type PanyaError } from '../errors.js';
 import { quotaKey, quotasSchema, type PlanId } from '../plans.js';
+import type { PlanChangeEntry } from '../ports/billing.js';
 import type { Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { createTenantSchema, updateTenantSchema, type CreateTenantInput, type UpdateTenantInput } from '../schemas/tenancy.js';
 import { parseInput } from '../schemas/validate.js';
@@ -39,7 +40,22 @@ export async function changePlan(store: Store, tenant: TenantRecord, change: Pla
   if (Object.keys(patch).length === 0) return { tenant, planChanged: false };
   const updated = { ...patch, updatedAt: now.toISOString() };
   await store.tenants.update(tenant.id, updated);
+  if (patch.plan) await recordPlanChange(store, tenant.id, { at: now.toISOString(), from: tenant.plan, to: patch.plan }, now);
   return { tenant: { ...tenant, ...updated }, planChanged: 'plan' in patch };
+}
+
+/** Plan changes are kept ~13 months: long enough for any period still to be reported or viewed. */
+const PLAN_HISTORY_MS = 400 * 86_400_000;
+
+/** Appends to the tenant's plan history, from which a period is billed part by part. */
+async function recordPlanChange(store: Store, tenantId: string, change: PlanChangeEntry, now: Date): Promise<void> {
+  const current = await store.billing.getTenantBilling(tenantId);
+  const keep = (current?.planHistory ?? []).filter((c) => Date.parse(c.at) >= now.getTime() - PLAN_HISTORY_MS);
+  await store.billing.putTenantBilling({
+    ...(current ?? { tenantId, subscriptionId: null, subscriptionStatus: null, interval: null, lockedRates: null, lockedUntil: null, addonSeats: 0 }),
+    planHistory: [...keep, change],
+    updatedAt: now.toISOString(),
+  });
 }
 
 export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}) {
