@@ -18,7 +18,7 @@ export { checkApex, checkHostnameAllowance, type CustomHostnameRecord, dnsInstru
 export { HELP_QUERY_MAX_CHARS, parseHelpHost } from './helpcenter/rules.js';
 export { type HelpSite } from './services/help-center.js';
 export { childrenFirst } from './services/erasure.js';
-export { type BillingWebhookEvent, PAYMENT_PROCESSOR_SPEC_VERSION, type PaymentProcessor, type SubscriptionStatus } from './ports/payment.js';
+export { type BillingWebhookEvent, type LiveSubscription, PAYMENT_PROCESSOR_SPEC_VERSION, type PaymentProcessor, type SubscriptionChangeInput, type SubscriptionStatus } from './ports/payment.js';
 export { type BillingStore, type MeterOutboxRecord, type PlanChangeEntry, type TenantBillingRecord } from './ports/billing.js';
 export { billPeriod, checkoutLines, computeOverage, confirmActive, gatherPeriodBill, meterEventIdentifier, meterTotals, periodParts, type PeriodBill, type PeriodPart, type MeterEventNames, type MeterKey, METERS, PAID_TIERS, planUsageReport, previousPeriod, type PriceCatalog, type ReportInput, seatAddon, tierOfBasePrice, type TierPrices, type UsageTotals } from './billing/index.js';
 export { type Clock, type Logger } from './ports/system.js';

@@ -204,6 +204,17 @@ describe('usage reporter decision per tenant (spec "Usage reporter outcome per t
     expect(confirmActive(planUsageReport(report), status)).toEqual({ status: 'skipped', reason });
   });
 
+  // Issue #33 row 1: the cap never moves the bill.
+  it('chatHardCap=unlimited on Enterprise still bills overage past the 62,500 included', () => {
+    const decision = planUsageReport(input({ plan: 'enterprise', quotas: { chatHardCap: null } }, { resolutions: 62_600 }));
+    expect(decision.status === 'pending_subscription' && decision.events.map((e) => [e.meter, e.value])).toEqual([['svc_resolutions', 100]]);
+  });
+
+  it('a Team cap raised to 20,000 leaves the pool at 1,000', () => {
+    const decision = planUsageReport(input({ quotas: { chatHardCap: 20_000 } }, { resolutions: 1_500 }));
+    expect(decision.status === 'pending_subscription' && decision.events.map((e) => [e.meter, e.value])).toEqual([['svc_resolutions', 500]]);
+  });
+
   // Issue #33 row 2: grandfathering lifts only the cap and overage, and only while the window is open.
   it('a grandfathered tenant is still billed its add-on seats and guided flows', () => {
     const decision = planUsageReport(input({ quotas: { legacyPlan: 'team-2024', grandfatheredUntil: '2026-12-31' } }, { resolutions: 5_000, addonSeats: 3, guidedFlows: 2 }));

@@ -10,7 +10,7 @@ export const createCheckout = defineOperation({
   scope: 'admin',
   counted: false,
   input: { body: checkoutSchema },
-  output: z.looseObject({ url: z.string(), sessionId: z.string() }),
+  output: z.union([z.looseObject({ url: z.string(), sessionId: z.string() }), z.looseObject({ changed: z.literal(true), subscriptionId: z.string(), plan: z.string(), interval: z.string() })]),
   run: ({ request, services }, { body }) => services.billing.checkout(request, body),
 });
 

@@ -8,9 +8,9 @@ import type { PriceCatalog } from '../billing/catalog.js';
 import { checkoutLines } from '../billing/checkout.js';
 import { gatherPeriodBill } from '../billing/period-usage.js';
 import { seatAddon, type SeatAddonChange } from '../billing/seats.js';
-import { billingFromSubscription, planFromSubscription } from '../billing/subscription.js';
+import { billingFromSubscription, isStaleSubscriptionEvent, planFromSubscription } from '../billing/subscription.js';
 import { errors, panyaError, type PanyaError } from '../errors.js';
-import { PLAN_IDS, resolveLimits } from '../plans.js';
+import { PLAN_IDS, PLAN_NAMES, resolveLimits } from '../plans.js';
 import type { PaymentProcessor } from '../ports/payment.js';
 import { runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import { changePlan } from './tenancy.js';
@@ -23,6 +23,11 @@ export const checkoutSchema = z.strictObject({
 });
 export const seatAddonSchema = z.strictObject({ seats: z.number() });
 export const usageQuerySchema = z.looseObject({ period: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM').optional() });
+
+/** A checkout session to send the customer to, or the live subscription moved to the new plan. */
+export type CheckoutOutcome =
+  | { url: string; sessionId: string }
+  | { changed: true; subscriptionId: string; plan: string; interval: 'month' | 'year'; status: string };
 
 export interface BillingOptions {
   processor: PaymentProcessor;
@@ -43,11 +48,23 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
   const { store, clock } = deps;
 
   return {
-    async checkout(ctx: RequestContext, input: z.output<typeof checkoutSchema>): Promise<Result<{ url: string; sessionId: string }, PanyaError>> {
+    /**
+     * A plan for the tenant: a checkout session when it has no live subscription; otherwise its
+     * one subscription moves to the new plan's prices (a tenant never pays two base prices).
+     * The plan itself changes when the processor's `customer.subscription.updated` arrives.
+     */
+    async checkout(ctx: RequestContext, input: z.output<typeof checkoutSchema>): Promise<Result<CheckoutOutcome, PanyaError>> {
       const payments = deps.payments;
       if (!payments) return err(billingOff());
       const lines = checkoutLines(input.plan, input.interval, payments.catalog);
       if (lines.isErr()) return err(lines.error);
+      const live = ctx.tenant.paymentCustomerId ? await payments.processor.getLiveSubscription(ctx.tenant.paymentCustomerId) : null;
+      if (live) {
+        const wanted = lines.value.map((l) => l.price).sort();
+        if (wanted.join() === [...live.priceIds].sort().join()) return err(errors.conflict(`The subscription is already on ${PLAN_NAMES[input.plan]} (${input.interval === 'year' ? 'yearly' : 'monthly'}).`));
+        const changed = await payments.processor.changeSubscription({ subscriptionId: live.id, tenantId: ctx.tenant.id, plan: input.plan, interval: input.interval, lines: lines.value });
+        return ok({ changed: true, subscriptionId: changed.id, plan: input.plan, interval: input.interval, status: changed.status });
+      }
       const base = (payments.returnUrl ?? 'http://localhost').replace(/\/$/, '');
       const session = await payments.processor.createCheckoutSession({
         tenantId: ctx.tenant.id,
@@ -105,6 +122,8 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
         if (!(await tx.billing.recordWebhookEvent(subscription.id, now.toISOString()))) return ok({ received: true, eventId: subscription.id, action: 'replayed', tenantId: found.id });
         const tenant = (await tx.tenants.get(found.id)) ?? found;
         const current = await tx.billing.getTenantBilling(tenant.id);
+        // Recorded (a retry is a replay) but not applied: an older state must not undo a newer one.
+        if (isStaleSubscriptionEvent(subscription, current)) return ok({ received: true, eventId: subscription.id, action: 'ignored', reason: 'stale_event' });
         const plan = planFromSubscription(subscription, payments.catalog, current) ?? tenant.plan;
         const billing = billingFromSubscription(subscription, { from: tenant.plan, to: plan }, current, now);
         if (!billing) return ok({ received: true, eventId: subscription.id, action: 'ignored', reason: 'replaced_subscription' });
