@@ -61,7 +61,7 @@ describe('panya tenant update / list, key list / revoke', () => {
     const b = await json('tenant', 'create', '--slug', 'globex', '--plan', 'business');
     const updated = await json('tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerKeyPerHour=1000');
     expect(updated.quotas).toEqual({ perKeyPerHour: 1000 });
-    expect(await run('tenant', 'list')).toMatch(/acme\t.*Business\tperKeyPerHour=1000\nglobex\t.*Business$/);
+    expect(await run('tenant', 'list')).toMatch(/acme\t.*Business\tincluded 5,000 resolutions, hard cap 10,000\tperKeyPerHour=1000\nglobex\t.*Business\tincluded 5,000 resolutions, hard cap 10,000$/);
 
     const engine = createEngine({ store: openSqliteStore({ path: db }) });
     try {

@@ -121,6 +121,8 @@ const helpCenterEn = {
   notFoundText: 'There is no help-center page at this address.',
   gone: 'This help center is gone',
   goneText: 'The organisation that published it has removed it.',
+  suspended: 'This help center is paused',
+  suspendedText: (plan: string) => `The organisation's plan no longer includes this help center. Its owner can restore it by upgrading to ${plan}.`,
   unavailable: 'Questions cannot be answered right now. Please try again later.',
   language: 'ภาษาไทย',
 };
@@ -149,6 +151,8 @@ export const HELP_CENTER_TEXT: Readonly<Record<Locale, HelpCenterText>> = {
     notFoundText: 'ไม่มีหน้าศูนย์ช่วยเหลือที่ที่อยู่นี้',
     gone: 'ศูนย์ช่วยเหลือนี้ถูกลบแล้ว',
     goneText: 'องค์กรที่เผยแพร่ได้ลบศูนย์ช่วยเหลือนี้แล้ว',
+    suspended: 'ศูนย์ช่วยเหลือนี้ถูกระงับชั่วคราว',
+    suspendedText: (plan: string) => `แพ็กเกจขององค์กรไม่รวมศูนย์ช่วยเหลือนี้แล้ว เจ้าของบัญชีเปิดใช้อีกครั้งได้โดยอัปเกรดเป็น ${plan}`,
     unavailable: 'ขณะนี้ยังตอบคำถามไม่ได้ กรุณาลองใหม่ภายหลัง',
     language: 'English',
   },

@@ -129,6 +129,8 @@ export interface WorkspacePatch {
   brandAccent?: string | null;
   /** Set: soft-deleted at that time; null: restored. */
   deletedAt?: string | null;
+  /** Set: suspended over the plan's cap; null: serving again. */
+  suspendedAt?: string | null;
   updatedAt: string;
 }
 

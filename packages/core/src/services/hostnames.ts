@@ -215,15 +215,30 @@ export function createHostnameService(deps: HostnameServiceDeps) {
     },
 
     /**
-     * After a plan (or quota) change: Active → inactive below Business; inactive → Active on
-     * re-upgrade, oldest first while slots last.
+     * After a plan (or quota) change, the active-hostname cap is re-applied: the earliest
+     * activated keep serving up to the cap, the others go inactive (below Business, all of
+     * them); on re-upgrade inactive ones serve again, oldest first, while slots last.
      */
     async applyPlan(tenantId: string): Promise<CustomHostnameRecord[]> {
       const tenant = await store.tenants.get(tenantId);
       if (!tenant) return [];
-      const records = (await store.hostnames.list(tenantId)).sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || a.createdAt.localeCompare(b.createdAt));
+      const now = clock.now();
+      const limits = resolveLimits(tenant, now);
+      const cap = PLANS[tenant.plan].customHostnames ? limits.maxActiveHostnames : 0;
+      // Active ones by the time they became active (`statusChangedAt`), then the rest by age.
+      const records = (await store.hostnames.list(tenantId)).sort(
+        (a, b) => Number(b.status === 'active') - Number(a.status === 'active') || (a.status === 'active' ? a.statusChangedAt.localeCompare(b.statusChangedAt) : 0) || a.createdAt.localeCompare(b.createdAt),
+      );
+      let serving = 0;
       const out: CustomHostnameRecord[] = [];
-      for (const record of records) out.push(await apply(tenant, record, { type: 'plan_changed' }));
+      for (const record of records) {
+        let may = serving < cap;
+        if (may && record.status !== 'active') may = checkHostnameAllowance(limits, { tenantActive: serving, accountActive: await store.hostnames.countActive() }).isOk();
+        const next = transition(record, { type: 'plan_changed' }, { now: now.toISOString(), mayBeActive: may });
+        if (next !== record) await store.hostnames.update(next);
+        if (next.status === 'active') serving++;
+        out.push(next);
+      }
       return out;
     },
 

@@ -6,6 +6,7 @@ import type { Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { createTenantSchema, updateTenantSchema, type CreateTenantInput, type UpdateTenantInput } from '../schemas/tenancy.js';
 import { parseInput } from '../schemas/validate.js';
 import { runInTransaction, type ServiceDeps } from './context.js';
+import { applyWorkspaceCap } from './workspaces.js';
 
 export const DEFAULT_WORKSPACE_SLUG = 'default';
 
@@ -37,11 +38,18 @@ export async function changePlan(store: Store, tenant: TenantRecord, change: Pla
     ...(change.plan && change.plan !== tenant.plan ? { plan: change.plan } : {}),
     ...(change.paymentCustomerId && change.paymentCustomerId !== tenant.paymentCustomerId ? { paymentCustomerId: change.paymentCustomerId } : {}),
   };
-  if (Object.keys(patch).length === 0) return { tenant, planChanged: false };
+  if (Object.keys(patch).length === 0) {
+    // Quotas may have changed (operator update): the workspace cap is re-applied all the same.
+    await applyWorkspaceCap(store, tenant, now);
+    return { tenant, planChanged: false };
+  }
   const updated = { ...patch, updatedAt: now.toISOString() };
   await store.tenants.update(tenant.id, updated);
   if (patch.plan) await recordPlanChange(store, tenant.id, { at: now.toISOString(), from: tenant.plan, to: patch.plan }, now);
-  return { tenant: { ...tenant, ...updated }, planChanged: 'plan' in patch };
+  const result = { ...tenant, ...updated };
+  // Every cap follows the plan: workspaces here (same transaction), hostnames in the hook after commit.
+  await applyWorkspaceCap(store, result, now);
+  return { tenant: result, planChanged: 'plan' in patch };
 }
 
 /** Plan changes are kept ~13 months: long enough for any period still to be reported or viewed. */
@@ -86,6 +94,7 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
         brandAccent: null,
         isDefault: true,
         deletedAt: null,
+        suspendedAt: null,
         createdAt: now,
         updatedAt: now,
       };
