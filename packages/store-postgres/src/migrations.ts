@@ -601,6 +601,7 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       ALTER TABLE ${n.t('meter_event_outbox')} DROP CONSTRAINT IF EXISTS meter_event_outbox_tenant_id_period_meter_key;
       ALTER TABLE ${n.t('meter_event_outbox')} ADD COLUMN occurred_at timestamptz;
       CREATE INDEX meter_event_outbox_period ON ${n.t('meter_event_outbox')}(tenant_id, period);
+      CREATE INDEX custom_hostnames_check ON ${n.t('custom_hostnames')}(last_checked_at NULLS FIRST, id) WHERE status IN ('pending', 'verifying_dns');
     `,
   },
 ];

@@ -610,6 +610,8 @@ export const migrations: (Migration & { name: string })[] = [
       ALTER TABLE meter_event_outbox_new RENAME TO meter_event_outbox;
       CREATE INDEX meter_event_outbox_pending ON meter_event_outbox(created_at) WHERE sent_at IS NULL;
       CREATE INDEX meter_event_outbox_period ON meter_event_outbox(tenant_id, period);
+      -- The hostname poll takes the least recently checked records first.
+      CREATE INDEX custom_hostnames_check ON custom_hostnames(last_checked_at, id) WHERE status IN ('pending', 'verifying_dns');
     `,
   },
 ];

@@ -242,12 +242,16 @@ export function createHostnameService(deps: HostnameServiceDeps) {
       return out;
     },
 
-    /** The scheduled poll: re-reads Pending and Verifying DNS records, oldest first. */
+    /**
+     * The scheduled poll: re-reads up to `limit` Pending and Verifying DNS records, least recently
+     * checked first. Every record read goes to the back of the queue, an edge outage included, so
+     * each one is re-read within (backlog / limit) runs however many never verify.
+     */
     async poll(limit = POLL_BATCH): Promise<HostnamePollSummary> {
       const summary: HostnamePollSummary = { job: 'hostname-poll', checked: 0, active: 0, failed: 0, unknown: 0 };
       if (edge.id === 'none') return summary;
       const tenants = new Map<string, TenantRecord | null>();
-      for (const record of await store.hostnames.listByStatus(POLLED, limit)) {
+      for (const record of await store.hostnames.listForCheck(POLLED, limit)) {
         if (!tenants.has(record.tenantId)) tenants.set(record.tenantId, await store.tenants.get(record.tenantId));
         const tenant = tenants.get(record.tenantId);
         if (!tenant) continue;
@@ -255,7 +259,11 @@ export function createHostnameService(deps: HostnameServiceDeps) {
         summary.checked++;
         if (next.status === 'active') summary.active++;
         else if (next.status === 'failed') summary.failed++;
-        else if (next.lastCheckedAt === record.lastCheckedAt) summary.unknown++;
+        else if (next.lastCheckedAt === record.lastCheckedAt) {
+          summary.unknown++;
+          // Tried: to the back of the queue all the same (the record itself is unchanged).
+          await store.hostnames.update({ ...next, lastCheckedAt: clock.now().toISOString() });
+        }
       }
       return summary;
     },
