@@ -184,3 +184,37 @@ describe('annual rate lock', () => {
     expect(await store.billing.getTenantBilling(tenant.id)).toMatchObject({ lockedRates: { resolutionSatang: 300, apiQuerySatang: 60 }, lockedUntil: '2028-10-01T00:00:00.000Z' });
   });
 });
+
+describe('an auditable resolution bill', () => {
+  it('lists each resolution with its conversation, workspace, time, rule and state; a dispute within 14 days goes through the refund hook', async () => {
+    const { app, auth, tenant, store, resolve, at } = await setup('2026-10-01T00:00:00Z', 'audit');
+    await resolve(3, '2026-10-05T10:00:00Z');
+    const first = (await request(app).get('/api/billing/resolutions?period=2026-10&limit=2').set(auth).expect(200)).body;
+    expect(first.data).toHaveLength(2);
+    expect(first.data[0]).toMatchObject({ conversationId: expect.any(String), workspaceId: expect.any(String), period: '2026-10', qualifiedAt: '2026-10-05T11:00:00.000Z', rule: expect.stringContaining('grounded'), state: 'counted', disputableUntil: '2026-10-19T11:00:00.000Z' });
+    const second = (await request(app).get(`/api/billing/resolutions?period=2026-10&limit=2&cursor=${first.nextCursor}`).set(auth).expect(200)).body;
+    expect(second.nextCursor).toBeNull();
+    const [a, b, c] = [...first.data, ...second.data] as { id: string; conversationId: string }[];
+
+    // Not reported yet: the dispute removes it from the bill; it stays listed as disputed.
+    at('2026-10-10T00:00:00Z');
+    await request(app).post(`/api/billing/resolutions/${a!.id}/dispute`).set(auth).send({}).expect(400);
+    const removed = (await request(app).post(`/api/billing/resolutions/${a!.id}/dispute`).set(auth).send({ reason: 'The visitor called us afterwards.' }).expect(200)).body;
+    expect(removed).toMatchObject({ id: a!.id, state: 'disputed', dispute: { outcome: 'removed' } });
+    expect(await store.resolutions.count(tenant.id, '2026-10')).toBe(2);
+    await request(app).post(`/api/billing/resolutions/${a!.id}/dispute`).set(auth).send({ reason: 'again' }).expect(404);
+
+    // Reported already: refunded, credited in the next report.
+    await store.resolutions.markReported(tenant.id, '2026-10');
+    at('2026-10-15T00:00:00Z');
+    expect((await request(app).post(`/api/billing/resolutions/${b!.id}/dispute`).set(auth).send({ reason: 'Wrong answer.' }).expect(200)).body).toMatchObject({ dispute: { outcome: 'refunded' } });
+    expect(await store.resolutions.uncorrectedRefunds(tenant.id)).toEqual([{ period: '2026-10', count: 1 }]);
+    await request(app).post(`/api/billing/resolutions/${b!.id}/dispute`).set(auth).send({ reason: 'Twice.' }).expect(409);
+    // After 14 days the window is closed.
+    at('2026-10-20T00:00:00Z');
+    await request(app).post(`/api/billing/resolutions/${c!.id}/dispute`).set(auth).send({ reason: 'Too late.' }).expect(422);
+
+    const listed = (await request(app).get('/api/billing/resolutions?period=2026-10').set(auth).expect(200)).body.data as { id: string; state: string }[];
+    expect(Object.fromEntries(listed.map((l) => [l.id, l.state]))).toEqual({ [a!.id]: 'disputed', [b!.id]: 'disputed', [c!.id]: 'counted' });
+  });
+});

@@ -45,8 +45,15 @@ export class PgResolutions implements ResolutionStore {
     return rows[0]!.n as number;
   }
 
-  list(tenantId: string, period?: string) {
-    return this.rows.all(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND ($2::text IS NULL OR billing_period = $2) ORDER BY billing_period, conversation_id`, [tenantId, period ?? null]);
+  list(tenantId: string, period?: string, page: { after?: string; limit?: number } = {}) {
+    return this.rows.all(
+      `SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND ($2::text IS NULL OR billing_period = $2) AND ($3::text IS NULL OR conversation_id > $3) ORDER BY billing_period, conversation_id LIMIT $4`,
+      [tenantId, period ?? null, page.after ?? null, page.limit ?? null],
+    );
+  }
+
+  get(tenantId: string, id: string) {
+    return this.rows.one(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
   }
 
   disqualify(scope: Scope, conversationId: string, reason: DisqualifyReason, at: string) {

@@ -53,10 +53,17 @@ export class SqliteResolutions implements ResolutionStore {
     );
   }
 
-  list(tenantId: string, period?: string) {
+  list(tenantId: string, period?: string, page: { after?: string; limit?: number } = {}) {
     return this.run(() =>
-      this.rows.all('SELECT * FROM resolutions WHERE tenant_id = @tenantId AND (@period IS NULL OR billing_period = @period) ORDER BY billing_period, conversation_id', { tenantId, period: period ?? null }),
+      this.rows.all(
+        'SELECT * FROM resolutions WHERE tenant_id = @tenantId AND (@period IS NULL OR billing_period = @period) AND (@after IS NULL OR conversation_id > @after) ORDER BY billing_period, conversation_id LIMIT @limit',
+        { tenantId, period: period ?? null, after: page.after ?? null, limit: page.limit ?? -1 },
+      ),
     );
+  }
+
+  get(tenantId: string, id: string) {
+    return this.run(() => this.rows.one('SELECT * FROM resolutions WHERE tenant_id = ? AND id = ?', tenantId, id));
   }
 
   disqualify(scope: Scope, conversationId: string, reason: DisqualifyReason, at: string) {

@@ -14,6 +14,7 @@ import { PLAN_IDS, PLAN_NAMES, resolveLimits } from '../plans.js';
 import type { PaymentProcessor } from '../ports/payment.js';
 import { runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import { changePlan } from './tenancy.js';
+import { createResolutionAuditService } from './resolution-audit.js';
 import { periodBounds } from './resolutions.js';
 import { billingPeriod } from './usage.js';
 
@@ -48,6 +49,9 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
   const { store, clock } = deps;
 
   return {
+    /** The auditable resolution bill and its disputes. */
+    resolutions: createResolutionAuditService(deps),
+
     /**
      * A plan for the tenant: a checkout session when it has no live subscription; otherwise its
      * one subscription moves to the new plan's prices (a tenant never pays two base prices).
