@@ -218,3 +218,21 @@ describe('an auditable resolution bill', () => {
     expect(Object.fromEntries(listed.map((l) => [l.id, l.state]))).toEqual({ [a!.id]: 'disputed', [b!.id]: 'disputed', [c!.id]: 'counted' });
   });
 });
+
+describe('W16: workspaces carry a quota only', () => {
+  it('usage in two workspaces sums into one tenant overage', async () => {
+    const { app, auth, tenant, store, resolve, at } = await setup('2026-10-01T00:00:00Z', 'two');
+    // Team with a pool of 3 and (by override) two workspaces.
+    (await engine!.tenancy.update('two', { plan: 'team', quotas: { includedResolutions: 3, maxWorkspaces: 2 } }))._unsafeUnwrap();
+    const second = (await request(app).post('/api/workspaces').set(auth).send({ slug: 'brand-b', name: 'Brand B' }).expect(201)).body;
+    await resolve(2, '2026-10-05T10:00:00Z');
+    for (let i = 0; i < 3; i++) await store.conversations.insert({ id: `conv_b_${i}`, tenantId: tenant.id, workspaceId: second.id, locale: 'en', hasGroundedAnswer: true, hasThumbsDown: false, handedOff: false, createdAt: '2026-10-06T10:00:00Z', lastMessageAt: '2026-10-06T10:00:00Z' });
+    at('2026-10-06T12:00:00Z');
+    await request(app).get('/api/cron/resolutions').set('Authorization', `Bearer ${CRON}`).expect(200);
+    const usage = (await request(app).get('/api/billing/usage?period=2026-10').set(auth).expect(200)).body;
+    // 2 + 3 = 5 against one pool of 3: 2 over, wherever they happened.
+    expect(usage).toMatchObject({ resolutions: 5, included: { resolutions: 3 }, overage: { resolutions: 2 } });
+    const inB = (await request(app).get('/c/two/_w/brand-b/api/billing/usage?period=2026-10').set(auth).expect(200)).body;
+    expect(inB).toMatchObject({ resolutions: 5, overage: { resolutions: 2 } });
+  });
+});
