@@ -159,7 +159,7 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
         addonSeats: bill.addonSeats,
         included: { resolutions: bill.includedResolutions },
         // The cap refuses chats; it never changes the bill (that is the included pool's job).
-        hardCap: { resolutions: limits.chatHardCap, applies: limits.hardCapApplies },
+        hardCap: { limit: limits.chatHardCap, applies: limits.hardCapApplies, reached: limits.hardCapApplies && limits.chatHardCap !== null && bill.resolutions >= limits.chatHardCap },
         overage: { resolutions: bill.resolutionOverage, apiQueries: bill.apiQueryOverage },
         rates: { resolutionSatang: lastPart?.rates.resolutionSatang ?? null, apiQuerySatang: lastPart?.rates.apiQuerySatang ?? null, locked: lastPart?.locked ?? false },
         charges: { baseSatang: bill.baseSatang, seatsSatang: bill.seatsSatang, resolutionOverageSatang: bill.resolutionOverageSatang, apiQueryOverageSatang: bill.apiQueryOverageSatang },
