@@ -52,8 +52,8 @@ async function setup() {
   const e = createEngine({ store: openSqliteStore({ path: ':memory:' }), clock: { now: () => now }, meterEventNames: config.meterEventNames, payments: { processor, catalog: config.catalog } });
   engine = e;
   const app = createPanyaApp(e, { cronSecret: CRON });
-  // Team with a small pool: a hard cap of 4 → 2 included resolutions (= 10 API queries).
-  const { tenant, defaultWorkspace } = (await e.tenancy.createTenant({ slug: 'acme', plan: 'free', quotas: { chatHardCap: 4 } }))._unsafeUnwrap();
+  // Team with a small pool: 2 included resolutions (= 10 API queries) → a hard cap of 4.
+  const { tenant, defaultWorkspace } = (await e.tenancy.createTenant({ slug: 'acme', plan: 'free', quotas: { includedResolutions: 2 } }))._unsafeUnwrap();
   const auth = { Authorization: `Bearer ${(await e.apiKeys.create(tenant.id, { scopes: ['read', 'write', 'admin'] }))._unsafeUnwrap().key}` };
   for (const a of ARTICLES) await request(app).post('/api/docs?wait=true').set(auth).send(a).expect(201);
 

@@ -99,7 +99,7 @@ describe('POST /api/billing/webhook', () => {
     expect((await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id))?.subscriptionStatus).toBe('canceled');
   });
 
-  it('an annual subscription locks the sign-up overage rates for the term; renewals keep them', async () => {
+  it('an annual subscription locks the sign-up overage rates for the term; a renewal takes the rates in force then', async () => {
     const { engine: e, app } = setup();
     const acme = await makeTenant(e, 'acme', ['admin'], 'free');
     const sub = await checkout(app, acme.auth, 'team', 'year');
@@ -108,11 +108,13 @@ describe('POST /api/billing/webhook', () => {
     expect(locked).toMatchObject({ interval: 'year', lockedRates: { resolutionSatang: 400, apiQuerySatang: 80 }, lockedUntil: new Date(TERM_END * 1000).toISOString() });
     const usage = await request(app).get('/api/billing/usage').set(acme.auth).expect(200);
     expect(usage.body.rates).toEqual({ resolutionSatang: 400, apiQuerySatang: 80, locked: true });
-    // Were the plan's prices to change, the locked ones hold: a renewal of the same subscription keeps them.
+    // Were the plan's prices to change, the locked ones hold for the term; the renewal signs at the rates of its day.
     await engineInternals(e).store.billing.putTenantBilling({ ...locked!, lockedRates: { resolutionSatang: 350, apiQuerySatang: 70 } });
+    await deliver(app, fake.subscriptionEvent('customer.subscription.updated', sub));
+    expect(await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id)).toMatchObject({ lockedRates: { resolutionSatang: 350, apiQuerySatang: 70 } });
     for (const item of sub.items) item.currentPeriodEnd = TERM_END + 365 * 86_400;
     await deliver(app, fake.subscriptionEvent('customer.subscription.updated', sub));
-    expect(await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id)).toMatchObject({ lockedRates: { resolutionSatang: 350, apiQuerySatang: 70 }, lockedUntil: new Date((TERM_END + 365 * 86_400) * 1000).toISOString() });
+    expect(await engineInternals(e).store.billing.getTenantBilling(acme.tenant.id)).toMatchObject({ lockedRates: { resolutionSatang: 400, apiQuerySatang: 80 }, lockedUntil: new Date((TERM_END + 365 * 86_400) * 1000).toISOString() });
   });
 
   it('a replayed event changes nothing; a late event of a replaced subscription does not downgrade', async () => {
@@ -121,7 +123,8 @@ describe('POST /api/billing/webhook', () => {
     const first = await checkout(app, acme.auth, 'team', 'month');
     const firstCreated = fake.subscriptionEvent('customer.subscription.created', first);
     await deliver(app, firstCreated);
-    const second = await checkout(app, acme.auth, 'business', 'month');
+    // A second subscription made outside Panya (e.g. in Stripe's dashboard) takes over.
+    const second = fake.addSubscription({ customer: first.customer, status: 'active', metadata: { tenantId: acme.tenant.id }, items: [{ price: 'price_biz', currentPeriodEnd: TERM_END }, { price: 'price_biz_res', currentPeriodEnd: TERM_END }] });
     await deliver(app, fake.subscriptionEvent('customer.subscription.created', second));
     expect((await engineInternals(e).store.tenants.get(acme.tenant.id))?.plan).toBe('business');
 

@@ -71,7 +71,7 @@ describe('GET /api/billing/usage', () => {
   it('shows resolutions, API queries, included amounts, overage and the projected charge in satang', async () => {
     const { app } = setup();
     const team = await makeTenant(engine, 'team', ['admin'], 'team');
-    await engineInternals(engine).store.tenants.update(team.tenant.id, { quotas: { chatHardCap: 4 } }); // 2 included resolutions = 10 API queries
+    await engineInternals(engine).store.tenants.update(team.tenant.id, { quotas: { includedResolutions: 2 } }); // 2 included resolutions = 10 API queries
     for (let i = 0; i < 3; i++) {
       await engineInternals(engine).store.conversations.insert({ id: `conv_${i}`, tenantId: team.tenant.id, workspaceId: team.defaultWorkspace.id, locale: 'en', hasGroundedAnswer: true, hasThumbsDown: i === 2, handedOff: false, createdAt: '2026-10-10T00:00:00.000Z', lastMessageAt: '2026-10-10T00:00:00.000Z' });
     }
@@ -111,7 +111,7 @@ describe('GET /api/billing/usage', () => {
   it('uses the locked annual rates', async () => {
     const { app } = setup();
     const team = await makeTenant(engine, 'team', ['admin'], 'team');
-    await engineInternals(engine).store.tenants.update(team.tenant.id, { quotas: { chatHardCap: 0 } });
+    await engineInternals(engine).store.tenants.update(team.tenant.id, { quotas: { includedResolutions: 0 } });
     await engineInternals(engine).store.billing.putTenantBilling({ tenantId: team.tenant.id, subscriptionId: 'sub_1', subscriptionStatus: 'active', interval: 'year', lockedRates: { resolutionSatang: 350, apiQuerySatang: 70 }, lockedUntil: '2027-06-01T00:00:00.000Z', addonSeats: 0, updatedAt: '2026-06-01T00:00:00.000Z' });
     await engineInternals(engine).store.usage.recordQuery({ id: 'evt_1', tenantId: team.tenant.id, workspaceId: team.defaultWorkspace.id, keyId: null, kind: 'answer', tool: null, billingPeriod: '2026-10', createdAt: '2026-10-11T00:00:00.000Z' });
     const res = await request(app).get('/api/billing/usage?period=2026-10').set(team.auth).expect(200);

@@ -71,6 +71,20 @@ describe('POST /api/search', () => {
     }
   });
 
+  // K2: hybrid retrieval fused by reciprocal rank fusion.
+  it('a result carries both its lexical and its semantic rank, and the fused order is RRF over those ranks', async () => {
+    await seed(t.acme.auth);
+    const res = await request(t.app).post('/api/search').set(t.acme.auth).send({ query: 'how long does a refund take?', weights: { lexical: 1, semantic: 1, trigram: 0 }, explain: true, topK: 10 }).expect(200);
+    const results = res.body.results as { chunkId: string; score: number; lexicalRank: number | null; semanticRank: number | null }[];
+    const k = res.body.explain.rrfK as number;
+    expect(k).toBe(60);
+    expect(results.some((r) => r.lexicalRank !== null && r.semanticRank !== null)).toBe(true);
+    const rrf = (r: (typeof results)[number]) => (r.lexicalRank ? 1 / (k + r.lexicalRank) : 0) + (r.semanticRank ? 1 / (k + r.semanticRank) : 0);
+    for (const r of results) expect(r.score).toBeCloseTo(rrf(r), 12);
+    const expected = [...results].sort((a, b) => rrf(b) - rrf(a) || (a.chunkId < b.chunkId ? -1 : 1)).map((r) => r.chunkId);
+    expect(results.map((r) => r.chunkId)).toEqual(expected);
+  });
+
   it('lets a request switch channels off with weights', async () => {
     await seed(t.acme.auth);
     const lexicalOnly = await request(t.app).post('/api/search').set(t.acme.auth).send({ query: 'refund', weights: { semantic: 0, trigram: 0 } }).expect(200);

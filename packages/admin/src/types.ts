@@ -24,6 +24,8 @@ export interface WorkspaceJson {
   brandAccent: string | null;
   isDefault: boolean;
   deletedAt: string | null;
+  /** Set while a downgrade keeps it over the plan cap: nothing served, data kept. */
+  suspendedAt?: string | null;
   recoverUntil: string | null;
   daysLeft: number | null;
 }

@@ -210,7 +210,7 @@ describe('kill -9 and restart', () => {
       const expected = new Map<string, { eventName: string; customer: string; value: number }>();
       for (let i = 0; i < 60; i++) {
         const customer = `cus_kill9_${i}`;
-        const tenant = makeTenant(`billed-${i}`, { plan: 'team', quotas: { chatHardCap: 20 }, paymentCustomerId: customer });
+        const tenant = makeTenant(`billed-${i}`, { plan: 'team', quotas: { includedResolutions: 10 }, paymentCustomerId: customer });
         await store.tenants.insert(tenant);
         const ws = makeWorkspace(tenant.id, 'default', { isDefault: true });
         await store.workspaces.insert(ws);

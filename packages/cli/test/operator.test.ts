@@ -79,7 +79,7 @@ describe('panya tenant update / list, key list / revoke', () => {
     await buildProgram({ out: () => {}, err: (s) => errors.push(s) }, {}).parseAsync(['node', 'panya', 'tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerKeyPerHour=unlimited', '--db', db]);
     expect(errors.join('\n')).toContain('MCP tool calls keep their own limit, mcpToolsPerHour = 60');
     await run('tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerKeyPerHour=1000');
-    expect(await run('tenant', 'list')).toMatch(/acme\t.*Business\tperKeyPerHour=1000\nglobex\t.*Business$/);
+    expect(await run('tenant', 'list')).toMatch(/acme\t.*Business\tincluded 5,000 resolutions, hard cap 10,000\tperKeyPerHour=1000\nglobex\t.*Business\tincluded 5,000 resolutions, hard cap 10,000$/);
 
     const engine = createEngine({ store: openSqliteStore({ path: db }) });
     try {

@@ -19,13 +19,13 @@ export { checkApex, checkHostnameAllowance, type CustomHostnameRecord, dnsInstru
 export { HELP_QUERY_MAX_CHARS, parseHelpHost } from './helpcenter/rules.js';
 export { type HelpSite } from './services/help-center.js';
 export { childrenFirst } from './services/erasure.js';
-export { type BillingWebhookEvent, PAYMENT_PROCESSOR_SPEC_VERSION, type PaymentProcessor, type SubscriptionStatus } from './ports/payment.js';
-export { type BillingStore, type MeterOutboxRecord, type TenantBillingRecord } from './ports/billing.js';
-export { checkoutLines, computeOverage, confirmActive, meterEventIdentifier, type MeterEventNames, type MeterKey, METERS, PAID_TIERS, planUsageReport, previousPeriod, type PriceCatalog, type ReportInput, seatAddon, tierOfBasePrice, type TierPrices, type UsageTotals } from './billing/index.js';
+export { type BillingWebhookEvent, type LiveSubscription, PAYMENT_PROCESSOR_SPEC_VERSION, type PaymentProcessor, type SubscriptionChangeInput, type SubscriptionStatus } from './ports/payment.js';
+export { type BillingStore, type MeterOutboxRecord, type PlanChangeEntry, type TenantBillingRecord } from './ports/billing.js';
+export { billPeriod, checkoutLines, computeOverage, confirmActive, gatherPeriodBill, meterEventIdentifier, meterTotals, periodParts, type PeriodBill, type PeriodPart, type MeterEventNames, type MeterKey, METERS, PAID_TIERS, planUsageReport, previousPeriod, type PriceCatalog, type ReportInput, seatAddon, tierOfBasePrice, type TierPrices, type UsageTotals } from './billing/index.js';
 export { type Clock, type Logger } from './ports/system.js';
 export { type ChunkInput, type ChunkRecord, type IndexInfo, type LexicalQuery, type LexicalSource, type LexicalSourceDoc, type LexicalVersion, type RankedHit, type SearchCapabilities, type SearchIndex } from './ports/search-index.js';
 export { API_KEY_SCOPES, type ApiKeyRecord, type ApiKeyScope, type ApiKeyStore, type AuditEvent, type AuditStore, type ClaimOptions, type ConnectorStore, DOCUMENT_STATUSES, type DocumentPatch, type DocumentRecord, type DocumentRef, type DocumentStatus, type DocumentStore, type IdempotencyRecord, type IdempotencyStore, type IndexingOutcome, type ListOptions, type OriginStore, type Page, type PublicSurface, type Scope, type Store, type StoreCapabilities, type StoredResponse, type StoreHealth, type TenantRecord, type TenantStore, type WorkspacePatch, type WorkspacePurge, type WorkspaceRecord, type WorkspaceStore } from './ports/store.js';
-export { type ApiQueryEvent, type QueryEventKind, type UsageRecord, type UsageStore } from './ports/usage.js';
+export { type ApiQueryEvent, type QueryEventKind, type TimeRange, type UsageRecord, type UsageStore } from './ports/usage.js';
 export { type JobStore } from './ports/jobs.js';
 export { type MembershipRecord, type MembershipRole, type SessionRecord, type UserRecord, type UserStore } from './ports/users.js';
 export { type RateBucket, type RateDecision, type RateLimitStore } from './ports/rate-limits.js';

@@ -50,8 +50,8 @@ export function providerUnavailable(provider: string, transient: boolean): Local
 /** The chat hard cap is reached; `cap` is already formatted for reading ("1,500"). */
 export function chatHardCapReached(cap: string): LocalizedText {
   return {
-    en: `This workspace has reached its monthly limit of ${cap} chat resolutions. Documents can still be viewed; upgrade the plan to keep chatting.`,
-    th: `บัญชีนี้ใช้แชตครบโควตา ${cap} บทสนทนาของเดือนนี้แล้ว ยังเปิดอ่านเอกสารได้ตามปกติ กรุณาอัปเกรดแพ็กเกจเพื่อใช้งานแชตต่อ`,
+    en: `This account has reached its monthly limit of ${cap} chat resolutions, counted across all its workspaces. Documents can still be viewed; upgrade the plan to keep chatting.`,
+    th: `บัญชีนี้ใช้แชตครบโควตา ${cap} บทสนทนาของเดือนนี้แล้ว (นับรวมทุกเวิร์กสเปซของบัญชี) ยังเปิดอ่านเอกสารได้ตามปกติ กรุณาอัปเกรดแพ็กเกจเพื่อใช้งานแชตต่อ`,
   };
 }
 
@@ -145,6 +145,8 @@ const helpCenterEn = {
   notFoundText: 'There is no help-center page at this address.',
   gone: 'This help center is gone',
   goneText: 'The organisation that published it has removed it.',
+  suspended: 'This help center is paused',
+  suspendedText: (plan: string) => `The organisation's plan no longer includes this help center. Its owner can restore it by upgrading to ${plan}.`,
   unavailable: 'Questions cannot be answered right now. Please try again later.',
   busy: 'Too many requests',
   busyText: 'This address has opened many pages in the last minute. Please wait a moment and try again.',
@@ -175,6 +177,8 @@ export const HELP_CENTER_TEXT: Readonly<Record<Locale, HelpCenterText>> = {
     notFoundText: 'ไม่มีหน้าศูนย์ช่วยเหลือที่ที่อยู่นี้',
     gone: 'ศูนย์ช่วยเหลือนี้ถูกลบแล้ว',
     goneText: 'องค์กรที่เผยแพร่ได้ลบศูนย์ช่วยเหลือนี้แล้ว',
+    suspended: 'ศูนย์ช่วยเหลือนี้ถูกระงับชั่วคราว',
+    suspendedText: (plan: string) => `แพ็กเกจขององค์กรไม่รวมศูนย์ช่วยเหลือนี้แล้ว เจ้าของบัญชีเปิดใช้อีกครั้งได้โดยอัปเกรดเป็น ${plan}`,
     unavailable: 'ขณะนี้ยังตอบคำถามไม่ได้ กรุณาลองใหม่ภายหลัง',
     busy: 'มีคำขอมากเกินไป',
     busyText: 'ที่อยู่นี้เปิดหน้าจำนวนมากในนาทีที่ผ่านมา กรุณารอสักครู่แล้วลองใหม่',

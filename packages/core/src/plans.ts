@@ -24,6 +24,11 @@ export const API_QUERIES_PER_RESOLUTION = 5;
 export const EDGE_HOSTNAME_ACCOUNT_CAP = 5000;
 
 export interface PlanLimits {
+  /**
+   * Resolutions included in the base price (spec: the chat cap is hardCapMultiplier × this).
+   * The pool that overage is measured against; null = no pool (Free bills no overage either way).
+   */
+  includedResolutions: number | null;
   queriesPerDay: number | null;
   perKeyPerHour: number | null;
   mcpToolsPerHour: number | null;
@@ -66,7 +71,7 @@ export const PLANS: Record<PlanId, Plan> = {
   free: {
     id: 'free',
     name: 'Free',
-    limits: { ...rate(100, 60), chatHardCap: 100, maxWorkspaces: 1, maxActiveHostnames: 0 },
+    limits: { ...rate(100, 60), includedResolutions: 50, chatHardCap: 100, maxWorkspaces: 1, maxActiveHostnames: 0 },
     pricing: { basePriceSatang: null, resolutionOverageSatang: null, apiQueryOverageSatang: null },
     seatAddon: null,
     customHostnames: false,
@@ -75,7 +80,7 @@ export const PLANS: Record<PlanId, Plan> = {
   team: {
     id: 'team',
     name: 'Team',
-    limits: { ...rate(1_000, 60), chatHardCap: 2_000, maxWorkspaces: 1, maxActiveHostnames: 0 },
+    limits: { ...rate(1_000, 60), includedResolutions: 1_000, chatHardCap: 2_000, maxWorkspaces: 1, maxActiveHostnames: 0 },
     pricing: { basePriceSatang: 390_000, resolutionOverageSatang: 400, apiQueryOverageSatang: 80 },
     seatAddon: { pricePerSeatSatang: 80_000, includedSeats: 5, maxAddonSeats: 5 },
     customHostnames: false,
@@ -84,7 +89,7 @@ export const PLANS: Record<PlanId, Plan> = {
   business: {
     id: 'business',
     name: 'Business',
-    limits: { ...rate(10_000, 60), chatHardCap: 10_000, maxWorkspaces: 5, maxActiveHostnames: 1 },
+    limits: { ...rate(10_000, 60), includedResolutions: 5_000, chatHardCap: 10_000, maxWorkspaces: 5, maxActiveHostnames: 1 },
     pricing: { basePriceSatang: 1_990_000, resolutionOverageSatang: 300, apiQueryOverageSatang: 60 },
     seatAddon: null,
     customHostnames: true,
@@ -93,7 +98,7 @@ export const PLANS: Record<PlanId, Plan> = {
   growth: {
     id: 'growth',
     name: 'Growth',
-    limits: { ...rate(25_000, 60), chatHardCap: 20_000, maxWorkspaces: 20, maxActiveHostnames: 3 },
+    limits: { ...rate(25_000, 60), includedResolutions: 10_000, chatHardCap: 20_000, maxWorkspaces: 20, maxActiveHostnames: 3 },
     pricing: { basePriceSatang: 3_490_000, resolutionOverageSatang: 250, apiQueryOverageSatang: 50 },
     seatAddon: null,
     customHostnames: true,
@@ -102,7 +107,7 @@ export const PLANS: Record<PlanId, Plan> = {
   enterprise: {
     id: 'enterprise',
     name: 'Enterprise',
-    limits: { ...rate(null, null), chatHardCap: 125_000, maxWorkspaces: null, maxActiveHostnames: EDGE_HOSTNAME_ACCOUNT_CAP },
+    limits: { ...rate(null, null), includedResolutions: 62_500, chatHardCap: 125_000, maxWorkspaces: null, maxActiveHostnames: EDGE_HOSTNAME_ACCOUNT_CAP },
     pricing: { basePriceSatang: null, resolutionOverageSatang: 200, apiQueryOverageSatang: 40 },
     seatAddon: null,
     customHostnames: true,
@@ -124,6 +129,8 @@ export const quotasSchema = z
     perKeyPerHour: limitOverride,
     mcpToolsPerHour: limitOverride,
     chatHardCap: limitOverride,
+    /** The included pool (contract quantity); the hard cap follows it unless chatHardCap is set too. */
+    includedResolutions: limitOverride,
     maxWorkspaces: limitOverride,
     maxActiveHostnames: z.number().int().nonnegative().optional(),
     legacyPlan: z.string().min(1).optional(),
@@ -140,19 +147,24 @@ export interface EffectiveLimits extends PlanLimits {
   /** False while grandfathered: neither the chat hard cap nor overage applies. */
   hardCapApplies: boolean;
   overageApplies: boolean;
-  includedResolutions: number | null;
 }
 
 function isPlanId(value: unknown): value is PlanId {
   return typeof value === 'string' && (PLAN_IDS as readonly string[]).includes(value.toLowerCase());
 }
 
-/** True while `grandfatheredUntil` (a date: valid through its whole UTC day) has not passed. */
-export function isGrandfathered(quotas: Quotas, now: Date): boolean {
-  if (!quotas.legacyPlan || !quotas.grandfatheredUntil) return false;
+/** The last instant (ms) of the grandfathering window, or null without one. */
+export function grandfatheringEnd(quotas: Quotas): number | null {
+  if (!quotas.legacyPlan || !quotas.grandfatheredUntil) return null;
   const until = quotas.grandfatheredUntil;
   const end = until.length === 10 ? Date.parse(`${until}T23:59:59.999Z`) : Date.parse(until);
-  return Number.isFinite(end) && now.getTime() <= end;
+  return Number.isFinite(end) ? end : null;
+}
+
+/** True while `grandfatheredUntil` (a date: valid through its whole UTC day) has not passed. */
+export function isGrandfathered(quotas: Quotas, now: Date): boolean {
+  const end = grandfatheringEnd(quotas);
+  return end !== null && now.getTime() <= end;
 }
 
 /**
@@ -166,9 +178,14 @@ export function resolveLimits(tenant: { plan: PlanId; quotas: Quotas }, now: Dat
   const q = tenant.quotas;
   const pick = <K extends keyof PlanLimits>(key: K, fallback: PlanLimits[K]): PlanLimits[K] =>
     q[key] !== undefined ? (q[key] as PlanLimits[K]) : fallback;
-  const chatHardCap = pick('chatHardCap', base.chatHardCap);
+  // The pool is the plan's quantity (or the contract's override); the cap follows from it. A cap
+  // override moves only the cap: changing it never changes the bill.
+  const includedResolutions = pick('includedResolutions', base.includedResolutions);
+  const derivedCap = q.includedResolutions !== undefined ? (includedResolutions === null ? null : HARD_CAP_MULTIPLIER * includedResolutions) : base.chatHardCap;
+  const chatHardCap = pick('chatHardCap', derivedCap);
   return {
     plan: tenant.plan,
+    includedResolutions,
     queriesPerDay: pick('queriesPerDay', base.queriesPerDay),
     perKeyPerHour: pick('perKeyPerHour', base.perKeyPerHour),
     mcpToolsPerHour: pick('mcpToolsPerHour', base.mcpToolsPerHour),
@@ -178,7 +195,6 @@ export function resolveLimits(tenant: { plan: PlanId; quotas: Quotas }, now: Dat
     grandfathered,
     hardCapApplies: !grandfathered && chatHardCap !== null,
     overageApplies: !grandfathered,
-    includedResolutions: chatHardCap === null ? null : Math.floor(chatHardCap / HARD_CAP_MULTIPLIER),
   };
 }
 
@@ -189,7 +205,7 @@ export function parsePlanId(value: string): PlanId | undefined {
 }
 
 /** The plan-table limits a tenant's `quotas_json` may override. */
-export const QUOTA_KEYS = ['queriesPerDay', 'perKeyPerHour', 'mcpToolsPerHour', 'chatHardCap', 'maxWorkspaces', 'maxActiveHostnames'] as const satisfies readonly (keyof PlanLimits)[];
+export const QUOTA_KEYS = ['queriesPerDay', 'perKeyPerHour', 'mcpToolsPerHour', 'chatHardCap', 'includedResolutions', 'maxWorkspaces', 'maxActiveHostnames'] as const satisfies readonly (keyof PlanLimits)[];
 export type QuotaKey = (typeof QUOTA_KEYS)[number];
 
 /** Longer names operators may use for a quota key. */

@@ -5,6 +5,8 @@ import {
   confirmActive,
   meterEventIdentifier,
   planUsageReport,
+  periodParts,
+  billPeriod,
   previousPeriod,
   resolveLimits,
   seatAddon,
@@ -192,7 +194,7 @@ const input = (over: Partial<ReportInput['tenant']> = {}, u: Partial<UsageTotals
 describe('usage reporter decision per tenant (spec "Usage reporter outcome per tenant")', () => {
   it.each([
     ['no customer id', 'no_payment_customer_id', input({ paymentCustomerId: null }, { resolutions: 2_000 }), 'active'],
-    ['grandfathered through the period', 'grandfathered', input({ quotas: { legacyPlan: 'team-2024', grandfatheredUntil: '2026-10-01' } }, { resolutions: 2_000 }), 'active'],
+    ['grandfathered through the period', 'grandfathered', input({ quotas: { legacyPlan: 'team-2024', grandfatheredUntil: '2026-10-31' } }, { resolutions: 2_000 }), 'active'],
     ['usage within included', 'within_included', input({}, { resolutions: 1_000, apiQueries: 0 }), 'active'],
     ['cancelled subscription', 'subscription_not_active', input({}, { resolutions: 1_001 }), 'canceled'],
     ['past due subscription', 'subscription_not_active', input({}, { resolutions: 1_001 }), 'past_due'],
@@ -200,6 +202,43 @@ describe('usage reporter decision per tenant (spec "Usage reporter outcome per t
     ['overage only on an unnamed meter', 'no_meter_event_name', input({}, { resolutions: 1_001 }, { svc_api_queries: 'svc_api_queries' }), 'active'],
   ] as const)('%s → skipped %s', (_label, reason, report, status) => {
     expect(confirmActive(planUsageReport(report), status)).toEqual({ status: 'skipped', reason });
+  });
+
+  // Issue #33 row 1: the cap never moves the bill.
+  it('chatHardCap=unlimited on Enterprise still bills overage past the 62,500 included', () => {
+    const decision = planUsageReport(input({ plan: 'enterprise', quotas: { chatHardCap: null } }, { resolutions: 62_600 }));
+    expect(decision.status === 'pending_subscription' && decision.events.map((e) => [e.meter, e.value])).toEqual([['svc_resolutions', 100]]);
+  });
+
+  it('a Team cap raised to 20,000 leaves the pool at 1,000', () => {
+    const decision = planUsageReport(input({ quotas: { chatHardCap: 20_000 } }, { resolutions: 1_500 }));
+    expect(decision.status === 'pending_subscription' && decision.events.map((e) => [e.meter, e.value])).toEqual([['svc_resolutions', 500]]);
+  });
+
+  // Issue #33 row 2: grandfathering lifts only the cap and overage, and only while the window is open.
+  it('a grandfathered tenant is still billed its add-on seats and guided flows', () => {
+    const decision = planUsageReport(input({ quotas: { legacyPlan: 'team-2024', grandfatheredUntil: '2026-12-31' } }, { resolutions: 5_000, addonSeats: 3, guidedFlows: 2 }));
+    expect(decision.status === 'pending_subscription' && decision.events.map((e) => [e.meter, e.value])).toEqual([
+      ['svc_seat_addon_team', 3],
+      ['svc_guided_flow', 2],
+    ]);
+  });
+
+  it('a window ending on the 10th exempts only the usage up to then; the rest has the prorated pool', () => {
+    const quotas = { legacyPlan: 'team-2024', grandfatheredUntil: '2026-10-10' };
+    const parts = periodParts({ period: '2026-10', plan: 'team', quotas });
+    expect(parts.map((p) => [p.from, p.grandfathered])).toEqual([
+      ['2026-10-01T00:00:00.000Z', true],
+      ['2026-10-11T00:00:00.000Z', false],
+    ]);
+    // 900 before the end of the window (free), 800 after against ceil(1,000 × 21/31) = 678 included.
+    const bill = billPeriod({ tenant: { plan: 'team', quotas }, period: '2026-10', parts: [{ ...parts[0]!, resolutions: 900, apiQueries: 0 }, { ...parts[1]!, resolutions: 800, apiQueries: 0 }], guidedFlows: 0, addonSeats: 0, billing: null });
+    expect(bill.parts.map((p) => [p.includedResolutions, p.resolutionOverage])).toEqual([
+      [null, 0],
+      [678, 122],
+    ]);
+    const decision = planUsageReport({ tenant: { id: 'ten_1', plan: 'team', quotas, paymentCustomerId: 'cus_1' }, period: '2026-10', bill, meterEventNames: names });
+    expect(decision.status === 'pending_subscription' && decision.events.map((e) => [e.identifier, e.value, e.occurredAt])).toEqual([['ten_1:2026-10:svc_resolutions', 122, null]]);
   });
 
   it('a grandfathering window that ended before the period does not skip', () => {
@@ -211,10 +250,10 @@ describe('usage reporter decision per tenant (spec "Usage reporter outcome per t
     expect(decision).toEqual({
       status: 'reported',
       events: [
-        { meter: 'svc_resolutions', eventName: 'svc_resolutions', customerId: 'cus_1', value: 100, identifier: 'ten_1:2026-10:svc_resolutions', credited: 0 },
-        { meter: 'svc_api_queries', eventName: 'svc_api_queries', customerId: 'cus_1', value: 12, identifier: 'ten_1:2026-10:svc_api_queries', credited: 0 },
-        { meter: 'svc_seat_addon_team', eventName: 'svc_seat_addon_team', customerId: 'cus_1', value: 2, identifier: 'ten_1:2026-10:svc_seat_addon_team', credited: 0 },
-        { meter: 'svc_guided_flow', eventName: 'svc_guided_flow', customerId: 'cus_1', value: 3, identifier: 'ten_1:2026-10:svc_guided_flow', credited: 0 },
+        { meter: 'svc_resolutions', eventName: 'svc_resolutions', customerId: 'cus_1', value: 100, identifier: 'ten_1:2026-10:svc_resolutions', credited: 0, occurredAt: null },
+        { meter: 'svc_api_queries', eventName: 'svc_api_queries', customerId: 'cus_1', value: 12, identifier: 'ten_1:2026-10:svc_api_queries', credited: 0, occurredAt: null },
+        { meter: 'svc_seat_addon_team', eventName: 'svc_seat_addon_team', customerId: 'cus_1', value: 2, identifier: 'ten_1:2026-10:svc_seat_addon_team', credited: 0, occurredAt: null },
+        { meter: 'svc_guided_flow', eventName: 'svc_guided_flow', customerId: 'cus_1', value: 3, identifier: 'ten_1:2026-10:svc_guided_flow', credited: 0, occurredAt: null },
       ],
     });
   });

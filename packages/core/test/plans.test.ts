@@ -30,6 +30,17 @@ describe('plan table (spec: Limits and Pricing)', () => {
     expect(limits.includedResolutions! * HARD_CAP_MULTIPLIER).toBe(cap);
   });
 
+  // Issue #33 row 1: the pool is the plan's quantity; a cap override never moves the bill.
+  it('a chat-cap override moves only the cap; the included pool stays the plan\'s', () => {
+    expect(resolveLimits({ plan: 'enterprise', quotas: { chatHardCap: null } }, now)).toMatchObject({ chatHardCap: null, includedResolutions: 62_500, hardCapApplies: false, overageApplies: true });
+    expect(resolveLimits({ plan: 'team', quotas: { chatHardCap: 20_000 } }, now)).toMatchObject({ chatHardCap: 20_000, includedResolutions: 1_000 });
+  });
+  it('an includedResolutions override sets the pool and, unless the cap is set too, the cap at × 2', () => {
+    expect(resolveLimits({ plan: 'enterprise', quotas: { includedResolutions: 100_000 } }, now)).toMatchObject({ includedResolutions: 100_000, chatHardCap: 200_000 });
+    expect(resolveLimits({ plan: 'enterprise', quotas: { includedResolutions: 100_000, chatHardCap: null } }, now)).toMatchObject({ includedResolutions: 100_000, chatHardCap: null });
+    expect(resolveLimits({ plan: 'team', quotas: { includedResolutions: null } }, now)).toMatchObject({ includedResolutions: null, chatHardCap: null });
+  });
+
   // Spec "Custom hostnames (active records only)" and "Workspaces".
   it.each([
     ['free', 0, false, 1],

@@ -6,6 +6,7 @@
  * Mapping: Active only when the hostname and its certificate are both `active`; blocked, moved,
  * deleted and `*_timed_out` are Failed with their cause; an unreachable API is `unknown`.
  */
+import { Resolver } from 'node:dns/promises';
 import type {
   EdgeHostnameRef,
   EdgeObservation,
@@ -31,7 +32,14 @@ export interface CloudflareEdgeOptions {
   purgeToken: string;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Resolvers (`ip` or `ip:port`) used to read the published ownership TXT; the system's by default. */
+  dnsServers?: readonly string[];
 }
+
+/** Answers that mean "no such record (yet)"; anything else is a resolver problem. */
+const ABSENT_DNS = new Set(['ENODATA', 'ENOTFOUND', 'NXDOMAIN']);
+/** Cloudflare's own words for a TXT that is there but wrong. */
+const MISMATCH_WORDS = /\b(does not match|mismatch|incorrect|invalid)\b/i;
 
 const envelope = z.object({
   success: z.boolean(),
@@ -91,9 +99,10 @@ export function observe(ch: CustomHostname): EdgeObservation {
   if (ssl.endsWith('_timed_out') || FAILED_SSL.has(ssl)) return failed({ cause: 'edge_refused', detail: `certificate ${ssl}` });
 
   const waiting = [...(ch.verification_errors ?? []), ...(ch.ssl?.validation_errors ?? []).map((e) => e.message)];
+  const mismatch = waiting.some((m) => /txt|token|ownership/i.test(m) && MISMATCH_WORDS.test(m));
   return {
     state: 'verifying',
-    problem: waiting.length > 0 ? { cause: 'dns_not_propagated', detail: waiting.join('; ') } : null,
+    problem: waiting.length > 0 ? { cause: mismatch ? 'txt_mismatch' : 'dns_not_propagated', detail: waiting.join('; ') } : null,
     ...(ownership ? { ownership } : {}),
   };
 }
@@ -103,11 +112,35 @@ export class CloudflareEdge implements EdgeProvider {
   private readonly base: string;
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
+  private readonly resolver: Resolver;
 
   constructor(private readonly options: CloudflareEdgeOptions) {
     this.base = `${(options.apiUrl ?? CLOUDFLARE_API_URL).replace(/\/+$/, '')}/zones/${encodeURIComponent(options.zoneId)}`;
     this.fetch = options.fetch ?? globalThis.fetch;
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.resolver = new Resolver({ timeout: Math.min(this.timeoutMs, 3_000), tries: 2 });
+    if (options.dnsServers?.length) this.resolver.setServers([...options.dnsServers]);
+  }
+
+  /**
+   * While Cloudflare still waits for ownership, the published TXT tells which problem it is: a
+   * record that is there with another value is `txt_mismatch` (the tenant mistyped it); none at
+   * all is `dns_not_propagated`. A resolver problem leaves Cloudflare's own words.
+   */
+  private async precise(observation: EdgeObservation): Promise<EdgeObservation> {
+    if (observation.state !== 'verifying' || !observation.problem || !observation.ownership || observation.problem.cause === 'txt_mismatch') return observation;
+    const { name, value } = observation.ownership;
+    let values: string[];
+    try {
+      values = (await this.resolver.resolveTxt(name)).map((chunks) => chunks.join(''));
+    } catch (error) {
+      if (!ABSENT_DNS.has((error as { code?: string }).code ?? '')) return observation;
+      values = [];
+    }
+    if (values.length > 0 && !values.includes(value)) {
+      return { ...observation, problem: { cause: 'txt_mismatch', detail: `TXT at ${name} is ${values.map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(value)} (${observation.problem.detail})` } };
+    }
+    return observation;
   }
 
   private async call(method: string, path: string, token: string, body?: unknown): Promise<Call> {
@@ -148,7 +181,7 @@ export class CloudflareEdge implements EdgeProvider {
     }
     const ch = customHostname.safeParse(call.result);
     if (!ch.success) return { outcome: 'unavailable', reason: 'unexpected custom hostname shape' };
-    return { outcome: 'registered', edgeHostnameId: ch.data.id, observation: observe(ch.data) };
+    return { outcome: 'registered', edgeHostnameId: ch.data.id, observation: await this.precise(observe(ch.data)) };
   }
 
   async status(ref: EdgeHostnameRef): Promise<EdgeObservation> {
@@ -160,7 +193,7 @@ export class CloudflareEdge implements EdgeProvider {
       return { state: 'unknown', reason: `HTTP ${call.status} (${describe(call.errors)})` };
     }
     const ch = customHostname.safeParse(call.result);
-    return ch.success ? observe(ch.data) : { state: 'unknown', reason: 'unexpected custom hostname shape' };
+    return ch.success ? this.precise(observe(ch.data)) : { state: 'unknown', reason: 'unexpected custom hostname shape' };
   }
 
   async remove(edgeHostnameId: string): Promise<void> {

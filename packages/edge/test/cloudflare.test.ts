@@ -1,19 +1,27 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CloudflareEdge, PURGE_BATCH } from '@panya/edge';
 import { startFakeCloudflare, type FakeCloudflare } from '@panya/edge/testing';
+import { startFakeDns, type FakeDnsServer } from './fakes/dns-server.js';
 
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
 const ownership = { name: '_edge-custom-hostname.help.acme.co.th', value: 'x'.repeat(32) };
 
 let cf: FakeCloudflare;
 let edge: CloudflareEdge;
+let dns: FakeDnsServer;
 
 beforeAll(async () => {
   cf = await startFakeCloudflare({ zoneId: ZONE, hostnameToken: 'host-token', purgeToken: 'purge-token' });
-  edge = new CloudflareEdge({ apiUrl: cf.apiUrl, zoneId: ZONE, hostnameToken: 'host-token', purgeToken: 'purge-token', timeoutMs: 2_000 });
+  dns = await startFakeDns();
+  edge = new CloudflareEdge({ apiUrl: cf.apiUrl, zoneId: ZONE, hostnameToken: 'host-token', purgeToken: 'purge-token', timeoutMs: 2_000, dnsServers: [dns.server] });
 });
-afterAll(() => cf.close());
+afterAll(async () => {
+  await cf.close();
+  await dns.close();
+});
 beforeEach(() => {
+  dns.zone.clear();
+  dns.failing = false;
   cf.hostnames.clear();
   cf.purges.length = 0;
   cf.requests.length = 0;
@@ -80,6 +88,30 @@ describe('cloudflare edge: custom hostnames', () => {
       state: 'verifying',
       problem: { cause: 'dns_not_propagated', detail: 'custom hostname does not CNAME to this zone.' },
     });
+  });
+
+  // Issue #33 row 7: a mistyped TXT is not "DNS not propagated".
+  it('a published TXT with another value than the ownership record is txt_mismatch; none at all is dns_not_propagated', async () => {
+    const { ref } = await registered();
+    const token = 'None of the A or AAAA records are owned by this account and the pre-generated ownership verification token was not found.';
+    cf.setState(ref.edgeHostnameId, { verificationErrors: [token] });
+    const published = (await edge.status(ref)) as { ownership?: { name: string; value: string } };
+    const name = published.ownership!.name;
+    expect(await edge.status(ref)).toMatchObject({ state: 'verifying', problem: { cause: 'dns_not_propagated', detail: token } });
+
+    dns.zone.set(name, { TXT: [['x'.repeat(31) + 'y']] });
+    const mistyped = await edge.status(ref);
+    expect(mistyped).toMatchObject({ state: 'verifying', problem: { cause: 'txt_mismatch' } });
+    expect(mistyped.state === 'verifying' && mistyped.problem?.detail).toContain(`TXT at ${name} is "${'x'.repeat(31)}y"`);
+
+    // The right value published: Cloudflare's own words stand (here, waiting on the CNAME).
+    dns.zone.set(name, { TXT: [[published.ownership!.value]] });
+    cf.setState(ref.edgeHostnameId, { verificationErrors: ['custom hostname does not CNAME to this zone.'] });
+    expect(await edge.status(ref)).toMatchObject({ state: 'verifying', problem: { cause: 'dns_not_propagated', detail: 'custom hostname does not CNAME to this zone.' } });
+    // A resolver outage never turns into a verdict about the tenant's record.
+    dns.failing = true;
+    cf.setState(ref.edgeHostnameId, { verificationErrors: [token] });
+    expect(await edge.status(ref)).toMatchObject({ state: 'verifying', problem: { cause: 'dns_not_propagated', detail: token } });
   });
 
   it('an API outage leaves the status unknown, never failed', async () => {

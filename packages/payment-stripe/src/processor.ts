@@ -12,6 +12,8 @@ import {
 import Stripe from 'stripe';
 import type { StripeConfig } from './config.js';
 
+/** Statuses of a subscription that no longer bills: a plan change needs a new checkout. */
+const ENDED = new Set(['canceled', 'incomplete_expired']);
 const SUBSCRIPTION_EVENTS = new Set(['customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted']);
 
 /** Stripe refuses a second meter event with an identifier it already holds: that event was billed. */
@@ -46,7 +48,7 @@ export function createStripeClient(config: Pick<StripeConfig, 'secretKey' | 'api
   });
 }
 
-function subscriptionEvent(id: string, subscription: Stripe.Subscription): BillingWebhookEvent {
+function subscriptionEvent(id: string, created: number, subscription: Stripe.Subscription): BillingWebhookEvent {
   const items = subscription.items.data;
   const interval: string | undefined = items[0]?.price.recurring?.interval;
   const ends = items.map((item) => item.current_period_end).filter((end): end is number => typeof end === 'number');
@@ -60,6 +62,7 @@ function subscriptionEvent(id: string, subscription: Stripe.Subscription): Billi
     priceIds: items.map((item) => item.price.id),
     interval: interval === 'year' || interval === 'month' ? interval : null,
     currentPeriodEnd: ends.length > 0 ? Math.max(...ends) : null,
+    createdAt: created,
   };
 }
 
@@ -84,6 +87,26 @@ export function createStripePaymentProcessor(config: StripeConfig, stripe: Strip
       );
       if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
       return { id: session.id, url: session.url };
+    },
+
+    async getLiveSubscription(customerId) {
+      const list = await stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 10 });
+      const live = list.data.find((s) => !ENDED.has(s.status));
+      return live ? { id: live.id, status: live.status as SubscriptionStatus, priceIds: live.items.data.map((item) => item.price.id) } : null;
+    },
+
+    async changeSubscription(input) {
+      const current = await stripe.subscriptions.retrieve(input.subscriptionId);
+      const updated = await stripe.subscriptions.update(input.subscriptionId, {
+        // Swap the price items: the old tier's go, the new tier's come (metered ones without a quantity).
+        items: [
+          ...current.items.data.map((item) => ({ id: item.id, deleted: true })),
+          ...input.lines.map((line) => (line.quantity === undefined ? { price: line.price } : { price: line.price, quantity: line.quantity })),
+        ],
+        proration_behavior: 'create_prorations',
+        metadata: { tenantId: input.tenantId, plan: input.plan, interval: input.interval },
+      });
+      return { id: updated.id, status: updated.status as SubscriptionStatus, priceIds: updated.items.data.map((item) => item.price.id) };
     },
 
     async getSubscriptionStatus(customerId) {
@@ -112,7 +135,7 @@ export function createStripePaymentProcessor(config: StripeConfig, stripe: Strip
       const payload = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody);
       refuseFutureTimestamp(signatureHeader, Date.now());
       const event = await stripe.webhooks.constructEventAsync(payload, signatureHeader, config.webhookSecret);
-      if (SUBSCRIPTION_EVENTS.has(event.type)) return subscriptionEvent(event.id, event.data.object as Stripe.Subscription);
+      if (SUBSCRIPTION_EVENTS.has(event.type)) return subscriptionEvent(event.id, event.created, event.data.object as Stripe.Subscription);
       return { id: event.id, kind: 'ignored', type: event.type };
     },
   };

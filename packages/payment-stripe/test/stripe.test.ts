@@ -197,6 +197,7 @@ describe('subscriptions and webhooks', () => {
       priceIds: ['price_biz_y', 'price_biz_res'],
       interval: 'year',
       currentPeriodEnd: 1_820_000_000,
+      createdAt: 1_790_000_000,
     });
   });
 

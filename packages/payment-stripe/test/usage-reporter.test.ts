@@ -45,7 +45,7 @@ async function setup(meters: Record<string, string> = ALL_METERS, options: { ret
 let seq = 0;
 /** A tenant with `resolutions` billable October conversations and some that do not count. */
 async function tenantWithUsage(e: Engine, slug: string, overrides: Partial<TenantRecord>, usage: { resolutions?: number; apiQueries?: number; guidedFlows?: number; addonSeats?: number }) {
-  const tenant = makeTenant(slug, { plan: 'team', quotas: { chatHardCap: 20 }, ...overrides }); // 10 included resolutions
+  const tenant = makeTenant(slug, { plan: 'team', quotas: { includedResolutions: 10 }, ...overrides }); // 10 included resolutions
   await engineInternals(e).store.tenants.insert(tenant);
   const ws = makeWorkspace(tenant.id, 'default', { isDefault: true });
   await engineInternals(e).store.workspaces.insert(ws);
@@ -72,7 +72,7 @@ async function seedMonth(e: Engine) {
     nocus: await tenantWithUsage(e, 'nocus', {}, { resolutions: 30 }),
     small: await tenantWithUsage(e, 'small', { paymentCustomerId: 'cus_small' }, { resolutions: 8, apiQueries: 10 }),
     cancelled: await tenantWithUsage(e, 'cancelled', { paymentCustomerId: 'cus_cx' }, { resolutions: 30 }),
-    legacy: await tenantWithUsage(e, 'legacy', { paymentCustomerId: 'cus_legacy', quotas: { chatHardCap: 20, legacyPlan: 'team-2024', grandfatheredUntil: '2026-12-31' } }, { resolutions: 30 }),
+    legacy: await tenantWithUsage(e, 'legacy', { paymentCustomerId: 'cus_legacy', quotas: { includedResolutions: 10, legacyPlan: 'team-2024', grandfatheredUntil: '2026-12-31' } }, { resolutions: 30 }),
   };
 }
 
@@ -111,6 +111,26 @@ describe('usage reporter on Stripe', () => {
     expect(again).toMatchObject({ summary: { reported: 1, sent: 0, unsent: 0 } });
     expect(meterPosts()).toHaveLength(before);
     expect(fake.meterEvents).toHaveLength(4);
+  });
+
+  // Issue #33 row 2: grandfathering exempts the cap and overage only, and only while the window is open.
+  it('a grandfathered tenant with 3 add-on seats is billed 3 seats and no overage', async () => {
+    const { engine: e } = await setup();
+    const legacy = await tenantWithUsage(e, 'legacy-seats', { paymentCustomerId: 'cus_legacy_seats', quotas: { includedResolutions: 10, legacyPlan: 'team-2024', grandfatheredUntil: '2026-12-31' } }, { resolutions: 30, addonSeats: 3, guidedFlows: 2 });
+    const run = (await e.jobs.run('usage-reporter', { holder: 'node-1' }))._unsafeUnwrap();
+    expect(run).toMatchObject({ summary: { reported: 1, sent: 2 } });
+    expect(sentEvents()).toEqual([
+      ['svc_guided_flow', 'cus_legacy_seats', '2', `${legacy.id}:2026-10:svc_guided_flow`],
+      ['svc_seat_addon_team', 'cus_legacy_seats', '3', `${legacy.id}:2026-10:svc_seat_addon_team`],
+    ]);
+  });
+
+  it('a window that ends on the 10th: usage after it bills against the prorated pool', async () => {
+    const { engine: e } = await setup();
+    // 30 resolutions on Oct 15 (after the window) against ceil(10 × 21/31) = 7 included → 23 overage.
+    const legacy = await tenantWithUsage(e, 'legacy-ended', { paymentCustomerId: 'cus_legacy_ended', quotas: { includedResolutions: 10, legacyPlan: 'team-2024', grandfatheredUntil: '2026-10-10' } }, { resolutions: 30 });
+    (await e.jobs.run('usage-reporter', { holder: 'node-1' }))._unsafeUnwrap();
+    expect(sentEvents()).toEqual([['svc_resolutions', 'cus_legacy_ended', '23', `${legacy.id}:2026-10:svc_resolutions`]]);
   });
 
   it('killed mid-run (Stripe took the event, the answer was lost): the next run finishes without billing anything twice', async () => {

@@ -44,6 +44,10 @@ export class PgHostnames implements HostnameStore {
     return Number(rows[0]!.n);
   }
 
+  listForCheck(statuses: readonly HostnameStatus[], limit: number) {
+    return this.rows.all(`SELECT * FROM ${this.rows.name} WHERE status = ANY($1::text[]) ORDER BY last_checked_at NULLS FIRST, id LIMIT $2`, [statuses, limit]);
+  }
+
   listByStatus(statuses: readonly HostnameStatus[], limit: number) {
     return this.rows.all(`SELECT * FROM ${this.rows.name} WHERE status = ANY($1::text[]) ORDER BY status_changed_at, id LIMIT $2`, [statuses, limit]);
   }

@@ -595,6 +595,21 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
     // NULL: started before this was recorded, read as private.
     sql: (n) => `ALTER TABLE ${n.t('conversations')} ADD COLUMN started_by text;`,
   },
+  {
+    version: 23,
+    name: 'plan history, subscription event order, per-segment meter events, suspended workspaces',
+    // A period splits where the plan changed (each part bills under its own plan), so a meter
+    // may carry one event per part, each with the instant it belongs to.
+    sql: (n) => `
+      ALTER TABLE ${n.t('tenant_billing')} ADD COLUMN plan_history jsonb;
+      ALTER TABLE ${n.t('tenant_billing')} ADD COLUMN subscription_event_at timestamptz;
+      ALTER TABLE ${n.t('workspaces')} ADD COLUMN suspended_at timestamptz;
+      ALTER TABLE ${n.t('meter_event_outbox')} DROP CONSTRAINT IF EXISTS meter_event_outbox_tenant_id_period_meter_key;
+      ALTER TABLE ${n.t('meter_event_outbox')} ADD COLUMN occurred_at timestamptz;
+      CREATE INDEX meter_event_outbox_period ON ${n.t('meter_event_outbox')}(tenant_id, period);
+      CREATE INDEX custom_hostnames_check ON ${n.t('custom_hostnames')}(last_checked_at NULLS FIRST, id) WHERE status IN ('pending', 'verifying_dns');
+    `,
+  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -7,6 +7,7 @@ import type {
   RateDecision,
   RateLimitStore,
   SessionRecord,
+  TimeRange,
   UsageRecord,
   UsageStore,
   UserRecord,
@@ -95,11 +96,12 @@ export class PgUsage implements UsageStore {
     await this.usage.insert(u);
   }
 
-  async countQueries(tenantId: string, billingPeriod: string) {
+  async countQueries(tenantId: string, billingPeriod: string, range: TimeRange = {}) {
     const counts: Record<QueryEventKind, number> = { search: 0, answer: 0, mcp_tool: 0 };
     const { rows } = await this.db.query(
-      `SELECT kind, count(*)::int AS n FROM ${this.n.t('api_query_events')} WHERE tenant_id = $1 AND billing_period = $2 GROUP BY kind`,
-      [tenantId, billingPeriod],
+      `SELECT kind, count(*)::int AS n FROM ${this.n.t('api_query_events')} WHERE tenant_id = $1 AND billing_period = $2
+         AND ($3::timestamptz IS NULL OR created_at >= $3) AND ($4::timestamptz IS NULL OR created_at < $4) GROUP BY kind`,
+      [tenantId, billingPeriod, range.from ?? null, range.before ?? null],
     );
     for (const r of rows) counts[r.kind as QueryEventKind] = r.n as number;
     return counts;

@@ -1,4 +1,4 @@
-import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
+import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope, TimeRange } from '@panya/core';
 import { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG, tables } from '@panya/core/rows';
 import type { Conn, Names } from './database.js';
 import { Table } from './rows.js';
@@ -36,13 +36,24 @@ export class PgResolutions implements ResolutionStore {
     return rowCount === 1;
   }
 
-  async count(tenantId: string, period: string) {
-    const { rows } = await this.db.query(`SELECT count(*)::int AS n FROM ${this.n.t('resolutions')} WHERE tenant_id = $1 AND billing_period = $2 AND refunded_at IS NULL`, [tenantId, period]);
+  async count(tenantId: string, period: string, range: TimeRange = {}) {
+    const { rows } = await this.db.query(
+      `SELECT count(*)::int AS n FROM ${this.n.t('resolutions')} WHERE tenant_id = $1 AND billing_period = $2 AND refunded_at IS NULL
+         AND ($3::timestamptz IS NULL OR created_at >= $3) AND ($4::timestamptz IS NULL OR created_at < $4)`,
+      [tenantId, period, range.from ?? null, range.before ?? null],
+    );
     return rows[0]!.n as number;
   }
 
-  list(tenantId: string, period?: string) {
-    return this.rows.all(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND ($2::text IS NULL OR billing_period = $2) ORDER BY billing_period, conversation_id`, [tenantId, period ?? null]);
+  list(tenantId: string, period?: string, page: { after?: string; limit?: number } = {}) {
+    return this.rows.all(
+      `SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND ($2::text IS NULL OR billing_period = $2) AND ($3::text IS NULL OR conversation_id > $3) ORDER BY billing_period, conversation_id LIMIT $4`,
+      [tenantId, period ?? null, page.after ?? null, page.limit ?? null],
+    );
+  }
+
+  get(tenantId: string, id: string) {
+    return this.rows.one(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
   }
 
   disqualify(scope: Scope, conversationId: string, reason: DisqualifyReason, at: string) {

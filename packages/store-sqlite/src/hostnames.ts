@@ -44,6 +44,12 @@ export class SqliteHostnames implements HostnameStore {
     });
   }
 
+  listForCheck(statuses: readonly HostnameStatus[], limit: number) {
+    return this.run(() =>
+      this.rows.all('SELECT * FROM custom_hostnames WHERE status IN (SELECT value FROM json_each(?)) ORDER BY last_checked_at IS NOT NULL, last_checked_at, id LIMIT ?', JSON.stringify(statuses), limit),
+    );
+  }
+
   listByStatus(statuses: readonly HostnameStatus[], limit: number) {
     return this.run(() => this.rows.all('SELECT * FROM custom_hostnames WHERE status IN (SELECT value FROM json_each(?)) ORDER BY status_changed_at, id LIMIT ?', JSON.stringify(statuses), limit));
   }

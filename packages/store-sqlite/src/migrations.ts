@@ -588,6 +588,38 @@ export const migrations: (Migration & { name: string })[] = [
     // NULL: started before this was recorded, read as private.
     sql: `ALTER TABLE conversations ADD COLUMN started_by TEXT;`,
   },
+  {
+    version: 25,
+    name: 'plan history, subscription event order, per-segment meter events, suspended workspaces',
+    // A period splits where the plan changed (each part bills under its own plan), so a meter
+    // may carry one event per part: the outbox drops its one-row-per-meter constraint (SQLite
+    // rebuilds the table for that) and keeps the instant each event belongs to.
+    sql: `
+      ALTER TABLE tenant_billing ADD COLUMN plan_history TEXT;
+      ALTER TABLE tenant_billing ADD COLUMN subscription_event_at TEXT;
+      ALTER TABLE workspaces ADD COLUMN suspended_at TEXT;
+      CREATE TABLE meter_event_outbox_new (
+        identifier TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        period TEXT NOT NULL,
+        meter TEXT NOT NULL,
+        event_name TEXT NOT NULL,
+        customer_id TEXT NOT NULL,
+        value INTEGER NOT NULL,
+        occurred_at TEXT,
+        created_at TEXT NOT NULL,
+        sent_at TEXT
+      );
+      INSERT INTO meter_event_outbox_new (identifier, tenant_id, period, meter, event_name, customer_id, value, created_at, sent_at)
+        SELECT identifier, tenant_id, period, meter, event_name, customer_id, value, created_at, sent_at FROM meter_event_outbox;
+      DROP TABLE meter_event_outbox;
+      ALTER TABLE meter_event_outbox_new RENAME TO meter_event_outbox;
+      CREATE INDEX meter_event_outbox_pending ON meter_event_outbox(created_at) WHERE sent_at IS NULL;
+      CREATE INDEX meter_event_outbox_period ON meter_event_outbox(tenant_id, period);
+      -- The hostname poll takes the least recently checked records first.
+      CREATE INDEX custom_hostnames_check ON custom_hostnames(last_checked_at, id) WHERE status IN ('pending', 'verifying_dns');
+    `,
+  },
 ];
 
 export function migrate(db: Db): void {

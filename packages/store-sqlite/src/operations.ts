@@ -7,6 +7,7 @@ import type {
   RateDecision,
   RateLimitStore,
   SessionRecord,
+  TimeRange,
   UsageRecord,
   UsageStore,
   UserRecord,
@@ -100,10 +101,12 @@ export class SqliteUsage implements UsageStore {
     return this.run(() => void this.usage.insert(u));
   }
 
-  countQueries(tenantId: string, billingPeriod: string) {
+  countQueries(tenantId: string, billingPeriod: string, range: TimeRange = {}) {
     return this.counters.run(() => {
       const counts: Record<QueryEventKind, number> = { search: 0, answer: 0, mcp_tool: 0 };
-      const rows = this.counters.sql.get('SELECT kind, COUNT(*) AS n FROM api_query_events WHERE tenant_id = ? AND billing_period = ? GROUP BY kind').all(tenantId, billingPeriod) as Row[];
+      const rows = this.counters.sql
+        .get('SELECT kind, COUNT(*) AS n FROM api_query_events WHERE tenant_id = ? AND billing_period = ? AND (? IS NULL OR created_at >= ?) AND (? IS NULL OR created_at < ?) GROUP BY kind')
+        .all(tenantId, billingPeriod, range.from ?? null, range.from ?? null, range.before ?? null, range.before ?? null) as Row[];
       for (const r of rows) counts[r.kind as QueryEventKind] = r.n as number;
       return counts;
     });

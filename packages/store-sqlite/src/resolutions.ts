@@ -1,4 +1,4 @@
-import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope } from '@panya/core';
+import type { ConversationRecord, DisqualifyOutcome, DisqualifyReason, MeterKey, ResolutionRecord, ResolutionStore, Scope, TimeRange } from '@panya/core';
 import { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG, tables } from '@panya/core/rows';
 import type { Db, Runner, Statements } from './database.js';
 import { Table } from './rows.js';
@@ -42,16 +42,28 @@ export class SqliteResolutions implements ResolutionStore {
     );
   }
 
-  count(tenantId: string, period: string) {
+  count(tenantId: string, period: string, range: TimeRange = {}) {
     return this.run(
-      () => (this.sql.get('SELECT COUNT(*) AS n FROM resolutions WHERE tenant_id = ? AND billing_period = ? AND refunded_at IS NULL').get(tenantId, period) as Row).n as number,
+      () =>
+        (
+          this.sql
+            .get('SELECT COUNT(*) AS n FROM resolutions WHERE tenant_id = ? AND billing_period = ? AND refunded_at IS NULL AND (? IS NULL OR created_at >= ?) AND (? IS NULL OR created_at < ?)')
+            .get(tenantId, period, range.from ?? null, range.from ?? null, range.before ?? null, range.before ?? null) as Row
+        ).n as number,
     );
   }
 
-  list(tenantId: string, period?: string) {
+  list(tenantId: string, period?: string, page: { after?: string; limit?: number } = {}) {
     return this.run(() =>
-      this.rows.all('SELECT * FROM resolutions WHERE tenant_id = @tenantId AND (@period IS NULL OR billing_period = @period) ORDER BY billing_period, conversation_id', { tenantId, period: period ?? null }),
+      this.rows.all(
+        'SELECT * FROM resolutions WHERE tenant_id = @tenantId AND (@period IS NULL OR billing_period = @period) AND (@after IS NULL OR conversation_id > @after) ORDER BY billing_period, conversation_id LIMIT @limit',
+        { tenantId, period: period ?? null, after: page.after ?? null, limit: page.limit ?? -1 },
+      ),
     );
+  }
+
+  get(tenantId: string, id: string) {
+    return this.run(() => this.rows.one('SELECT * FROM resolutions WHERE tenant_id = ? AND id = ?', tenantId, id));
   }
 
   disqualify(scope: Scope, conversationId: string, reason: DisqualifyReason, at: string) {

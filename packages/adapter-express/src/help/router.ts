@@ -119,6 +119,8 @@ function helpRouter(engine: Engine): Router {
     switch (resolution.kind) {
       case 'gone':
         return sendUncached(res, 410, messagePage(bare, t.gone, t.goneText));
+      case 'suspended':
+        return sendUncached(res, 403, messagePage(bare, t.suspended, t.suspendedText(resolution.plan)));
       case 'redirect':
         res.set('Cache-Control', REDIRECT_CACHE);
         return res.redirect(301, resolution.location);

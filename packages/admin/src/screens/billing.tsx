@@ -17,7 +17,16 @@ interface Usage {
   /** False without a payment processor: usage only, nothing charged, no checkout. */
   billingConfigured?: boolean;
   projectedSatang: number | null;
-  hardCap?: { limit: number | null; reached: boolean };
+  hardCap?: { limit: number | null; applies: boolean; reached: boolean };
+  parts?: { from: string; to: string; plan: string; grandfathered: boolean; resolutions: number; included: { resolutions: number | null }; overage: { resolutions: number } }[];
+}
+
+interface ResolutionLine {
+  id: string;
+  conversationId: string;
+  qualifiedAt: string;
+  state: 'counted' | 'refunded' | 'credited' | 'disputed';
+  disputableUntil: string | null;
 }
 
 const PLANS = ['team', 'business', 'growth'] as const;
@@ -27,17 +36,40 @@ const baht = (satang: number) => new Intl.NumberFormat(lang() === 'th' ? 'th-TH'
 export function BillingScreen({ ctx }: { ctx: AppContext }) {
   useLang();
   const [usage, setUsage] = useState<Usage | null>(null);
+  const [lines, setLines] = useState<ResolutionLine[]>([]);
+  const [next, setNext] = useState<string | null>(null);
   const [seats, setSeats] = useState(6);
   const load = useAction();
   const act = useAction();
 
+  const loadUsage = () => load.run(async () => setUsage(await api<Usage>('GET', `${ctx.tenantBase}/billing/usage`)));
+  async function loadLines(cursor: string | null) {
+    const page = await load.run(() => api<{ data: ResolutionLine[]; nextCursor: string | null }>('GET', `${ctx.tenantBase}/billing/resolutions${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`));
+    if (page) {
+      setLines((old) => (cursor ? [...old, ...page.data] : page.data));
+      setNext(page.nextCursor);
+    }
+  }
   useEffect(() => {
-    void load.run(async () => setUsage(await api<Usage>('GET', `${ctx.tenantBase}/billing/usage`)));
+    void loadUsage();
+    void loadLines(null);
   }, []);
 
   async function checkout(plan: string, interval: 'month' | 'year') {
-    const session = await act.run(() => api<{ url: string }>('POST', `${ctx.tenantBase}/billing`, { plan, interval }));
-    if (session) location.assign(session.url);
+    // A live subscription moves to the new plan in place; only a tenant without one goes to checkout.
+    const outcome = await act.run(() => api<{ url?: string; changed?: boolean }>('POST', `${ctx.tenantBase}/billing`, { plan, interval }));
+    if (outcome?.url) location.assign(outcome.url);
+    else if (outcome?.changed) void loadUsage();
+  }
+
+  async function dispute(line: ResolutionLine) {
+    const reason = prompt(t('bill.disputeReason'));
+    if (!reason) return;
+    const done = await act.run(() => api('POST', `${ctx.tenantBase}/billing/resolutions/${encodeURIComponent(line.id)}/dispute`, { reason }));
+    if (done) {
+      void loadLines(null);
+      void loadUsage();
+    }
   }
 
   async function setSeatCount(e: Event) {
@@ -90,11 +122,39 @@ export function BillingScreen({ ctx }: { ctx: AppContext }) {
               </tr>
             </tbody>
           </table>
+          {usage.parts && usage.parts.length > 1 ? (
+            <table>
+              <caption>{t('bill.parts')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('bill.from')}</th>
+                  <th scope="col">{t('bill.plan')}</th>
+                  <th scope="col">{t('bill.used')}</th>
+                  <th scope="col">{t('bill.included')}</th>
+                  <th scope="col">{t('bill.overage')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {usage.parts.map((p) => (
+                  <tr key={p.from}>
+                    <td>{p.from.slice(0, 10)}</td>
+                    <td>{p.plan}{p.grandfathered ? ` (${t('bill.grandfathered')})` : ''}</td>
+                    <td>{p.resolutions}</td>
+                    <td>{p.included.resolutions ?? '—'}</td>
+                    <td>{p.overage.resolutions}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
           {usage.projectedSatang !== null ? (
             <p class="total">
               {t('bill.projected')}: <strong>{baht(usage.projectedSatang)}</strong>
             </p>
           ) : null}
+          <p class="muted">
+            {t('bill.hardCapLimit', { n: usage.hardCap?.limit === null || usage.hardCap?.limit === undefined ? '∞' : String(usage.hardCap.limit) })}
+          </p>
           <p role="status" class={capReached ? 'inline-error' : 'muted'}>
             {capReached ? t('bill.hardCap') : t('bill.underCap')}
           </p>
@@ -102,6 +162,45 @@ export function BillingScreen({ ctx }: { ctx: AppContext }) {
       ) : (
         <p>{t('loading')}</p>
       )}
+      <Section title={t('bill.resolutionsTitle')} id="bill-resolutions">
+        {lines.length === 0 ? (
+          <p class="muted">{t('bill.noResolutions')}</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('bill.qualifiedAt')}</th>
+                <th scope="col">{t('bill.conversation')}</th>
+                <th scope="col">{t('bill.state')}</th>
+                <th scope="col"></th>
+              </tr>
+            </thead>
+            <tbody>
+              {lines.map((line) => (
+                <tr key={line.id}>
+                  <td>{line.qualifiedAt.replace('T', ' ').slice(0, 16)}</td>
+                  <td>
+                    <code>{line.conversationId}</code>
+                  </td>
+                  <td>{t(`bill.state.${line.state}`)}</td>
+                  <td>
+                    {line.disputableUntil ? (
+                      <button type="button" class="secondary" disabled={act.busy} onClick={() => dispute(line)}>
+                        {t('bill.dispute')}
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {next ? (
+          <button type="button" class="secondary" disabled={load.busy} onClick={() => loadLines(next)}>
+            {t('bill.more')}
+          </button>
+        ) : null}
+      </Section>
       {usage?.billingConfigured === false ? null : (
       <Section title={t('bill.checkout')} id="bill-checkout">
         <div class="row wrap">

@@ -97,7 +97,13 @@ function WorkspaceRow({ ws, ctx, act }: { ws: WorkspaceJson; ctx: AppContext; ac
         <input type="color" aria-label={`${t('ws.accent')}: ${ws.slug}`} value={accent} disabled={!!ws.deletedAt} onInput={(e) => setAccent((e.target as HTMLInputElement).value)} />
       </td>
       <td>
-        {ws.deletedAt ? <StatusBadge value="failed" label={t('ws.daysLeft', { n: ws.daysLeft ?? 0 })} /> : <StatusBadge value="indexed" label={ws.isDefault ? t('ws.default') : t('ws.live')} />}
+        {ws.deletedAt ? (
+          <StatusBadge value="failed" label={t('ws.daysLeft', { n: ws.daysLeft ?? 0 })} />
+        ) : ws.suspendedAt ? (
+          <StatusBadge value="failed" label={t('ws.suspended')} />
+        ) : (
+          <StatusBadge value="indexed" label={ws.isDefault ? t('ws.default') : t('ws.live')} />
+        )}
       </td>
       <td class="actions">
         {changed && !ws.deletedAt ? (

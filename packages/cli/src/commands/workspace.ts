@@ -86,7 +86,11 @@ function onOff(value: string): boolean {
 
 function describeTenant(t: TenantRecord): string {
   const quotas = Object.entries(t.quotas).map(([k, v]) => `${k}=${v === null ? 'unlimited' : v}`);
-  return `${t.slug}\t${t.id}\t${PLAN_NAMES[t.plan]}${quotas.length ? `\t${quotas.join(' ')}` : ''}`;
+  // Both numbers in force: the included pool bills, the cap only refuses chats.
+  const limits = resolveLimits(t, new Date());
+  const count = (n: number | null) => (n === null ? 'unlimited' : n.toLocaleString('en-US'));
+  const pool = `included ${count(limits.includedResolutions)} resolutions, hard cap ${count(limits.chatHardCap)}`;
+  return `${t.slug}\t${t.id}\t${PLAN_NAMES[t.plan]}\t${pool}${quotas.length ? `\t${quotas.join(' ')}` : ''}`;
 }
 
 export async function tenantUpdateCommand(

@@ -17,11 +17,8 @@ import type { Store, TenantRecord } from '../ports/store.js';
 import { detectResolutions, periodBounds } from '../services/resolutions.js';
 import { createIds } from '../system.js';
 import { METERS, type MeterKey } from './catalog.js';
-import type { OverageRates } from './overage.js';
-import { confirmActive, meterValues, planUsageReport, previousPeriod, type ReportDecision, type SkipReason } from './reporter.js';
-
-/** Usage meter (in `usage_records`) counting completed guided flows. */
-export const GUIDED_FLOW_METER = 'guided_flow';
+import { gatherPeriodBill } from './period-usage.js';
+import { confirmActive, meterTotals, planUsageReport, previousPeriod, type ReportDecision, type SkipReason } from './reporter.js';
 /** Outbox rows sent per batch. */
 const SEND_BATCH = 100;
 
@@ -108,33 +105,23 @@ async function reportTenant(ctx: JobContext, tenant: TenantRecord, period: strin
   return { tenantId: tenant.id, status: 'reported' };
 }
 
-/** The period's usage and the credits due from refunds of earlier reported periods → the decision. */
+/** The period's bill and the credits due from refunds of earlier reported periods → the decision. */
 async function decide(ctx: JobContext, store: Store, tenant: TenantRecord, period: string, markReported: boolean) {
-  const billing = await store.billing.getTenantBilling(tenant.id);
-  const usageOf = async (p: string, resolutions: number) => {
-    const queries = await store.usage.countQueries(tenant.id, p);
-    const meters = await store.usage.sumUsage(tenant.id, p);
-    return { resolutions, apiQueries: queries.search + queries.answer + queries.mcp_tool, guidedFlows: meters[GUIDED_FLOW_METER] ?? 0, addonSeats: billing?.addonSeats ?? 0 };
-  };
-  const lockedFor = (p: string): OverageRates | null =>
-    billing?.lockedRates && billing.lockedUntil && Date.parse(billing.lockedUntil) >= Date.parse(periodBounds(p).end) - 1 ? billing.lockedRates : null;
-
   // Each refund after a report takes back what it added to that report: the difference between
   // the period's values with and without the refunded resolutions.
   const credits: Credits = { ...(await store.resolutions.credits(tenant.id)) };
   const corrections: { period: string; delta: Credits }[] = [];
   for (const refund of await store.resolutions.uncorrectedRefunds(tenant.id)) {
-    const counted = await store.resolutions.count(tenant.id, refund.period);
-    const at = new Date(periodBounds(refund.period).start);
-    const before = meterValues({ tenant, usage: await usageOf(refund.period, counted + refund.count), lockedRates: lockedFor(refund.period) }, at);
-    const after = meterValues({ tenant, usage: await usageOf(refund.period, counted), lockedRates: lockedFor(refund.period) }, at);
+    const before = meterTotals(await gatherPeriodBill(store, tenant, refund.period, { extraResolutions: refund.count }));
+    const after = meterTotals(await gatherPeriodBill(store, tenant, refund.period));
     const delta: Credits = { svc_resolutions: before.svc_resolutions - after.svc_resolutions, svc_api_queries: before.svc_api_queries - after.svc_api_queries };
     corrections.push({ period: refund.period, delta });
     for (const [meter, n] of Object.entries(delta) as [MeterKey, number][]) credits[meter] = (credits[meter] ?? 0) + n;
   }
 
-  const resolutions = markReported ? await store.resolutions.markReported(tenant.id, period) : await store.resolutions.count(tenant.id, period);
-  const decision = planUsageReport({ tenant, period, usage: await usageOf(period, resolutions), lockedRates: lockedFor(period), meterEventNames: ctx.meterEventNames, credits });
+  if (markReported) await store.resolutions.markReported(tenant.id, period);
+  const bill = await gatherPeriodBill(store, tenant, period);
+  const decision = planUsageReport({ tenant, period, bill, meterEventNames: ctx.meterEventNames, credits });
   return { decision, corrections };
 }
 
@@ -146,8 +133,8 @@ async function flushOutbox(ctx: JobContext, now: Date): Promise<{ sent: number; 
     const batch = (await ctx.store.billing.pendingMeterEvents({ ...(ctx.tenantId ? { tenantId: ctx.tenantId } : {}), limit: SEND_BATCH + failed.size })).filter((r) => !failed.has(r.identifier));
     if (batch.length === 0) break;
     for (const row of batch) {
-      // The event belongs to the last second of its period, when the total was reached.
-      const timestamp = new Date(Math.min(Date.parse(periodBounds(row.period).end) - 1000, now.getTime()));
+      // The event belongs to the last second of its period (or of its part), when the total was reached.
+      const timestamp = new Date(Math.min(row.occurredAt ? Date.parse(row.occurredAt) : Date.parse(periodBounds(row.period).end) - 1000, now.getTime()));
       try {
         await ctx.payments!.sendMeterEvent({ eventName: row.eventName, customerId: row.customerId, value: row.value, timestamp, identifier: row.identifier });
         await ctx.store.billing.markMeterEventSent(row.identifier, new Date().toISOString());

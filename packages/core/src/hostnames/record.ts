@@ -59,6 +59,11 @@ export interface HostnameStore {
   countActive(tenantId?: string): Promise<number>;
   /** Records in the given statuses across tenants, oldest status change first (poller and operator view). */
   listByStatus(statuses: readonly HostnameStatus[], limit: number): Promise<CustomHostnameRecord[]>;
+  /**
+   * Records in these statuses, least recently checked first (never checked before all): the
+   * poll's fair order, so a backlog that never verifies cannot starve a newer record.
+   */
+  listForCheck(statuses: readonly HostnameStatus[], limit: number): Promise<CustomHostnameRecord[]>;
 }
 
 export interface TombstoneStore {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkoutSchema, seatAddonSchema, usageQuerySchema } from '../services/billing.js';
+import { disputeSchema, resolutionListSchema } from '../services/resolution-audit.js';
 import { defineOperation } from './types.js';
 
 /* Tenant billing (`/billing`), for a tenant-wide `admin` key or an owner/admin session. */
@@ -10,7 +11,7 @@ export const createCheckout = defineOperation({
   scope: 'admin',
   counted: false,
   input: { body: checkoutSchema },
-  output: z.looseObject({ url: z.string(), sessionId: z.string() }),
+  output: z.union([z.looseObject({ url: z.string(), sessionId: z.string() }), z.looseObject({ changed: z.literal(true), subscriptionId: z.string(), plan: z.string(), interval: z.string() })]),
   run: ({ request, services }, { body }) => services.billing.checkout(request, body),
 });
 
@@ -35,4 +36,24 @@ export const getUsage = defineOperation({
   run: ({ request, services }, { query }) => services.billing.usage(request, query.period),
 });
 
-export const BILLING_OPERATIONS = [createCheckout, setSeatAddon, getUsage] as const;
+export const listResolutions = defineOperation({
+  id: 'billing.resolutions',
+  http: { method: 'GET', path: '/billing/resolutions' },
+  scope: 'admin',
+  counted: false,
+  input: { query: resolutionListSchema },
+  output: z.looseObject({ period: z.string(), data: z.array(z.looseObject({ id: z.string(), state: z.string() })), nextCursor: z.string().nullable() }),
+  run: async ({ request, services }, { query }) => (await services.billing.resolutions.list(request, query)).map((page) => ({ ...page, data: page.data.map((line) => ({ ...line })) })),
+});
+
+export const disputeResolution = defineOperation({
+  id: 'billing.resolutions.dispute',
+  http: { method: 'POST', path: '/billing/resolutions/:id/dispute' },
+  scope: 'admin',
+  counted: false,
+  input: { params: z.looseObject({ id: z.string().max(100) }), body: disputeSchema },
+  output: z.looseObject({ id: z.string(), state: z.literal('disputed') }),
+  run: async ({ request, services }, { params, body }) => (await services.billing.resolutions.dispute(request, params.id, body)).map((line) => ({ ...line, state: 'disputed' as const })),
+});
+
+export const BILLING_OPERATIONS = [createCheckout, setSeatAddon, getUsage, listResolutions, disputeResolution] as const;

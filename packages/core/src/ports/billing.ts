@@ -5,6 +5,7 @@
  */
 import type { MeterKey } from '../billing/catalog.js';
 import type { OverageRates } from '../billing/overage.js';
+import type { PlanId } from '../plans.js';
 import type { BillingInterval, SubscriptionStatus } from './payment.js';
 
 export interface TenantBillingRecord {
@@ -17,11 +18,21 @@ export interface TenantBillingRecord {
   lockedUntil: string | null;
   /** Paid Team add-on seats. */
   addonSeats: number;
+  /** Plan changes, oldest first (kept about a year): a period bills each part under its plan. */
+  planHistory?: PlanChangeEntry[];
+  /** Creation time of the last subscription event applied: an older one arriving later is stale. */
+  subscriptionEventAt?: string | null;
   updatedAt: string;
 }
 
+export interface PlanChangeEntry {
+  at: string;
+  from: PlanId;
+  to: PlanId;
+}
+
 export interface MeterOutboxRecord {
-  /** `<tenantId>:<period>:<meter>`: unique, and the processor's de-duplication key. */
+  /** `<tenantId>:<period>:<meter>` (`:<part>` after a mid-period plan change): the processor's de-duplication key. */
   identifier: string;
   tenantId: string;
   period: string;
@@ -29,6 +40,8 @@ export interface MeterOutboxRecord {
   eventName: string;
   customerId: string;
   value: number;
+  /** The instant the value belongs to (the end of its part of the period); null = the period's end. */
+  occurredAt?: string | null;
   createdAt: string;
   sentAt: string | null;
 }

@@ -53,12 +53,37 @@ export type BillingWebhookEvent =
       interval: BillingInterval | null;
       /** Unix seconds; the end of the current term (annual rates stay locked until then). */
       currentPeriodEnd: number | null;
+      /** Unix seconds the processor created the event at: events apply in this order per subscription. */
+      createdAt: number;
     }
   | { id: string; kind: 'ignored'; type: string };
+
+/** A subscription that still bills (not canceled or expired). */
+export interface LiveSubscription {
+  id: string;
+  status: SubscriptionStatus;
+  priceIds: string[];
+}
+
+export interface SubscriptionChangeInput {
+  subscriptionId: string;
+  tenantId: string;
+  plan: string;
+  interval: BillingInterval;
+  /** The lines the subscription carries afterwards (the same rules as a checkout's). */
+  lines: CheckoutLine[];
+}
 
 export interface PaymentProcessor {
   readonly specificationVersion: typeof PAYMENT_PROCESSOR_SPEC_VERSION;
   createCheckoutSession(input: CheckoutSessionInput): Promise<{ id: string; url: string }>;
+  /** The customer's newest subscription that still bills; null when there is none. */
+  getLiveSubscription(customerId: string): Promise<LiveSubscription | null>;
+  /**
+   * Moves a live subscription to other prices (a plan or interval change): the old items go, the
+   * new ones come, and the processor prorates the base price for the rest of the term.
+   */
+  changeSubscription(input: SubscriptionChangeInput): Promise<LiveSubscription>;
   /** The status of the customer's newest subscription; null when there is none. */
   getSubscriptionStatus(customerId: string): Promise<SubscriptionStatus | null>;
   sendMeterEvent(event: MeterEvent): Promise<void>;

@@ -6,9 +6,10 @@
 import type { MeterKey } from '../billing/catalog.js';
 import type { ConversationRecord } from './conversations.js';
 import type { Scope } from './scope.js';
+import type { TimeRange } from './usage.js';
 
 /** Why a conversation stops being billable: a thumbs-down, or a hand-off to a human / a ticket. */
-export type DisqualifyReason = 'thumbs_down' | 'ticket';
+export type DisqualifyReason = 'thumbs_down' | 'ticket' | 'dispute';
 
 /**
  * What a disqualification did to billing: nothing was counted yet; the resolution was removed
@@ -45,8 +46,10 @@ export interface ResolutionStore {
    */
   record(resolution: ResolutionRecord): Promise<boolean>;
   /** Resolutions of a tenant's period that count (refunded ones do not). */
-  count(tenantId: string, period: string): Promise<number>;
-  list(tenantId: string, period?: string): Promise<ResolutionRecord[]>;
+  count(tenantId: string, period: string, range?: TimeRange): Promise<number>;
+  /** By period, then conversation id; `after` (a conversation id) and `limit` page through a period. */
+  list(tenantId: string, period?: string, page?: { after?: string; limit?: number }): Promise<ResolutionRecord[]>;
+  get(tenantId: string, id: string): Promise<ResolutionRecord | null>;
   /**
    * Sets the conversation's flag for `reason` and, atomically, deletes its resolution when no
    * report included it yet, else marks it refunded. Null when the workspace has no such conversation.

@@ -43,6 +43,8 @@ export interface WorkspaceRecord {
   brandAccent: string | null;
   isDefault: boolean;
   deletedAt: string | null;
+  /** Set while a downgrade keeps the workspace over the plan's cap: data kept, nothing served. */
+  suspendedAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -127,6 +129,8 @@ export interface WorkspacePatch {
   brandAccent?: string | null;
   /** Set: soft-deleted at that time; null: restored. */
   deletedAt?: string | null;
+  /** Set: suspended over the plan's cap; null: serving again. */
+  suspendedAt?: string | null;
   updatedAt: string;
 }
 

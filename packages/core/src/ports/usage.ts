@@ -2,6 +2,12 @@
 
 export type QueryEventKind = 'search' | 'answer' | 'mcp_tool';
 
+/** Part of a period: created at or after `from`, before `before` (either open). */
+export interface TimeRange {
+  from?: string;
+  before?: string;
+}
+
 /** `api_query_event`: one per billable API query (REST search/answer call, MCP tool call). */
 export interface ApiQueryEvent {
   id: string;
@@ -33,7 +39,7 @@ export interface UsageStore {
   recordQuery(event: ApiQueryEvent): Promise<void>;
   recordUsage(record: UsageRecord): Promise<void>;
   /** API query events of a tenant in a billing period, by kind. */
-  countQueries(tenantId: string, billingPeriod: string): Promise<Record<QueryEventKind, number>>;
+  countQueries(tenantId: string, billingPeriod: string, range?: TimeRange): Promise<Record<QueryEventKind, number>>;
   /** Sums of other usage meters of a tenant in a billing period. */
   sumUsage(tenantId: string, billingPeriod: string): Promise<Record<string, number>>;
   listQueries(tenantId: string, options?: { billingPeriod?: string; limit?: number }): Promise<ApiQueryEvent[]>;

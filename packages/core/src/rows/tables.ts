@@ -51,6 +51,7 @@ export const WORKSPACES = table<WorkspaceRecord>('workspaces', [
   ['brandAccent', 'brand_accent', 'text'],
   ['isDefault', 'is_default', 'bool'],
   ['deletedAt', 'deleted_at', 'time'],
+  ['suspendedAt', 'suspended_at', 'time'],
   ...stamped,
 ]);
 
@@ -183,6 +184,8 @@ export const TENANT_BILLING = table<TenantBillingRecord>('tenant_billing', [
   ['lockedRates', 'locked_rates', 'json'],
   ['lockedUntil', 'locked_until', 'time'],
   ['addonSeats', 'addon_seats', 'number'],
+  ['planHistory', 'plan_history', 'json'],
+  ['subscriptionEventAt', 'subscription_event_at', 'time'],
   ['updatedAt', 'updated_at', 'time'],
 ]);
 
@@ -194,6 +197,7 @@ export const METER_OUTBOX = table<MeterOutboxRecord>('meter_event_outbox', [
   ['eventName', 'event_name', 'text'],
   ['customerId', 'customer_id', 'text'],
   ['value', 'value', 'number'],
+  ['occurredAt', 'occurred_at', 'time'],
   ['createdAt', 'created_at', 'time'],
   ['sentAt', 'sent_at', 'time'],
 ]);

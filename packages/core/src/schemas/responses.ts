@@ -142,6 +142,7 @@ export const workspaceSchema = z.looseObject({
   brandAccent: z.string().nullable(),
   isDefault: z.boolean(),
   deletedAt: z.string().nullable(),
+  suspendedAt: z.string().nullable().optional().describe('Set while a downgrade keeps the workspace over the plan cap: data kept, nothing served until an upgrade.'),
   createdAt: z.string(),
   updatedAt: z.string(),
   recoverUntil: z.string().nullable().describe('Until when a soft-deleted workspace can be restored; null while live.'),

@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { errors, type PanyaError } from '../errors.js';
 import { API_KEY_SCOPES, type WorkspaceRecord } from '../ports/store.js';
 import type { Principal, RequestContext, ServiceDeps } from './context.js';
+import { suspendedWorkspaceError } from './workspaces.js';
 
 /** How a request addressed its tenant and workspace (the spec's routing shape). */
 export interface Addressing {
@@ -37,6 +38,7 @@ export function createAccessService(deps: ServiceDeps) {
       if (!workspace || workspace.deletedAt) return err(errors.notFound('Workspace'));
       // A sibling workspace the key may not address answers exactly like one that does not exist.
       if (principal.workspaceId && principal.workspaceId !== workspace.id) return err(errors.notFound('Workspace'));
+      if (workspace.suspendedAt) return err(suspendedWorkspaceError(tenant, workspace, (await store.workspaces.list(tenant.id)).length, deps.clock.now()));
       return ok({ tenant, workspace, principal, scope: { tenantId: tenant.id, workspaceId: workspace.id } });
     },
 

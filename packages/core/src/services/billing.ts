@@ -6,17 +6,17 @@ import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import type { PriceCatalog } from '../billing/catalog.js';
 import { checkoutLines } from '../billing/checkout.js';
-import { computeOverage } from '../billing/overage.js';
+import { gatherPeriodBill } from '../billing/period-usage.js';
 import { seatAddon, type SeatAddonChange } from '../billing/seats.js';
-import { billingFromSubscription, planFromSubscription } from '../billing/subscription.js';
-import { GUIDED_FLOW_METER } from '../billing/usage-reporter.js';
+import { billingFromSubscription, isStaleSubscriptionEvent, planFromSubscription } from '../billing/subscription.js';
 import { errors, panyaError, type PanyaError } from '../errors.js';
 import { BILLING_NOT_CONFIGURED } from '../messages.js';
-import { PLAN_IDS, resolveLimits } from '../plans.js';
+import { PLAN_IDS, PLAN_NAMES, resolveLimits } from '../plans.js';
 import type { PaymentProcessor } from '../ports/payment.js';
 import { runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import { changePlan } from './tenancy.js';
-import { countResolutions, periodBounds } from './resolutions.js';
+import { createResolutionAuditService } from './resolution-audit.js';
+import { periodBounds } from './resolutions.js';
 import { billingPeriod } from './usage.js';
 
 export const checkoutSchema = z.strictObject({
@@ -25,6 +25,11 @@ export const checkoutSchema = z.strictObject({
 });
 export const seatAddonSchema = z.strictObject({ seats: z.number() });
 export const usageQuerySchema = z.looseObject({ period: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM').optional() });
+
+/** A checkout session to send the customer to, or the live subscription moved to the new plan. */
+export type CheckoutOutcome =
+  | { url: string; sessionId: string }
+  | { changed: true; subscriptionId: string; plan: string; interval: 'month' | 'year'; status: string };
 
 export interface BillingOptions {
   processor: PaymentProcessor;
@@ -45,11 +50,26 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
   const { store, clock } = deps;
 
   return {
-    async checkout(ctx: RequestContext, input: z.output<typeof checkoutSchema>): Promise<Result<{ url: string; sessionId: string }, PanyaError>> {
+    /** The auditable resolution bill and its disputes. */
+    resolutions: createResolutionAuditService(deps),
+
+    /**
+     * A plan for the tenant: a checkout session when it has no live subscription; otherwise its
+     * one subscription moves to the new plan's prices (a tenant never pays two base prices).
+     * The plan itself changes when the processor's `customer.subscription.updated` arrives.
+     */
+    async checkout(ctx: RequestContext, input: z.output<typeof checkoutSchema>): Promise<Result<CheckoutOutcome, PanyaError>> {
       const payments = deps.payments;
       if (!payments) return err(billingOff());
       const lines = checkoutLines(input.plan, input.interval, payments.catalog);
       if (lines.isErr()) return err(lines.error);
+      const live = ctx.tenant.paymentCustomerId ? await payments.processor.getLiveSubscription(ctx.tenant.paymentCustomerId) : null;
+      if (live) {
+        const wanted = lines.value.map((l) => l.price).sort();
+        if (wanted.join() === [...live.priceIds].sort().join()) return err(errors.conflict(`The subscription is already on ${PLAN_NAMES[input.plan]} (${input.interval === 'year' ? 'yearly' : 'monthly'}).`));
+        const changed = await payments.processor.changeSubscription({ subscriptionId: live.id, tenantId: ctx.tenant.id, plan: input.plan, interval: input.interval, lines: lines.value });
+        return ok({ changed: true, subscriptionId: changed.id, plan: input.plan, interval: input.interval, status: changed.status });
+      }
       const base = (payments.returnUrl ?? 'http://localhost').replace(/\/$/, '');
       const session = await payments.processor.createCheckoutSession({
         tenantId: ctx.tenant.id,
@@ -107,6 +127,8 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
         if (!(await tx.billing.recordWebhookEvent(subscription.id, now.toISOString()))) return ok({ received: true, eventId: subscription.id, action: 'replayed', tenantId: found.id });
         const tenant = (await tx.tenants.get(found.id)) ?? found;
         const current = await tx.billing.getTenantBilling(tenant.id);
+        // Recorded (a retry is a replay) but not applied: an older state must not undo a newer one.
+        if (isStaleSubscriptionEvent(subscription, current)) return ok({ received: true, eventId: subscription.id, action: 'ignored', reason: 'stale_event' });
         const plan = planFromSubscription(subscription, payments.catalog, current) ?? tenant.plan;
         const billing = billingFromSubscription(subscription, { from: tenant.plan, to: plan }, current, now);
         if (!billing) return ok({ received: true, eventId: subscription.id, action: 'ignored', reason: 'replaced_subscription' });
@@ -121,22 +143,13 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
     async usage(ctx: RequestContext, period: string = billingPeriod(clock.now())) {
       const now = clock.now();
       const tenant = ctx.tenant;
-      const billing = await store.billing.getTenantBilling(tenant.id);
-      const queries = await store.usage.countQueries(tenant.id, period);
-      const meters = await store.usage.sumUsage(tenant.id, period);
-      const usage = {
-        // The current period counts conversations still in progress too: they are about to bill.
-        resolutions: await countResolutions(store, tenant.id, period, { includeActive: period === billingPeriod(now) }),
-        apiQueries: queries.search + queries.answer + queries.mcp_tool,
-        guidedFlows: meters[GUIDED_FLOW_METER] ?? 0,
-        addonSeats: billing?.addonSeats ?? 0,
-      };
+      // The reporter's own numbers: the current period counts conversations still in progress too.
+      const bill = await gatherPeriodBill(store, tenant, period, { includeActive: period === billingPeriod(now) });
       const periodEnd = Date.parse(periodBounds(period).end);
-      const lockedRates = billing?.lockedRates && billing.lockedUntil && Date.parse(billing.lockedUntil) >= periodEnd - 1 ? billing.lockedRates : null;
       const limits = resolveLimits(tenant, new Date(Math.min(now.getTime(), periodEnd - 1)));
-      const overage = computeOverage({ plan: tenant.plan, limits, usage, lockedRates });
       // Without a payment processor nothing is charged: usage only, no projected charge.
       const configured = deps.payments !== undefined;
+      const lastPart = bill.parts.at(-1);
       return ok({
         period,
         plan: tenant.plan,
@@ -144,16 +157,31 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
         ...(configured ? {} : { notice: BILLING_NOT_CONFIGURED.en }),
         currency: 'THB' as const,
         grandfathered: limits.grandfathered,
-        resolutions: usage.resolutions,
-        apiQueries: usage.apiQueries,
-        resolutionEquivalents: overage.resolutionEquivalents,
-        guidedFlows: usage.guidedFlows,
-        addonSeats: usage.addonSeats,
-        included: { resolutions: overage.includedResolutions },
-        overage: { resolutions: overage.resolutionOverage, apiQueries: overage.apiQueryOverage },
-        rates: { resolutionSatang: overage.rates.resolutionSatang, apiQuerySatang: overage.rates.apiQuerySatang, locked: lockedRates !== null },
-        charges: configured ? { baseSatang: overage.baseSatang, seatsSatang: overage.seatsSatang, resolutionOverageSatang: overage.resolutionOverageSatang, apiQueryOverageSatang: overage.apiQueryOverageSatang } : null,
-        projectedSatang: configured ? overage.projectedSatang : null,
+        resolutions: bill.resolutions,
+        apiQueries: bill.apiQueries,
+        resolutionEquivalents: bill.resolutionEquivalents,
+        guidedFlows: bill.guidedFlows,
+        addonSeats: bill.addonSeats,
+        included: { resolutions: bill.includedResolutions },
+        // The cap refuses chats; it never changes the bill (that is the included pool's job).
+        hardCap: { limit: limits.chatHardCap, applies: limits.hardCapApplies, reached: limits.hardCapApplies && limits.chatHardCap !== null && bill.resolutions >= limits.chatHardCap },
+        overage: { resolutions: bill.resolutionOverage, apiQueries: bill.apiQueryOverage },
+        rates: { resolutionSatang: lastPart?.rates.resolutionSatang ?? null, apiQuerySatang: lastPart?.rates.apiQuerySatang ?? null, locked: lastPart?.locked ?? false },
+        charges: configured ? { baseSatang: bill.baseSatang, seatsSatang: bill.seatsSatang, resolutionOverageSatang: bill.resolutionOverageSatang, apiQueryOverageSatang: bill.apiQueryOverageSatang } : null,
+        projectedSatang: configured ? bill.projectedSatang : null,
+        // Each part of the period bills under the plan in force then (docs/decisions.md).
+        parts: bill.parts.map((p) => ({
+          from: p.from,
+          to: p.to,
+          plan: p.plan,
+          grandfathered: p.grandfathered,
+          resolutions: p.resolutions,
+          apiQueries: p.apiQueries,
+          included: { resolutions: p.includedResolutions },
+          overage: { resolutions: p.resolutionOverage, apiQueries: p.apiQueryOverage },
+          rates: { resolutionSatang: p.rates.resolutionSatang, apiQuerySatang: p.rates.apiQuerySatang, locked: p.locked },
+          charges: configured ? { resolutionOverageSatang: p.resolutionOverageSatang, apiQueryOverageSatang: p.apiQueryOverageSatang } : null,
+        })),
       });
     },
   };

@@ -6,7 +6,7 @@
  */
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
-import { GUIDED_FLOW_METER } from '../billing/usage-reporter.js';
+import { GUIDED_FLOW_METER } from '../billing/period-usage.js';
 import { errors, type PanyaError } from '../errors.js';
 import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
 import { runInTransaction, type RequestContext, type ServiceDeps } from './context.js';

@@ -27,6 +27,7 @@ import { claimsHost } from '../hostnames/rules.js';
 import type { ApiKeyService } from './api-keys.js';
 import type { RequestContext, ServiceDeps } from './context.js';
 import type { SearchService } from './search.js';
+import { suspendedWorkspaceError } from './workspaces.js';
 
 /** One help center: a tenant's workspace, as addressed on the help host or a custom hostname. */
 export interface HelpSite {
@@ -44,6 +45,8 @@ export type HelpResolution =
   | { kind: 'redirect'; location: string }
   /** An erased tenant's slug or hostname: 410 Gone, never cached. */
   | { kind: 'gone' }
+  /** A workspace suspended over the plan's cap: 403 naming the plan that restores it. */
+  | { kind: 'suspended'; plan: string }
   | { kind: 'not_found' };
 
 export interface HelpRequest {
@@ -89,9 +92,13 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
   const { store, edge, helpHost, logger } = deps;
 
   /** The tenant's site for an addressed workspace (default when none), or null for a missing or deleted one. */
-  async function siteOf(tenant: TenantRecord, workspaceSlug: string | undefined, hostname: string | null): Promise<HelpSite | null> {
+  async function siteOf(tenant: TenantRecord, workspaceSlug: string | undefined, hostname: string | null): Promise<HelpSite | { kind: 'suspended'; plan: string } | null> {
     const workspace = workspaceSlug === undefined ? await store.workspaces.getDefault(tenant.id) : await store.workspaces.getBySlug(tenant.id, workspaceSlug);
     if (!workspace || workspace.deletedAt) return null;
+    if (workspace.suspendedAt) {
+      const problem = suspendedWorkspaceError(tenant, workspace, (await store.workspaces.list(tenant.id)).length, deps.clock.now());
+      return { kind: 'suspended', plan: problem.code === 'plan_required' ? problem.plan : tenant.plan };
+    }
     return { tenant, workspace, base: siteBase(hostname === null ? tenant.slug : null, workspace), hostname };
   }
 
@@ -149,6 +156,7 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
         const tenant = await store.tenants.getBySlug(path.tenantSlug);
         if (!tenant) return (await store.tombstones.getBySlug(path.tenantSlug)) ? { kind: 'gone' } : { kind: 'not_found' };
         const site = await siteOf(tenant, path.workspaceSlug, null);
+        if (site && 'kind' in site) return site;
         return site ? { kind: 'site', site, page: path.page } : { kind: 'not_found' };
       }
       const record = await store.hostnames.findByHostname(host);
@@ -161,6 +169,7 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
       if (record.status !== 'active') return { kind: 'not_found' };
       const path = parseHelpPath(request.path, false)!;
       const site = await siteOf(tenant, path.workspaceSlug, record.hostname);
+      if (site && 'kind' in site) return site;
       return site ? { kind: 'site', site, page: path.page } : { kind: 'not_found' };
     },
 

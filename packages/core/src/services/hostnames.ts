@@ -241,24 +241,43 @@ export function createHostnameService(deps: HostnameServiceDeps) {
     },
 
     /**
-     * After a plan (or quota) change: Active → inactive below Business; inactive → Active on
-     * re-upgrade, oldest first while slots last.
+     * After a plan (or quota) change, the active-hostname cap is re-applied: the earliest
+     * activated keep serving up to the cap, the others go inactive (below Business, all of
+     * them); on re-upgrade inactive ones serve again, oldest first, while slots last.
      */
     async applyPlan(tenantId: string): Promise<CustomHostnameRecord[]> {
       const tenant = await store.tenants.get(tenantId);
       if (!tenant) return [];
-      const records = (await store.hostnames.list(tenantId)).sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || a.createdAt.localeCompare(b.createdAt));
+      const now = clock.now();
+      const limits = resolveLimits(tenant, now);
+      const cap = PLANS[tenant.plan].customHostnames ? limits.maxActiveHostnames : 0;
+      // Active ones by the time they became active (`statusChangedAt`), then the rest by age.
+      const records = (await store.hostnames.list(tenantId)).sort(
+        (a, b) => Number(b.status === 'active') - Number(a.status === 'active') || (a.status === 'active' ? a.statusChangedAt.localeCompare(b.statusChangedAt) : 0) || a.createdAt.localeCompare(b.createdAt),
+      );
+      let serving = 0;
       const out: CustomHostnameRecord[] = [];
-      for (const record of records) out.push(await apply(tenant, record, { type: 'plan_changed' }));
+      for (const record of records) {
+        let may = serving < cap;
+        if (may && record.status !== 'active') may = checkHostnameAllowance(limits, { tenantActive: serving, accountActive: await store.hostnames.countActive() }).isOk();
+        const next = transition(record, { type: 'plan_changed' }, { now: now.toISOString(), mayBeActive: may });
+        if (next !== record) await store.hostnames.update(next);
+        if (next.status === 'active') serving++;
+        out.push(next);
+      }
       return out;
     },
 
-    /** The scheduled poll: re-reads Pending and Verifying DNS records, oldest first. */
+    /**
+     * The scheduled poll: re-reads up to `limit` Pending and Verifying DNS records, least recently
+     * checked first. Every record read goes to the back of the queue, an edge outage included, so
+     * each one is re-read within (backlog / limit) runs however many never verify.
+     */
     async poll(limit = POLL_BATCH): Promise<HostnamePollSummary> {
       const summary: HostnamePollSummary = { job: 'hostname-poll', checked: 0, active: 0, failed: 0, unknown: 0 };
       if (edge.id === 'none') return summary;
       const tenants = new Map<string, TenantRecord | null>();
-      for (const record of await store.hostnames.listByStatus(POLLED, limit)) {
+      for (const record of await store.hostnames.listForCheck(POLLED, limit)) {
         if (!tenants.has(record.tenantId)) tenants.set(record.tenantId, await store.tenants.get(record.tenantId));
         const tenant = tenants.get(record.tenantId);
         if (!tenant) continue;
@@ -266,7 +285,11 @@ export function createHostnameService(deps: HostnameServiceDeps) {
         summary.checked++;
         if (next.status === 'active') summary.active++;
         else if (next.status === 'failed') summary.failed++;
-        else if (next.lastCheckedAt === record.lastCheckedAt) summary.unknown++;
+        else if (next.lastCheckedAt === record.lastCheckedAt) {
+          summary.unknown++;
+          // Tried: to the back of the queue all the same (the record itself is unchanged).
+          await store.hostnames.update({ ...next, lastCheckedAt: clock.now().toISOString() });
+        }
       }
       return summary;
     },

@@ -17,7 +17,7 @@ import type { Ids } from '../ports/system.js';
 export const BILLABLE_CONVERSATION = { hasGroundedAnswer: true, hasThumbsDown: false, handedOff: false } as const satisfies Partial<Record<keyof ConversationRecord, boolean>>;
 
 /** The conversation flag each disqualification sets (for good: a later thumbs-up does not undo it). */
-export const DISQUALIFYING_FLAG = { thumbs_down: 'hasThumbsDown', ticket: 'handedOff' } as const satisfies Record<DisqualifyReason, keyof ConversationRecord>;
+export const DISQUALIFYING_FLAG = { thumbs_down: 'hasThumbsDown', ticket: 'handedOff', dispute: 'hasThumbsDown' } as const satisfies Record<DisqualifyReason, keyof ConversationRecord>;
 
 /** A conversation is a resolution once it has been idle this long (DESIGN: 30 minutes). */
 export const RESOLUTION_IDLE_MS = 30 * 60_000;

@@ -1,10 +1,12 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, panyaError, type PanyaError } from '../errors.js';
 import { quotaKey, quotasSchema, type PlanId } from '../plans.js';
+import type { PlanChangeEntry } from '../ports/billing.js';
 import type { Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { createTenantSchema, updateTenantSchema, type CreateTenantInput, type UpdateTenantInput } from '../schemas/tenancy.js';
 import { parseInput } from '../schemas/validate.js';
 import { runInTransaction, type ServiceDeps } from './context.js';
+import { applyWorkspaceCap } from './workspaces.js';
 
 export const DEFAULT_WORKSPACE_SLUG = 'default';
 
@@ -36,10 +38,32 @@ export async function changePlan(store: Store, tenant: TenantRecord, change: Pla
     ...(change.plan && change.plan !== tenant.plan ? { plan: change.plan } : {}),
     ...(change.paymentCustomerId && change.paymentCustomerId !== tenant.paymentCustomerId ? { paymentCustomerId: change.paymentCustomerId } : {}),
   };
-  if (Object.keys(patch).length === 0) return { tenant, planChanged: false };
+  if (Object.keys(patch).length === 0) {
+    // Quotas may have changed (operator update): the workspace cap is re-applied all the same.
+    await applyWorkspaceCap(store, tenant, now);
+    return { tenant, planChanged: false };
+  }
   const updated = { ...patch, updatedAt: now.toISOString() };
   await store.tenants.update(tenant.id, updated);
-  return { tenant: { ...tenant, ...updated }, planChanged: 'plan' in patch };
+  if (patch.plan) await recordPlanChange(store, tenant.id, { at: now.toISOString(), from: tenant.plan, to: patch.plan }, now);
+  const result = { ...tenant, ...updated };
+  // Every cap follows the plan: workspaces here (same transaction), hostnames in the hook after commit.
+  await applyWorkspaceCap(store, result, now);
+  return { tenant: result, planChanged: 'plan' in patch };
+}
+
+/** Plan changes are kept ~13 months: long enough for any period still to be reported or viewed. */
+const PLAN_HISTORY_MS = 400 * 86_400_000;
+
+/** Appends to the tenant's plan history, from which a period is billed part by part. */
+async function recordPlanChange(store: Store, tenantId: string, change: PlanChangeEntry, now: Date): Promise<void> {
+  const current = await store.billing.getTenantBilling(tenantId);
+  const keep = (current?.planHistory ?? []).filter((c) => Date.parse(c.at) >= now.getTime() - PLAN_HISTORY_MS);
+  await store.billing.putTenantBilling({
+    ...(current ?? { tenantId, subscriptionId: null, subscriptionStatus: null, interval: null, lockedRates: null, lockedUntil: null, addonSeats: 0 }),
+    planHistory: [...keep, change],
+    updatedAt: now.toISOString(),
+  });
 }
 
 export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}) {
@@ -70,6 +94,7 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
         brandAccent: parsed.value.brandAccent ?? null,
         isDefault: true,
         deletedAt: null,
+        suspendedAt: null,
         createdAt: now,
         updatedAt: now,
       };

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, panyaError, type PanyaError } from '../errors.js';
 import { PLAN_IDS, PLANS, planRank, resolveLimits, type PlanId } from '../plans.js';
-import type { Scope, TenantRecord, WorkspaceRecord } from '../ports/store.js';
+import type { Scope, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { parseInput } from '../schemas/validate.js';
 import {
   createWorkspaceSchema,
@@ -28,6 +28,7 @@ export function recoverUntil(deletedAt: string): Date {
 }
 
 export function workspaceView(ws: WorkspaceRecord, now: Date): WorkspaceView {
+  ws = { ...ws, suspendedAt: ws.suspendedAt ?? null };
   if (!ws.deletedAt) return { ...ws, recoverUntil: null, daysLeft: null };
   const until = recoverUntil(ws.deletedAt);
   return { ...ws, recoverUntil: until.toISOString(), daysLeft: Math.max(0, Math.ceil((until.getTime() - now.getTime()) / DAY_MS)) };
@@ -61,6 +62,37 @@ function capError(tenant: TenantRecord, live: number, now: Date): PanyaError | n
     ? `The ${PLANS[tenant.plan].name} plan allows ${plural(cap)}; upgrade to ${PLANS[upgrade].name} for ${upgradeCap === null ? 'unlimited workspaces' : `up to ${plural(upgradeCap)}`}.`
     : `This tenant's limit of ${plural(cap)} is reached; a higher limit needs a contract change.`;
   return panyaError('quota_exceeded', { message, limit: cap, ...(upgrade ? { plan: PLANS[upgrade].name } : {}) });
+}
+
+/**
+ * Re-applies the plan's workspace cap after a plan or quota change: the default workspace, then
+ * the oldest, serve up to the cap; the others are suspended (data, keys and settings kept,
+ * nothing served) and serve again, oldest first, once the cap allows. Nothing is deleted.
+ */
+export async function applyWorkspaceCap(store: Store, tenant: TenantRecord, now: Date): Promise<{ suspended: string[]; restored: string[] }> {
+  const cap = resolveLimits(tenant, now).maxWorkspaces;
+  const live = (await store.workspaces.list(tenant.id)).sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  const changed = { suspended: [] as string[], restored: [] as string[] };
+  for (const [i, ws] of live.entries()) {
+    // The default workspace always serves, whatever an override says.
+    const serves = cap === null || i < Math.max(1, cap);
+    if (serves && ws.suspendedAt) {
+      await store.workspaces.update(tenant.id, ws.id, { suspendedAt: null, updatedAt: now.toISOString() });
+      changed.restored.push(ws.id);
+    } else if (!serves && !ws.suspendedAt) {
+      await store.workspaces.update(tenant.id, ws.id, { suspendedAt: now.toISOString(), updatedAt: now.toISOString() });
+      changed.suspended.push(ws.id);
+    }
+  }
+  return changed;
+}
+
+/** What a suspended workspace answers: `plan_required` naming the plan that serves it again. */
+export function suspendedWorkspaceError(tenant: TenantRecord, workspace: WorkspaceRecord, live: number, now: Date): PanyaError {
+  const cap = resolveLimits(tenant, now).maxWorkspaces ?? live;
+  const upgrade = planAllowing(tenant.plan, live);
+  const message = `Workspace "${workspace.slug}" is suspended: the ${PLANS[tenant.plan].name} plan serves ${plural(cap)}. ${upgrade ? `Upgrade to ${PLANS[upgrade].name} to restore it` : 'A contract change restores it'}; its data is kept.`;
+  return panyaError('plan_required', { message, plan: upgrade ? PLANS[upgrade].name : PLANS[tenant.plan].name });
 }
 
 /** Workspaces are managed tenant-wide: an `admin` key or owner/admin membership not bound to one workspace. */
@@ -132,6 +164,7 @@ export function createWorkspaceService(deps: ServiceDeps & { changed?: (scope: S
           brandAccent: parsed.value.brandAccent ?? null,
           isDefault: false,
           deletedAt: null,
+          suspendedAt: null,
           createdAt: now.toISOString(),
           updatedAt: now.toISOString(),
         };

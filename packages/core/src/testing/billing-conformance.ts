@@ -12,6 +12,7 @@ const row = (tenantId: string, meter: MeterOutboxRecord['meter'], value: number,
   eventName: meter,
   customerId: 'cus_1',
   value,
+  occurredAt: null,
   createdAt: '2026-11-01T01:00:00.000Z',
   sentAt: null,
   ...overrides,
@@ -31,6 +32,8 @@ export function billingSuite(getStore: () => Store): void {
         lockedRates: { resolutionSatang: 400, apiQuerySatang: 80 },
         lockedUntil: '2027-10-01T00:00:00.000Z',
         addonSeats: 2,
+        planHistory: [{ at: '2026-09-15T10:00:00.000Z', from: 'free', to: 'team' }],
+        subscriptionEventAt: '2026-09-15T10:00:00.000Z',
         updatedAt: '2026-10-01T00:00:00.000Z',
       };
       await store.billing.putTenantBilling(state);
@@ -51,6 +54,17 @@ export function billingSuite(getStore: () => Store): void {
         ['svc_resolutions', 10],
       ]);
       expect(await store.billing.listMeterEvents(s.b.id)).toEqual([]);
+    });
+
+    it('a period billed in parts keeps one row per part of the same meter, each with its instant', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const first = row(s.a.id, 'svc_resolutions', 77, { identifier: `${s.a.id}:2026-10:svc_resolutions:1`, occurredAt: '2026-10-10T23:59:59.000Z' });
+      await store.billing.enqueueMeterEvents([first, row(s.a.id, 'svc_resolutions', 87)]);
+      expect((await store.billing.listMeterEvents(s.a.id, '2026-10')).map((r) => [r.identifier, r.value, r.occurredAt])).toEqual([
+        [`${s.a.id}:2026-10:svc_resolutions`, 87, null],
+        [first.identifier, 77, '2026-10-10T23:59:59.000Z'],
+      ]);
     });
 
     it('pending rows leave the queue once marked sent, per tenant or for all', async () => {

@@ -19,6 +19,7 @@ export function makeWorkspace(tenantId: string, slug: string, overrides: Partial
     brandAccent: null,
     isDefault: slug === 'default',
     deletedAt: null,
+    suspendedAt: null,
     createdAt: stamp(),
     updatedAt: stamp(),
     ...overrides,

@@ -76,6 +76,11 @@ export function operationsSuite(getStore: () => Store): void {
       const listed = await store.usage.listQueries(s.a.id, { billingPeriod: '2030-01' });
       expect(listed).toHaveLength(3);
       expect(listed.find((e) => e.kind === 'mcp_tool')?.tool).toBe('svc_search');
+      // Part of a period (from inclusive, before exclusive): a plan change splits the month.
+      await store.usage.recordQuery({ ...event(s.a.id, s.aDefault.id, 'search'), createdAt: '2030-01-20T00:00:00.000Z' });
+      expect(await store.usage.countQueries(s.a.id, '2030-01', { from: '2030-01-20T00:00:00.000Z' })).toEqual({ search: 1, answer: 0, mcp_tool: 0 });
+      expect(await store.usage.countQueries(s.a.id, '2030-01', { before: '2030-01-20T00:00:00.000Z' })).toEqual({ search: 2, answer: 0, mcp_tool: 1 });
+      expect(await store.usage.countQueries(s.a.id, '2030-01', { from: '2030-01-01T00:00:00.000Z', before: '2030-01-02T00:00:00.000Z' })).toEqual({ search: 0, answer: 0, mcp_tool: 0 });
     });
 
     it('sums other meters per period', async () => {

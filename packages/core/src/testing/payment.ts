@@ -1,4 +1,4 @@
-import { PAYMENT_PROCESSOR_SPEC_VERSION, type BillingWebhookEvent, type CheckoutSessionInput, type MeterEvent, type PaymentProcessor, type SubscriptionStatus } from '../ports/payment.js';
+import { PAYMENT_PROCESSOR_SPEC_VERSION, type BillingWebhookEvent, type CheckoutSessionInput, type MeterEvent, type PaymentProcessor, type SubscriptionChangeInput, type SubscriptionStatus } from '../ports/payment.js';
 
 /** The signature the fake accepts on webhooks. */
 export const FAKE_WEBHOOK_SIGNATURE = 'fake-signature';
@@ -13,9 +13,11 @@ export function createFakePaymentProcessor() {
   const sessions: (CheckoutSessionInput & { id: string; url: string })[] = [];
   const meterEvents: MeterEvent[] = [];
   const statuses = new Map<string, SubscriptionStatus>();
+  const changes: SubscriptionChangeInput[] = [];
   let failNextMeterEvents = 0;
   const processor: PaymentProcessor & {
     sessions: typeof sessions;
+    changes: typeof changes;
     meterEvents: typeof meterEvents;
     setSubscriptionStatus(customerId: string, status: SubscriptionStatus): void;
     /** The next `n` meter events fail after reaching the processor (a lost response). */
@@ -23,6 +25,7 @@ export function createFakePaymentProcessor() {
   } = {
     specificationVersion: PAYMENT_PROCESSOR_SPEC_VERSION,
     sessions,
+    changes,
     meterEvents,
     setSubscriptionStatus: (customerId, status) => void statuses.set(customerId, status),
     failAfterAccepting: (n) => void (failNextMeterEvents = n),
@@ -34,6 +37,14 @@ export function createFakePaymentProcessor() {
     },
     async getSubscriptionStatus(customerId) {
       return statuses.get(customerId) ?? null;
+    },
+    async getLiveSubscription(customerId) {
+      const status = statuses.get(customerId);
+      return status && !['canceled', 'incomplete_expired'].includes(status) ? { id: `sub_${customerId}`, status, priceIds: [] } : null;
+    },
+    async changeSubscription(input) {
+      changes.push(input);
+      return { id: input.subscriptionId, status: 'active', priceIds: input.lines.map((l) => l.price) };
     },
     async sendMeterEvent(event) {
       if (!meterEvents.some((e) => e.identifier === event.identifier)) meterEvents.push(event);

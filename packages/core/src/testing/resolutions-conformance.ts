@@ -36,6 +36,16 @@ export function resolutionsSuite(getStore: () => Store): void {
       expect(await detectResolutions(store, ids, now, { tenantId: s.a.id })).toEqual({ scanned: 2, written: 2, done: true });
       expect(await store.resolutions.count(s.a.id, '2030-01')).toBe(2);
       expect(await store.resolutions.count(s.b.id, '2030-01')).toBe(0);
+      // Counted by when they qualified (part of a period): all of them at `now`.
+      expect(await store.resolutions.count(s.a.id, '2030-01', { from: now.toISOString() })).toBe(2);
+      expect(await store.resolutions.count(s.a.id, '2030-01', { before: now.toISOString() })).toBe(0);
+      // Paged by conversation id; one by id, within its tenant only.
+      const [firstRes, ...rest] = await store.resolutions.list(s.a.id, '2030-01');
+      expect(rest).toHaveLength(1);
+      expect(await store.resolutions.list(s.a.id, '2030-01', { limit: 1 })).toEqual([firstRes]);
+      expect(await store.resolutions.list(s.a.id, '2030-01', { after: firstRes!.conversationId, limit: 5 })).toEqual(rest);
+      expect(await store.resolutions.get(s.a.id, firstRes!.id)).toEqual(firstRes);
+      expect(await store.resolutions.get(s.b.id, firstRes!.id)).toBeNull();
       expect(await countResolutions(store, s.a.id, '2030-02', { includeActive: true })).toBe(1);
       expect(await countResolutions(store, s.a.id, '2030-02')).toBe(0);
       // Idempotent: a second run writes nothing; later runs pick up what went idle since.

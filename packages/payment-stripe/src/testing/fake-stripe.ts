@@ -20,7 +20,18 @@ export interface FakeSubscription {
   status: string;
   created: number;
   metadata: Record<string, string>;
-  items: { price: string; currentPeriodEnd: number }[];
+  items: { id?: string; price: string; quantity?: number; currentPeriodEnd: number }[];
+}
+
+/** A proration line Stripe adds to the next invoice when a subscription's licensed prices change mid-term. */
+export interface FakeProrationItem {
+  subscription: string;
+  price: string;
+  /** -1: credit for the unused rest of the term on the old price; +1: the new price for the same rest. */
+  direction: -1 | 1;
+  quantity: number;
+  periodStart: number;
+  periodEnd: number;
 }
 
 export interface RecordedRequest {
@@ -62,6 +73,8 @@ export interface FakeStripe {
   /** Accepted billing meter events, in order. */
   meterEvents: { identifier: string; event_name: string; payload: Record<string, string>; timestamp: number }[];
   subscriptions: FakeSubscription[];
+  /** Proration lines of subscription updates with `proration_behavior=create_prorations` (the default). */
+  prorations: FakeProrationItem[];
   requests: RecordedRequest[];
   addSubscription(sub: Omit<FakeSubscription, 'id' | 'created'> & { created?: number }): FakeSubscription;
   /**
@@ -70,7 +83,7 @@ export interface FakeStripe {
    */
   completeCheckout(sessionId: string, options?: { currentPeriodEnd?: number }): FakeSubscription;
   /** A webhook event about `sub` as Stripe sends it (the JSON body); sign it with the SDK's test helper. */
-  subscriptionEvent(type: 'customer.subscription.created' | 'customer.subscription.updated' | 'customer.subscription.deleted', sub: FakeSubscription): string;
+  subscriptionEvent(type: 'customer.subscription.created' | 'customer.subscription.updated' | 'customer.subscription.deleted', sub: FakeSubscription, options?: { created?: number }): string;
   /**
    * Handle the next `n` requests to `path` (those `match` accepts) but drop the connection
    * instead of answering: the request took effect, the caller never hears so.
@@ -89,6 +102,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
   const checkoutSessions: Params[] = [];
   const meterEvents: FakeStripe['meterEvents'] = [];
   const subscriptions: FakeSubscription[] = [];
+  const prorations: FakeProrationItem[] = [];
   const requests: RecordedRequest[] = [];
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
   const drops = new Map<string, { left: number; match: (params: Params) => boolean }>();
@@ -140,15 +154,51 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         has_more: false,
         data: sub.items.map((item) => {
           const price = prices.get(item.price);
+          item.id ??= id('si');
           return {
-            id: id('si'),
+            id: item.id,
             object: 'subscription_item',
+            ...(item.quantity !== undefined ? { quantity: item.quantity } : {}),
             current_period_end: item.currentPeriodEnd,
             price: { id: item.price, object: 'price', recurring: price ? { interval: price.interval, usage_type: price.usageType } : null },
           };
         }),
       },
     };
+  }
+
+  /** `POST /v1/subscriptions/:id`: swaps items (`items[n][id]` + `deleted`, or a new `price`), prorating licensed ones. */
+  function updateSubscription(sub: FakeSubscription, params: Params): Params {
+    if (sub.status === 'canceled') throw invalid('A canceled subscription can only update its cancellation_details and metadata.');
+    const changes = (params.items ?? []) as Params[];
+    const items = sub.items.map((item) => ({ ...item }));
+    const end = Math.max(...sub.items.map((i) => i.currentPeriodEnd), Math.floor(Date.now() / 1000));
+    const now = Math.floor(Date.now() / 1000);
+    const removed: typeof items = [];
+    const added: typeof items = [];
+    changes.forEach((change, i) => {
+      if (change.id !== undefined) {
+        const at = items.findIndex((item) => item.id === change.id);
+        if (at < 0) throw invalid(`No such subscription item: '${String(change.id)}'`, `items[${i}][id]`);
+        if (change.deleted === 'true') removed.push(...items.splice(at, 1));
+        return;
+      }
+      const price = prices.get(String(change.price));
+      if (!price) throw invalid(`No such price: '${String(change.price)}'`, `items[${i}][price]`);
+      if (price.usageType === 'metered' && change.quantity !== undefined) throw invalid(`Quantity should not be specified where usage_type is \`metered\`. Remove quantity from \`items[${i}]\``, `items[${i}][quantity]`);
+      if (items.some((item) => item.price === change.price)) throw invalid(`Cannot add multiple subscription items with the same price: ${String(change.price)}.`, `items[${i}][price]`);
+      const item = { id: id('si'), price: String(change.price), ...(change.quantity !== undefined ? { quantity: Number(change.quantity) } : price.usageType === 'licensed' ? { quantity: 1 } : {}), currentPeriodEnd: end };
+      items.push(item);
+      added.push(item);
+    });
+    if ((params.proration_behavior ?? 'create_prorations') !== 'none') {
+      for (const [list, direction] of [[removed, -1], [added, 1]] as const) {
+        for (const item of list) if (prices.get(item.price)?.usageType === 'licensed') prorations.push({ subscription: sub.id, price: item.price, direction, quantity: item.quantity ?? 1, periodStart: now, periodEnd: end });
+      }
+    }
+    sub.items = items;
+    if (params.metadata) sub.metadata = { ...sub.metadata, ...(params.metadata as Record<string, string>) };
+    return subscriptionObject(sub);
   }
 
   function route(method: string, path: string, params: Params): Params {
@@ -163,10 +213,15 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       return { object: 'list', url: '/v1/subscriptions', has_more: matches.length > limit, data: matches.slice(0, limit).map(subscriptionObject) };
     }
     const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
-    if (method === 'GET' && sub) {
+    if (sub) {
       const found = subscriptions.find((s) => s.id === sub[1]);
       if (!found) throw new StripeApiError(404, 'invalid_request_error', `No such subscription: '${sub[1]}'`, 'id', 'resource_missing');
-      return subscriptionObject(found);
+      if (method === 'GET') return subscriptionObject(found);
+      if (method === 'POST') return updateSubscription(found, params);
+      if (method === 'DELETE') {
+        found.status = 'canceled';
+        return subscriptionObject(found);
+      }
     }
     throw new StripeApiError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
   }
@@ -177,7 +232,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     const raw = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://fake');
     const method = req.method ?? 'GET';
-    const params = (method === 'GET' ? qs.parse(url.search.slice(1)) : qs.parse(raw)) as Params;
+    const params = (method === 'GET' || method === 'DELETE' ? qs.parse(url.search.slice(1)) : qs.parse(raw)) as Params;
     const idempotencyKey = (req.headers['idempotency-key'] as string | undefined) ?? null;
     requests.push({ method, path: url.pathname, idempotencyKey, params });
 
@@ -246,6 +301,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     checkoutSessions,
     meterEvents,
     subscriptions,
+    prorations,
     requests,
     addSubscription(input) {
       const sub = { id: id('sub'), created: input.created ?? Math.floor(Date.now() / 1000) + subscriptions.length, ...input };
@@ -258,15 +314,15 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       const customer = typeof session.customer === 'string' ? session.customer : id('cus');
       const end = options.currentPeriodEnd ?? Math.floor(Date.now() / 1000) + 30 * 86_400;
       const metadata = ((session.subscription_data as Params | null)?.metadata ?? {}) as Record<string, string>;
-      const items = (session.line_items as Params[]).map((item) => ({ price: String(item.price), currentPeriodEnd: end }));
+      const items = (session.line_items as Params[]).map((item) => ({ id: id('si'), price: String(item.price), ...(item.quantity !== undefined ? { quantity: Number(item.quantity) } : {}), currentPeriodEnd: end }));
       session.status = 'complete';
       session.customer = customer;
       const sub = { id: id('sub'), created: Math.floor(Date.now() / 1000) + subscriptions.length, customer, status: 'active', metadata, items };
       subscriptions.push(sub);
       return sub;
     },
-    subscriptionEvent(type, sub) {
-      return JSON.stringify({ id: id('evt'), object: 'event', api_version: '2025-01-27.acacia', type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object: subscriptionObject(sub) } });
+    subscriptionEvent(type, sub, options = {}) {
+      return JSON.stringify({ id: id('evt'), object: 'event', api_version: '2025-01-27.acacia', type, created: options.created ?? Math.floor(Date.now() / 1000), livemode: false, data: { object: subscriptionObject(sub) } });
     },
     dropResponses(path, n, match = () => true) {
       drops.set(path, { left: n, match });
