@@ -11,7 +11,7 @@ import { BENCH_DIR, CACHE_ROOT, sourceHash } from './lib/panya.js';
 import { RENDER } from './lib/report.js';
 import { median } from './lib/stats.js';
 
-const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact', 'stall', 'billing'] as const;
+const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact', 'stall', 'billing', 'tenants'] as const;
 type Name = (typeof ALL)[number];
 const readmeOnly = process.argv.includes('--readme');
 const asked = process.argv.slice(2).filter((a) => a !== '--' && a !== '--readme');
@@ -92,6 +92,9 @@ const runners: Record<Name, () => Promise<object>> = {
   },
   async billing() {
     return { detector: await runChild<object>('resolutions.ts') };
+  },
+  async tenants() {
+    return runChild<object>('tenants.ts');
   },
 };
 
@@ -187,6 +190,10 @@ SciFact (\`shared/eval/scifact\`: 5,183 abstracts, 300 test queries) loaded once
     billing: `## billing — the resolution detector
 
 In-process, SQLite in memory: a tenant with 200,000 conversations counted in earlier months and 2,000 new ones from last month. **First run** records the new ones (\`detectResolutions\`); **steady state** is the candidate scan every later \`*/15\` run makes, median of 9: the detector's window (this month and the previous one, through the partial index of qualifying conversations) against the same scan over the whole history.
+`,
+    tenants: `## tenants — many small tenants on one server
+
+SciFact abstracts written through the library's write path (\`documents.bulk\` + \`ingest.drain()\`, default settings, no model) into one SQLite file: \`BENCH_TENANTS_SMALL\` tenants of 20 documents, \`BENCH_TENANTS_MEDIUM\` of 1,000 and \`BENCH_TENANTS_LARGE\` of \`BENCH_TENANTS_LARGE_DOCS\` (scaled down by default; the full run is 10,000 / 100 / 3 × 20,000). **file / text** — the database file against the raw text written. Then \`panya serve --workers 2\` on it: **cold** — the first search of each workspace, one request at a time (small: the last 50 built; medium: every one), **warm** — three more passes (each worker loads a workspace on its own first search); **Zipf** — autocannon, 10 connections, \`BENCH_HTTP_SECONDS\`, the tenant of each request drawn by Zipf (s = 1) over every tenant. **RSS** — the server's process group; **index cache** — its \`/metrics\` figures (summed over the workers).
 `,
   };
   return `# Panya benchmarks

@@ -117,6 +117,8 @@ const panyaMemory = {
   processHeapDeltaBytes: mem1.heapUsed + mem1.external - (mem0.heapUsed + mem0.external),
   fileBreakdownOneWs: fileBreakdown(dbs.one.path),
   trigramBytesOneWs: trigramBytes(cases[0]!.store),
+  /** The chunks' text (UTF-8) in the one-workspace database: with f32 vectors, what the restated file goal compares to. */
+  chunkTextBytesOneWs: (cases[0]!.store.db.prepare('SELECT COALESCE(SUM(length(CAST(text AS BLOB))), 0) AS bytes FROM chunks').get() as { bytes: number }).bytes,
 };
 log(`  panya: file ${mb(panyaMemory.fileBytesOneWs)} MB, process RSS +${mb(panyaMemory.processRssDeltaBytes)} MB after opening both DBs and a warm pass`);
 
@@ -366,6 +368,12 @@ emit({
     sqliteFileOverOramaHeap: ratio(panyaMemory.fileBytesOneWs, oramaMemory.heapPlusExternalDeltaBytes),
     // The goal's measure: everything Panya keeps for the one-workspace case (file, graphs, RSS growth).
     panyaTotalOverOramaHeap: ratio(panyaMemory.fileBytesOneWs + panyaMemory.graphBytesOneWs + panyaMemory.processRssDeltaBytes, oramaMemory.heapPlusExternalDeltaBytes),
+    // Restated goal (issue 34): durable storage is not counted against an in-memory library's heap.
+    // RSS growth ≤ 1/3 of Orama's heap, and the file ≤ 1.3× (chunk text + f32 vectors).
+    restated: {
+      rssGrowthOverOramaHeap: ratio(panyaMemory.processRssDeltaBytes, oramaMemory.heapPlusExternalDeltaBytes),
+      fileOverTextAndVectors: ratio(panyaMemory.fileBytesOneWs, panyaMemory.chunkTextBytesOneWs + n * dim * 4),
+    },
     // The same with the store opened without its trigram table (PANYA_TRIGRAM_INDEX=off drops those pages).
     panyaTotalWithoutTrigramOverOramaHeap: ratio(
       panyaMemory.fileBytesOneWs - panyaMemory.trigramBytesOneWs + panyaMemory.graphBytesOneWs + panyaMemory.processRssDeltaBytes,

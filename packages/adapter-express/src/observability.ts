@@ -1,4 +1,4 @@
-import { panyaError, type Engine, type Logger, type RequestContext } from '@panya/core';
+import { indexCacheStats, panyaError, type Engine, type Logger, type RequestContext } from '@panya/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -36,6 +36,13 @@ export function createMetrics(engine: Engine) {
   engine.instruments.onSearch((seconds) => search.observe(seconds));
   const cachedSearches = new Counter({ name: 'panya_search_cache_hits_total', help: 'Searches answered from the cache of recent answers (no retrieval ran).', registers: [registry] });
   engine.instruments.onCachedSearch(() => cachedSearches.inc());
+  // The process's cache of loaded lexical indexes (one per process: summed over a node's workers).
+  const cache = () => indexCacheStats();
+  new Gauge({ name: 'panya_index_cache_bytes', help: 'Bytes held by loaded lexical indexes.', registers: [registry], collect() { this.set(cache().bytes); } });
+  new Gauge({ name: 'panya_index_cache_max_bytes', help: 'The index cache budget (PANYA_INDEX_CACHE_MB).', registers: [registry], collect() { this.set(cache().maxBytes); } });
+  new Counter({ name: 'panya_index_cache_hits_total', help: 'Searches that found their workspace index loaded and current.', registers: [registry], collect() { this.reset(); this.inc(cache().hits); } });
+  new Counter({ name: 'panya_index_cache_loads_total', help: 'Workspace indexes loaded whole (first search, after eviction, or too far behind).', registers: [registry], collect() { this.reset(); this.inc(cache().loads); } });
+  new Counter({ name: 'panya_index_cache_load_seconds_total', help: 'Time spent loading workspace indexes.', registers: [registry], collect() { this.reset(); this.inc(cache().loadSeconds); } });
   new Gauge({
     name: 'panya_ingest_queue_depth',
     help: 'Documents waiting for the ingest worker, across tenants.',

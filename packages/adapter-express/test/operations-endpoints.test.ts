@@ -178,6 +178,29 @@ describe('GET /metrics and the access log', () => {
     expect(lines.find((l) => l.data?.route === 'unmatched')!.data).toMatchObject({ tenant: null, status: 404 });
   });
 
+  it('shows the index cache: bytes held, hits, loads and load time', async () => {
+    const { engine, app } = await started();
+    const acme = await makeTenant(engine, 'acme');
+    await request(app).post('/c/acme/api/docs?wait=true').set(acme.auth).send({ title: 'Shipping', contentMd: 'Orders ship in two days from our warehouse.' }).expect(201);
+    await engine.ingest.drain();
+    const figures = async () => {
+      const families = parsePrometheusTextFormat((await request(app).get('/metrics').expect(200)).text);
+      const value = (name: string) => Number(family(families, name)!.metrics[0]!.value);
+      return { bytes: value('panya_index_cache_bytes'), hits: value('panya_index_cache_hits_total'), loads: value('panya_index_cache_loads_total'), seconds: value('panya_index_cache_load_seconds_total') };
+    };
+    const before = await figures();
+    await request(app).post('/c/acme/api/search').set(acme.auth).send({ query: 'shipping' }).expect(200);
+    const loaded = await figures();
+    expect(loaded.loads).toBe(before.loads + 1);
+    expect(loaded.seconds).toBeGreaterThan(before.seconds);
+    expect(loaded.bytes).toBeGreaterThan(before.bytes);
+    // Another query of the same workspace finds its index loaded.
+    await request(app).post('/c/acme/api/search').set(acme.auth).send({ query: 'warehouse' }).expect(200);
+    const warm = await figures();
+    expect(warm.hits).toBe(loaded.hits + 1);
+    expect(warm.loads).toBe(loaded.loads);
+  });
+
   it('counts rate-limit refusals', async () => {
     const { engine, app } = await started();
     const acme = await makeTenant(engine, 'acme');

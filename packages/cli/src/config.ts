@@ -78,6 +78,11 @@ const envSchema = z.object({
   PANYA_DIRECT_ROUTES: z.enum(['on', 'off']).default('on'),
   /** Memory per process for recent search answers, in MB (0: off); any write to what they hold makes them stale on every node. */
   PANYA_SEARCH_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(32),
+  /**
+   * Memory per process for loaded lexical indexes, in MB (least recently searched workspaces leave
+   * first). Default: an eighth of the machine's memory, shared by the serving processes.
+   */
+  PANYA_INDEX_CACHE_MB: z.coerce.number().int().min(1).max(1_048_576).optional(),
   /** `local`: model id or folder name, and where models live. */
   PANYA_LOCAL_MODEL: z.string().min(1).optional(),
   PANYA_LOCAL_MODEL_PATH: z.string().min(1).optional(),

@@ -50,18 +50,18 @@ function localModelAtHand(env: EnvConfig): boolean {
  * otherwise `hash`, with one line saying how to turn the local model on.
  */
 export async function selectEmbedder(choice: Choice, env: EnvConfig, store: Store, logger: Logger): Promise<Embedder> {
-  if (choice === 'hash') return new HashEmbedder();
+  if (choice === 'hash') return new HashEmbedder({ queryTime: true });
   if (choice === 'local') return loadLocal(env);
   if (choice === 'openai') return loadOpenAI(env);
   const indexed = await store.search.getIndexInfo();
-  if (indexed?.embedderId.startsWith('hash-')) return new HashEmbedder();
+  if (indexed?.embedderId.startsWith('hash-')) return new HashEmbedder({ queryTime: true });
   const configured = Boolean(env.PANYA_LOCAL_MODEL || env.PANYA_LOCAL_MODEL_PATH) || indexed?.embedderId.startsWith('local:');
   if (!configured && !localModelAtHand(env)) {
     logger.info(
       `Using the built-in hash embedder (offline, keyword search). For semantic search set PANYA_EMBEDDER=local ` +
         `(downloads ${DEFAULT_LOCAL_MODEL} once into ${modelCacheDir(env)}) or PANYA_EMBEDDER=openai.`,
     );
-    return new HashEmbedder();
+    return new HashEmbedder({ queryTime: true });
   }
   try {
     return await loadLocal(env, configured ? {} : { allowRemoteModels: false });
@@ -69,6 +69,6 @@ export async function selectEmbedder(choice: Choice, env: EnvConfig, store: Stor
     logger.warn('local embedding model unavailable; using the built-in hash embedder (set PANYA_EMBEDDER=hash to silence)', {
       reason: error instanceof Error ? error.message.split('\n')[0] : String(error),
     });
-    return new HashEmbedder();
+    return new HashEmbedder({ queryTime: true });
   }
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { createEngine, parseHelpHost, silentLogger, type EdgeProvider, type Engine, type IngestOptions, type IngestRunner, type Logger, type Store } from '@panya/core';
+import { configureIndexCache, createEngine, defaultIndexCacheBytes, parseHelpHost, silentLogger, type EdgeProvider, type Engine, type IngestOptions, type IngestRunner, type Logger, type Store } from '@panya/core';
 import { createEdgeProvider, isEdgeConfigError, parseEdgeConfig } from '@panya/edge';
 import { createStripePaymentProcessor, isStripeConfigError, stripeConfigFromEnv } from '@panya/payment-stripe';
 import { apiHostnamesOf, ConfigError } from './config.js';
@@ -64,6 +65,11 @@ export interface OpenEngineOptions {
 /** Opens the store behind `--db` and wires the engine. */
 export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, payments, notice, serving }: OpenEngineOptions): Promise<Engine> {
   const log = logger ?? silentLogger;
+  if (env) {
+    // One budget per process: `serve` shares the default between its workers.
+    const processes = serving ? (env.PANYA_WORKERS ?? availableParallelism()) : 1;
+    configureIndexCache(env.PANYA_INDEX_CACHE_MB ? env.PANYA_INDEX_CACHE_MB * 1024 * 1024 : defaultIndexCacheBytes(processes));
+  }
   const store = await openStore(db, notice ?? ((message) => log.info(message)), serving ?? false, { vectorIndex: env?.PANYA_VECTOR_INDEX ?? 'hnsw', trigramIndex: env?.PANYA_TRIGRAM_INDEX ?? 'on' });
   try {
     return await wire(store);

@@ -33,6 +33,8 @@ describe('createPanyaFromEnv: configuration mistakes name the setting', () => {
     [{ PANYA_PRICE_TEAM_MONTHLY: 'price_1' }, /PANYA_PRICE_TEAM_MONTHLY: not a known setting/],
     [{ PANYA_TRIGRAM_INDEX: 'no' }, /PANYA_TRIGRAM_INDEX: Invalid option: expected one of "on"\|"off"/],
     [{ PANYA_SEARCH_CACHE_MB: '-1' }, /PANYA_SEARCH_CACHE_MB: .*\(got "-1"\)/],
+    [{ PANYA_INDEX_CACHE_MB: 'lots' }, /PANYA_INDEX_CACHE_MB: .*\(got "lots"\)/],
+    [{ PANYA_INDEX_CACHE_MB: '0' }, /PANYA_INDEX_CACHE_MB: .*\(got "0"\)/],
   ])('%o', async (env, message) => {
     const refused = createPanyaFromEnv({ PANYA_DB: db, ...env }, quiet);
     await expect(refused).rejects.toBeInstanceOf(ConfigError);

@@ -50,7 +50,7 @@ import { createIds, silentLogger, systemClock } from './system.js';
 
 export interface EngineOptions {
   store: Store;
-  /** Defaults to the built-in `hash` embedder (no model, deterministic). */
+  /** Defaults to the built-in `hash` embedder (no model, deterministic), computed at query time (nothing stored). */
   embedder?: Embedder;
   clock?: Clock;
   ids?: Ids;
@@ -150,7 +150,8 @@ export const ENGINE_INTERNALS = Symbol.for('panya.engine.internals');
 export function createEngine(options: EngineOptions): Engine {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const embedder = options.embedder ?? new HashEmbedder();
+  // No model: hash vectors are computed at query time over the candidates, never stored.
+  const embedder = options.embedder ?? new HashEmbedder({ queryTime: true });
   const deps: ServiceDeps = { store: options.store, clock, ids: options.ids ?? createIds(clock), logger };
   const generator = options.generator ?? new ExtractiveGenerator();
   checkEmbedder(embedder);

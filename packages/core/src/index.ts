@@ -68,4 +68,5 @@ export { documentFieldsFromFrontMatter, splitFrontMatter } from './text/front-ma
 export { plainText } from './text/plain.js';
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalDoc, LexicalIndex, type LexicalWeights } from './search/lexical-index.js';
 export { LexicalRanker } from './search/lexical-ranker.js';
+export { configureIndexCache, defaultIndexCacheBytes, indexCacheStats, type IndexCacheStats } from './search/index-cache.js';
 export { calibratedScore, difyRetrieval, difyRetrievalResponseSchema, difyRetrievalSchema, queryTermSet, resolveKnowledge } from './operations/dify.js';

@@ -82,12 +82,14 @@ describe('ingest queue', () => {
     (await first.documents.create(ctx, { title: 'T', contentMd: 'x' }, { wait: true }))._unsafeUnwrap();
     const second = createEngine({ store, embedder: new HashEmbedder({ dimension: 256 }) });
     await expect(second.start()).rejects.toThrow(/panya reindex --all/);
-    // Refused before anything changed: the index keeps its embedder and its vectors.
+    // Refused before anything changed: the index keeps its embedder (with no model, its chunks
+    // have no stored vectors, and a switch to stored ones must still embed them all).
     const refused = await second.start().catch((error: unknown) => error);
     expect(isEmbedderMismatchError(refused)).toBe(true);
     expect(String((refused as Error).message)).toMatch(/"hash-v1-d\d+[^"]*" \(\d+ dimensions\), but the configured embedder is "[^"]+" \(256 dimensions\)/);
     expect(await store.search.getIndexInfo()).toMatchObject({ embedderId: first.embedder.id, dimension: first.embedder.dimension });
-    expect(await store.search.hasVectors()).toBe(true);
+    expect(await store.search.hasVectors()).toBe(false);
+    expect(await store.search.hasChunks()).toBe(true);
     // Re-indexing everything with the new embedder is the way out.
     expect(await second.ingest.rebuildIndex()).toEqual({ chunks: 1, documents: 1, requeued: 0 });
     expect(await second.ingest.drain()).toBe(0);
@@ -132,7 +134,7 @@ describe('full rebuild (reindex --all)', () => {
 
   it('keeps search answering from the old vectors while it runs, survives a crash midway, resumes, and catches up late writes', async () => {
     const store = openSqliteStore({ path: ':memory:' });
-    const live = createEngine({ store });
+    const live = createEngine({ store, embedder: new HashEmbedder() });
     (await live.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
     const ctx = (await live.access.system('acme'))._unsafeUnwrap();
     (await live.documents.bulk(ctx, { create: Array.from({ length: 70 }, (_, i) => ({ title: `Doc ${i}`, contentMd: `Body number ${i}` })) }))._unsafeUnwrap();

@@ -128,11 +128,24 @@ export class PgSearchIndex implements SearchIndex {
     return this.db.atomic(async (tx) => {
       await this.lock(tx);
       const current = await this.readInfo(tx);
-      if (current && current.embedderId === info.embedderId && current.dimension === info.dimension) return;
+      if (current && current.embedderId === info.embedderId && current.dimension === info.dimension) {
+        // The same embedder keeps its vectors; a new tokenizer version is recorded (a query-time embedder's rebuild).
+        if (info.tokenizer && info.tokenizer !== current.tokenizer) await tx.query(`UPDATE ${this.n.t('index_info')} SET tokenizer = $1 WHERE id = 1`, [info.tokenizer]);
+        return;
+      }
       // Vectors of another embedder cannot stay: core decides whether a switch is allowed (ensureIndexInfo).
       if (current) await tx.query(`DROP TABLE IF EXISTS ${this.vectorTable}`);
       await this.createVectorTable(tx, info);
     });
+  }
+
+  async hasChunks() {
+    const { rows } = await this.db.query(`SELECT EXISTS (SELECT 1 FROM ${this.chunks}) AS any`);
+    return rows[0]?.any === true;
+  }
+
+  async dropVectors() {
+    if (await this.readInfo(this.db)) await this.db.query(`DELETE FROM ${this.vectorTable}`);
   }
 
   async hasVectors() {
@@ -265,7 +278,7 @@ export class PgSearchIndex implements SearchIndex {
   private async requireDimension(tx: Conn, chunks: ChunkInput[]) {
     const info = await this.readInfo(tx);
     for (const c of chunks) {
-      if (!info || c.vector.length !== info.dimension) throw new Error(`Vector of ${c.vector.length} dimensions does not match the index (${info?.dimension ?? 'no index info'}).`);
+      if (c.vector && (!info || c.vector.length !== info.dimension)) throw new Error(`Vector of ${c.vector.length} dimensions does not match the index (${info?.dimension ?? 'no index info'}).`);
     }
   }
 
@@ -286,10 +299,13 @@ export class PgSearchIndex implements SearchIndex {
         values,
       );
       const seqs = new Map(rows.map((r) => [r.id, r.seq]));
+      // Chunks of a query-time embedder have no vector.
+      const embedded = batch.filter((c): c is ChunkInput & { vector: Float32Array } => c.vector !== null);
+      if (embedded.length === 0) continue;
       await tx.query(
         `INSERT INTO ${this.vectorTable} (chunk_seq, tenant_id, workspace_id, embedding)
          SELECT v.seq, $1::text, $2::text, v.embedding::${this.n.vector} FROM unnest($3::bigint[], $4::text[]) AS v(seq, embedding)`,
-        [tenantId, workspaceId, batch.map((c) => seqs.get(c.id)), batch.map((c) => vectorLiteral(c.vector))],
+        [tenantId, workspaceId, embedded.map((c) => seqs.get(c.id)), embedded.map((c) => vectorLiteral(c.vector))],
       );
     }
   }
@@ -424,6 +440,10 @@ export class PgSearchIndex implements SearchIndex {
       );
       const row = rows[0];
       if (!row) return false;
+      if (!index.vector) {
+        await tx.query(`DELETE FROM ${this.vectorTable} WHERE chunk_seq = $1`, [row.seq]);
+        return true;
+      }
       await tx.query(
         `INSERT INTO ${this.vectorTable} (chunk_seq, tenant_id, workspace_id, embedding) VALUES ($1, $2, $3, $4::${this.n.vector})
          ON CONFLICT (chunk_seq) DO UPDATE SET workspace_id = excluded.workspace_id, embedding = excluded.embedding`,

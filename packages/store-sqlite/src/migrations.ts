@@ -1,4 +1,5 @@
 import { moveCountersOut } from './counters.js';
+import { COMPACT_VECTOR_TABLE } from './vector-table.js';
 import { applyMigrations, type Db, type Migration } from './database.js';
 
 /**
@@ -620,7 +621,29 @@ export const migrations: (Migration & { name: string })[] = [
       CREATE INDEX custom_hostnames_check ON custom_hostnames(last_checked_at, id) WHERE status IN ('pending', 'verifying_dns');
     `,
   },
+  {
+    version: 26,
+    name: 'vectors move from a vec0 table (a preallocated block per workspace) to a compact table',
+    before: compactVectorTable,
+    sql: 'SELECT 1;',
+  },
 ];
+
+/**
+ * Copies the vectors of a vec0 `chunk_vectors` into the compact table (COMPACT_VECTOR_TABLE) in one
+ * write transaction; a no-op when there is none or it is already compact (another process did it).
+ */
+function compactVectorTable(db: Db): void {
+  db.transaction(() => {
+    const row = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'chunk_vectors'").get() as { sql: string } | undefined;
+    if (!row || !/USING\s+vec0/i.test(row.sql)) return;
+    // A vec0 table cannot be renamed (its shadow tables keep their names): the copy is renamed instead.
+    db.exec(COMPACT_VECTOR_TABLE.replaceAll('chunk_vectors', 'chunk_vectors_compact'));
+    db.exec('INSERT INTO chunk_vectors_compact (id, part, embedding) SELECT rowid, part, embedding FROM chunk_vectors');
+    db.exec('DROP TABLE chunk_vectors; DROP INDEX chunk_vectors_compact_part; ALTER TABLE chunk_vectors_compact RENAME TO chunk_vectors;');
+    db.exec('CREATE INDEX chunk_vectors_part ON chunk_vectors(part)');
+  }).immediate();
+}
 
 export function migrate(db: Db): void {
   applyMigrations(db, migrations);

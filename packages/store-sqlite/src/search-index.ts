@@ -3,6 +3,7 @@ import { DEFAULT_LEXICAL_WEIGHTS, LexicalRanker, lexicalFields, type LexicalWeig
 import type { Db, Runner, Statements } from './database.js';
 import { TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramText } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
+import { COMPACT_VECTOR_TABLE, vectorBlob } from './vector-table.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
 
@@ -137,12 +138,26 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.run(() =>
       this.db.transaction(() => {
         const current = this.readInfo();
-        if (current && current.embedderId === info.embedderId && current.dimension === info.dimension) return;
+        if (current && current.embedderId === info.embedderId && current.dimension === info.dimension) {
+          // The same embedder keeps its vectors; a new tokenizer version is recorded (a query-time embedder's rebuild).
+          if (info.tokenizer && info.tokenizer !== current.tokenizer) this.db.prepare('UPDATE index_info SET tokenizer = ? WHERE id = 1').run(info.tokenizer);
+          return;
+        }
         // Vectors of another embedder cannot stay: core decides whether a switch is allowed (ensureIndexInfo).
         if (current) this.db.exec('DROP TABLE IF EXISTS chunk_vectors');
         this.createVectorTable(info);
       }).immediate(),
     );
+  }
+
+  hasChunks() {
+    return this.run(() => (this.sql.get('SELECT EXISTS (SELECT 1 FROM chunks) AS any').get() as Row).any === 1);
+  }
+
+  dropVectors() {
+    return this.run(() => {
+      if (this.readInfo() !== null) this.db.exec('DELETE FROM chunk_vectors');
+    });
   }
 
   hasVectors() {
@@ -164,7 +179,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   private createVectorTable(info: IndexInfo) {
     if (!Number.isInteger(info.dimension) || info.dimension <= 0) throw new Error(`Invalid embedding dimension ${info.dimension}.`);
-    this.db.exec(`CREATE VIRTUAL TABLE chunk_vectors USING vec0(part TEXT PARTITION KEY, embedding float[${info.dimension}] distance_metric=cosine)`);
+    this.db.exec(COMPACT_VECTOR_TABLE);
     this.db
       .prepare('INSERT INTO index_info (id, embedder_id, dimension, tokenizer) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET embedder_id = excluded.embedder_id, dimension = excluded.dimension, tokenizer = excluded.tokenizer')
       .run(info.embedderId, info.dimension, info.tokenizer ?? null);
@@ -251,7 +266,7 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.run(() => {
       const info = this.readInfo();
       for (const c of chunks) {
-        if (!info || c.vector.length !== info.dimension) throw new Error(`Vector of ${c.vector.length} dimensions does not match the index (${info?.dimension ?? 'no index info'}).`);
+        if (c.vector && (!info || c.vector.length !== info.dimension)) throw new Error(`Vector of ${c.vector.length} dimensions does not match the index (${info?.dimension ?? 'no index info'}).`);
       }
       this.db.transaction(() => {
         this.deleteChunks(scope.tenantId, documentId);
@@ -263,7 +278,7 @@ export class SqliteSearchIndex implements SearchIndex {
             .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, c.lexicalTitle, c.lexicalBody) as { rowid: number };
           const id = BigInt(rowid);
           if (trigram) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(c.title, c.text));
-          this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, part, c.vector);
+          if (c.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, part, vectorBlob(c.vector));
         }
       })();
     });
@@ -329,14 +344,16 @@ export class SqliteSearchIndex implements SearchIndex {
       const info = this.readInfo();
       // A process still on the previous embedder after a rebuild: its query vectors cannot be compared.
       if (!info || info.dimension !== vector.length) return [];
+      // Exact scan of the partition's rows (see COMPACT_VECTOR_TABLE); large workspaces answer from their graph.
       const knn = this.sql.get(
-        `SELECT c.id, v.distance FROM chunk_vectors v JOIN chunks c ON c.rowid = v.rowid
-         WHERE v.embedding MATCH ? AND v.k = ? AND v.part = ? AND c.tenant_id = ?`,
+        `SELECT c.id, vec_distance_cosine(v.embedding, ?) AS distance FROM chunk_vectors v CROSS JOIN chunks c ON c.rowid = v.rowid
+         WHERE v.part = ? AND c.tenant_id = ? ORDER BY distance LIMIT ?`,
       );
-      const exact = () => knn.all(vector, limit, workspacePartition(scope), scope.tenantId) as Row[];
+      const query = vectorBlob(vector);
+      const exact = () => knn.all(query, workspacePartition(scope), scope.tenantId, limit) as Row[];
       // One read snapshot: the graph's catch-up and the live-chunk check see the same writes.
       const own = this.vectors ? this.db.transaction(() => this.approximate(scope, info, vector, limit) ?? exact()).deferred() : exact();
-      const legacy = knn.all(vector, limit, legacyPartition(scope.tenantId), scope.tenantId) as Row[];
+      const legacy = knn.all(query, legacyPartition(scope.tenantId), scope.tenantId, limit) as Row[];
       return [...own, ...legacy]
         .sort((a, b) => (a.distance as number) - (b.distance as number))
         .slice(0, limit)
@@ -439,7 +456,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const id = BigInt(row.rowid as number);
         const scope = { tenantId: row.tenant_id as string, workspaceId };
         this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
-        this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, workspacePartition(scope), index.vector);
+        if (index.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, workspacePartition(scope), vectorBlob(index.vector));
         this.sql.get('UPDATE chunks SET workspace_id = ?, lexical_title = ?, lexical_body = ? WHERE rowid = ?').run(workspaceId, index.lexicalTitle, index.lexicalBody, id);
         return true;
       })(),
@@ -471,7 +488,7 @@ export class SqliteSearchIndex implements SearchIndex {
           .get(chunk.id, tenantId, documentId, chunk.ordinal, chunk.title, JSON.stringify(chunk.headingPath), chunk.text, chunk.lexicalTitle, chunk.lexicalBody) as { rowid: number };
         const id = BigInt(rowid);
         if (this.hasTrigram()) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(chunk.title, chunk.text));
-        this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, legacyPartition(tenantId), chunk.vector);
+        if (chunk.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, legacyPartition(tenantId), vectorBlob(chunk.vector));
       })(),
     );
   }

@@ -50,7 +50,8 @@ export async function reindexCommand(engine: Engine, io: Io, opts: { all?: boole
     bar.update(done, total);
   });
   (bar as ReturnType<typeof progress> | null)?.stop();
-  io.out(`Re-indexed ${plural(rebuilt.documents, 'document')} (${plural(rebuilt.chunks, 'chunk')}) of every tenant with embedder ${engine.embedder.id}; search answered from the previous vectors until the new ones were complete.`);
+  const how = engine.embedder.queryTime ? 'its vectors are computed by the searches that weigh them, none stored' : 'search answered from the previous vectors until the new ones were complete';
+  io.out(`Re-indexed ${plural(rebuilt.documents, 'document')} (${plural(rebuilt.chunks, 'chunk')}) of every tenant with embedder ${engine.embedder.id}; ${how}.`);
   if (rebuilt.requeued > 0) {
     const done = await drainWithProgress(engine, io, 'Re-chunking', undefined, progressIo);
     io.out(`Re-chunked ${plural(rebuilt.requeued, 'document')} (new tokenizer or context prefixes): ${done.indexed} indexed${done.failed ? `, ${done.failed} failed` : ''}.`);

@@ -24,10 +24,15 @@ export interface HashEmbedderOptions {
   charWeight?: number;
   /** Texts per `embedDocuments` call (core batches larger inputs). Default 256. */
   maxBatch?: number;
+  /**
+   * Computed over a search's candidates instead of stored (see `Embedder.queryTime`): what the
+   * engine uses when no model is configured. Default false (vectors stored like a model's).
+   */
+  queryTime?: boolean;
 }
 
 const DEFAULTS: Required<HashEmbedderOptions> = {
-  dimension: 1024, minN: 3, maxN: 5, wordWeight: 1, bigramWeight: 0.5, charWeight: 1, maxBatch: 256,
+  dimension: 1024, minN: 3, maxN: 5, wordWeight: 1, bigramWeight: 0.5, charWeight: 1, maxBatch: 256, queryTime: false,
 };
 
 /** FNV-1a over UTF-16 code units, then murmur3's fmix32 to spread the low bits. */
@@ -50,6 +55,7 @@ export class HashEmbedder implements Embedder {
   readonly id: string;
   readonly dimension: number;
   readonly maxBatch: number;
+  readonly queryTime: boolean;
   private readonly o: Required<HashEmbedderOptions>;
 
   constructor(options: HashEmbedderOptions = {}) {
@@ -60,6 +66,7 @@ export class HashEmbedder implements Embedder {
     if (!Number.isInteger(o.maxBatch) || o.maxBatch < 1) throw new RangeError('maxBatch must be a positive integer');
     this.dimension = o.dimension;
     this.maxBatch = o.maxBatch;
+    this.queryTime = o.queryTime;
     this.id = `hash-v1-d${o.dimension}-n${o.minN}${o.maxN}-w${o.wordWeight}-b${o.bigramWeight}-c${o.charWeight}`;
   }
 

@@ -48,14 +48,14 @@ export async function vectorizeReindex(ctx: JobContext, now: Date): Promise<Resu
     }
     const owners = await Promise.all(chunks.map((c) => store.documents.locate(c.tenantId, c.documentId)));
     const live = chunks.filter((_, i) => owners[i]);
-    const { embeddings: vectors } = await embedInBatches(embedder, live.map((c) => embeddingText(c.title, c.headingPath, c.text)));
+    const { embeddings: vectors } = embedder.queryTime ? { embeddings: [] } : await embedInBatches(embedder, live.map((c) => embeddingText(c.title, c.headingPath, c.text)));
     for (const [i, chunk] of chunks.entries()) {
       const owner = owners[i];
       if (!owner) {
         await store.search.removeLegacyChunk(chunk.id);
         removed++;
       } else {
-        const vector = vectors[live.indexOf(chunk)]!;
+        const vector = vectors[live.indexOf(chunk)] ?? null;
         if (await store.search.adoptLegacyChunk(chunk.id, owner.workspaceId, { vector, ...lexicalFields(chunk.title, chunk.headingPath, chunk.text) })) adopted++;
       }
       processed++;

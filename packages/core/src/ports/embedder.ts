@@ -19,6 +19,12 @@ export interface Embedder {
    * implementation sends each call as one request or inference and refuses a longer list.
    */
   readonly maxBatch: number;
+  /**
+   * True for an embedder cheap enough to run over a search's candidates (the built-in `hash` one
+   * with no model configured): its vectors are never stored, and a search that weighs its channel
+   * embeds the lexical and trigram candidates at query time instead of scanning stored vectors.
+   */
+  readonly queryTime?: boolean;
   /** Embeds passages (document chunks), one vector per text in input order; models with passage/query prefixes add the passage one. */
   embedDocuments(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResult>;
   /** Embeds a search query; models with passage/query prefixes add the query one. */

@@ -17,7 +17,8 @@ export interface ChunkInput {
   /** Core-tokenized index terms of the title (+ heading path) and the body, space-joined. */
   lexicalTitle: string;
   lexicalBody: string;
-  vector: Float32Array;
+  /** Null for a query-time embedder (`Embedder.queryTime`): the chunk has no stored vector. */
+  vector: Float32Array | null;
 }
 
 export interface ChunkRecord {
@@ -76,6 +77,10 @@ export interface SearchIndex {
   setIndexInfo(info: IndexInfo): Promise<void>;
   /** Whether any chunk has a vector (of any tenant). */
   hasVectors(): Promise<boolean>;
+  /** Whether any chunk exists (of any tenant): chunks of a query-time embedder have no vectors. */
+  hasChunks(): Promise<boolean>;
+  /** Drops every stored vector, keeping the chunks and the index info (a query-time embedder needs none). */
+  dropVectors(): Promise<void>;
   /** Drops every chunk and vector of every tenant and adopts another embedder (full re-index). */
   reset(info: IndexInfo): Promise<void>;
   /** Replaces every chunk of a document in one transaction (never half-indexed). */

@@ -62,6 +62,10 @@ class PairKeys {
   private keys = new Int32Array(1 << 10);
   private used = 0;
 
+  get bytes(): number {
+    return this.first.byteLength + this.second.byteLength + this.keys.byteLength;
+  }
+
   private slot(a: number, b: number): number {
     const mask = this.first.length - 1;
     // Both numbers mixed into every bit (murmur3's finalizer), so sequential key numbers spread.
@@ -122,6 +126,10 @@ class PostingPool {
   head = new Int32Array(0);
   tail = new Int32Array(0);
   keys = 0;
+
+  get bytes(): number {
+    return this.doc.byteLength + this.tf.byteLength + this.next.byteLength + this.head.byteLength + this.tail.byteLength;
+  }
 
   newKey(): number {
     if (this.keys === this.head.length) {
@@ -199,6 +207,8 @@ export class LexicalIndex {
   private liveLength = 0;
   private scores = new Float64Array(0);
   private seen = new Uint8Array(0);
+  /** Estimated heap of the strings and map entries (terms, chunk ids), kept as they are added. */
+  private stringBytes = 0;
 
   private readonly weights: LexicalWeights;
 
@@ -216,13 +226,21 @@ export class LexicalIndex {
     return this.ids.length - this.liveCount;
   }
 
+  /** Memory the index holds, estimated: its typed arrays exactly, its strings and map entries roughly. */
+  get bytes(): number {
+    return this.stringBytes + this.pairs.bytes + this.pool.bytes + this.lengths.byteLength + this.live.byteLength + this.scores.byteLength + this.seen.byteLength;
+  }
+
   has(id: string): boolean {
     return this.numberOf.has(id);
   }
 
   private termKey(term: string): number {
     let key = this.terms.get(term);
-    if (key === undefined) this.terms.set(term, (key = this.pool.newKey()));
+    if (key === undefined) {
+      this.terms.set(term, (key = this.pool.newKey()));
+      this.stringBytes += 2 * term.length + 64;
+    }
     return key;
   }
 
@@ -231,6 +249,7 @@ export class LexicalIndex {
     this.remove(doc.id);
     const n = this.ids.length;
     this.ids.push(doc.id);
+    this.stringBytes += 2 * doc.id.length + 120;
     this.live = grown(this.live, n + 1);
     this.lengths = grown(this.lengths, n + 1);
     this.live[n] = 1;

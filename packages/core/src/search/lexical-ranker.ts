@@ -6,12 +6,11 @@
  */
 import type { LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit } from '../ports/search-index.js';
 import type { Scope } from '../ports/store.js';
+import { indexCache } from './index-cache.js';
 import { DEFAULT_LEXICAL_WEIGHTS, LexicalIndex, type LexicalWeights } from './lexical-index.js';
 
 export interface LexicalRankerOptions {
   weights?: LexicalWeights;
-  /** Workspaces kept in memory (least recently searched dropped first). */
-  maxWorkspaces?: number;
   /**
    * false: rank from a fresh load every time (inside a transaction, where uncommitted or
    * rolled-back rows must never enter a shared cache).
@@ -21,6 +20,8 @@ export interface LexicalRankerOptions {
 
 interface Entry {
   index: LexicalIndex;
+  /** The index's size when last accounted in the process's index cache. */
+  bytes: number;
   seq: number;
   /** The refresh in progress: concurrent searches of a workspace share it. */
   refreshing: Promise<void> | null;
@@ -32,6 +33,7 @@ interface Entry {
  */
 export const SEARCH_CHANGES_KEPT = 10_000;
 
+/** Workspaces `warm` loads at a start at most (the byte budget decides what stays). */
 export const DEFAULT_MAX_WORKSPACES = 256;
 /**
  * Longest stretch of indexing between two yields to the event loop. Slices are timed rather than
@@ -60,7 +62,6 @@ async function upsertInSlices(index: LexicalIndex, docs: readonly LexicalSourceD
 export class LexicalRanker {
   private readonly entries = new Map<string, Entry>();
   private readonly weights: LexicalWeights;
-  private readonly maxWorkspaces: number;
   private readonly cache: boolean;
 
   constructor(
@@ -68,7 +69,6 @@ export class LexicalRanker {
     options: LexicalRankerOptions = {},
   ) {
     this.weights = options.weights ?? DEFAULT_LEXICAL_WEIGHTS;
-    this.maxWorkspaces = options.maxWorkspaces ?? DEFAULT_MAX_WORKSPACES;
     this.cache = options.cache ?? true;
   }
 
@@ -85,6 +85,7 @@ export class LexicalRanker {
 
   /** Drops every cached index (the next search of each workspace reloads it). */
   clear(): void {
+    for (const entry of this.entries.values()) indexCache.forget(entry);
     this.entries.clear();
   }
 
@@ -92,6 +93,14 @@ export class LexicalRanker {
     const index = new LexicalIndex(this.weights);
     await upsertInSlices(index, docs);
     for (const _ of index.compact()) await yieldToEventLoop();
+    return index;
+  }
+
+  /** Loads a workspace's whole index, timed for the cache's figures. */
+  private async load(scope: Scope): Promise<LexicalIndex> {
+    const started = performance.now();
+    const index = await this.build(await this.source.load(scope));
+    indexCache.loaded((performance.now() - started) / 1000);
     return index;
   }
 
@@ -104,20 +113,23 @@ export class LexicalRanker {
       const version = await this.source.version(scope.tenantId);
       entry = this.entries.get(key);
       if (entry?.refreshing) continue;
-      if (entry && entry.seq >= version.seq && entry.seq >= version.floor) break;
+      if (entry && entry.seq >= version.seq && entry.seq >= version.floor) {
+        indexCache.hit();
+        break;
+      }
       const stale = entry;
       // Rebuild when never loaded, when the change list no longer reaches back to this index, or
       // when removed chunks hold more than half of its slots.
       const rebuild = !stale || stale.seq < version.floor || version.seq < stale.seq || stale.index.dead > Math.max(1000, stale.index.size);
-      const next: Entry = stale ?? { index: new LexicalIndex(this.weights), seq: 0, refreshing: null };
+      const next: Entry = stale ?? { index: new LexicalIndex(this.weights), bytes: 0, seq: 0, refreshing: null };
       next.refreshing = (async () => {
         try {
           if (rebuild) {
-            next.index = await this.build(await this.source.load(scope));
+            next.index = await this.load(scope);
           } else {
             const { upserts, removed } = await this.source.changes(scope, next.seq);
             // Changes pruned while they were read (the floor passed this index) may be missing: rebuild.
-            if ((await this.source.version(scope.tenantId)).floor > next.seq) next.index = await this.build(await this.source.load(scope));
+            if ((await this.source.version(scope.tenantId)).floor > next.seq) next.index = await this.load(scope);
             else {
               for (const id of removed) next.index.remove(id);
               await upsertInSlices(next.index, upserts);
@@ -138,10 +150,12 @@ export class LexicalRanker {
       entry = next;
       break;
     }
-    // Least recently used last out: re-insert on use, evict from the front.
-    this.entries.delete(key);
-    this.entries.set(key, entry!);
-    while (this.entries.size > this.maxWorkspaces) this.entries.delete(this.entries.keys().next().value!);
-    return entry!.index;
+    // The process's byte budget decides what stays (least recently searched first out).
+    const used = entry!;
+    used.bytes = used.index.bytes;
+    indexCache.use(used, used.bytes, () => {
+      if (this.entries.get(key) === used) this.entries.delete(key);
+    });
+    return used.index;
   }
 }

@@ -95,8 +95,9 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
     const info = await store.search.getIndexInfo();
     const configured = { embedderId: embedder.id, dimension: embedder.dimension, tokenizer: TOKENIZER_VERSION };
     if (info && (info.embedderId !== configured.embedderId || info.dimension !== configured.dimension)) {
-      // Vectors of two embedders cannot be compared: a switch is only free while no vector is stored.
-      if (await store.search.hasVectors()) throw new EmbedderMismatchError(info, configured);
+      // Vectors of two embedders cannot be compared: a switch is only free while no vector is stored
+      // and, towards an embedder whose vectors are stored, while no chunk lacks one.
+      if ((await store.search.hasVectors()) || (!embedder.queryTime && (await store.search.hasChunks()))) throw new EmbedderMismatchError(info, configured);
       await store.search.setIndexInfo(configured);
     } else if (!info) {
       await store.search.setIndexInfo(configured);
@@ -136,8 +137,10 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
     await deps.recordUsage?.(doc.scope.tenantId, doc.scope.workspaceId, doc.chunks.length, { documentId: doc.claim.doc.id, contextualizer: deps.contextualizer.id, tokens });
   }
 
-  async function embed(prepared: PreparedDoc[]): Promise<Float32Array[][]> {
+  async function embed(prepared: PreparedDoc[]): Promise<(Float32Array | null)[][]> {
     for (const p of prepared) await contextualize(p);
+    // A query-time embedder's vectors are computed by the searches that weigh them, never stored.
+    if (embedder.queryTime) return prepared.map((p) => p.chunks.map(() => null));
     const texts = prepared.flatMap((p) => p.chunks.map((c, i) => [p.prefixes?.[i], embeddingText(c.title, c.headingPath, c.text)].filter(Boolean).join('\n')));
     const { embeddings: vectors, usage } = await embedInBatches(embedder, texts);
     if (usage) logger.debug('embedded chunks', { embedder: embedder.id, chunks: texts.length, tokens: usage.tokens });
@@ -145,7 +148,7 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
     return prepared.map((p) => p.chunks.map(() => vectors[at++]!));
   }
 
-  async function commit(doc: PreparedDoc, vectors: Float32Array[]): Promise<void> {
+  async function commit(doc: PreparedDoc, vectors: (Float32Array | null)[]): Promise<void> {
     const at = clock.now().toISOString();
     await store.transaction(async (tx) => {
       const chunks = doc.chunks.map((c, i) => ({ ...c, vector: vectors[i]! }));
@@ -173,7 +176,7 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
         await fail(claim, error);
       }
     }
-    let vectors: Float32Array[][] | null = null;
+    let vectors: (Float32Array | null)[][] | null = null;
     try {
       vectors = prepared.length > 0 ? await embed(prepared) : [];
     } catch (error) {
@@ -260,6 +263,24 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
      */
     async rebuildIndex(onProgress?: (done: number, total: number) => void): Promise<{ chunks: number; documents: number; requeued: number }> {
       const before = await store.search.getIndexInfo();
+      if (embedder.queryTime) {
+        // Nothing to embed ahead of searches: the index adopts the embedder and keeps no vector.
+        await store.search.setIndexInfo({ embedderId: embedder.id, dimension: embedder.dimension, tokenizer: TOKENIZER_VERSION });
+        await store.search.dropVectors();
+        indexChecked = true;
+        let chunks = 0;
+        let documents = 0;
+        for (const tenant of await store.tenants.list()) {
+          for (const workspace of await store.workspaces.list(tenant.id)) {
+            const scope = { tenantId: tenant.id, workspaceId: workspace.id };
+            chunks += await store.search.countChunks(scope);
+            documents += (await store.documents.countByStatus(scope)).indexed;
+          }
+        }
+        onProgress?.(chunks, chunks);
+        const requeued = before?.tokenizer !== undefined && before.tokenizer !== TOKENIZER_VERSION ? await store.documents.requeueAll(clock.now().toISOString()) : 0;
+        return { chunks, documents, requeued };
+      }
       await store.search.beginRebuild({ embedderId: embedder.id, dimension: embedder.dimension, tokenizer: TOKENIZER_VERSION });
       let done = 0;
       let total = await store.search.countUnstaged();

@@ -9,6 +9,7 @@ import type { SearchResponse, SearchResult } from '../schemas/responses.js';
 import { searchSchema, type SearchInput, type SearchRequest } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
 import { reciprocalRankFusion, RRF_K, type FusedHit } from '../search/fusion.js';
+import { createQueryTimeVectors, QUERY_TIME_CANDIDATES } from '../search/query-time-vectors.js';
 import { DEFAULT_MAX_WORKSPACES } from '../search/lexical-ranker.js';
 import { MAX_QUERY_FRAGMENTS } from '../bounds.js';
 import { plainText } from '../text/plain.js';
@@ -84,6 +85,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     return [];
   };
 
+  const queryTimeVectors = embedder.queryTime ? createQueryTimeVectors(embedder) : null;
   const cached = options.resultCache === false ? null : answerCache(options.resultCache);
   /** Answers being computed, by key: the same search asked meanwhile waits for it rather than running again. */
   const inFlight = new Map<string, { generation: number; answer: Promise<SearchResponse> }>();
@@ -111,18 +113,21 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const fragments = boundTerms(queryFragments(query), MAX_QUERY_FRAGMENTS);
     const { capabilities } = store.search;
     let complete = true;
+    // A query-time embedder ranks the keyword channels' candidates: they run even when weighed 0.
+    const queryTime = weights.semantic > 0 && embedder.queryTime === true;
     const [lexical, semantic] = await Promise.all([
-      weights.lexical > 0 && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k) : none,
-      weights.semantic > 0 && capabilities.vectors
+      (weights.lexical > 0 || queryTime) && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k) : none,
+      weights.semantic > 0 && capabilities.vectors && !queryTime
         ? embedder.embedQuery(query).then(
             (v) => store.search.semantic(scope, v, k),
             (error: unknown) => ((complete = false), keywordsOnly(error)),
           )
         : none,
     ]);
-    const fallback = weights.trigram > 0 && capabilities.trigram && fragments.length > 0 && (weights.lexical === 0 || lexical.length < TRIGRAM_FALLBACK_BELOW);
+    const fallback = (weights.trigram > 0 || queryTime) && capabilities.trigram && fragments.length > 0 && (weights.lexical === 0 || lexical.length < TRIGRAM_FALLBACK_BELOW);
     const trigram = fallback ? await store.search.trigram(scope, fragments, k) : [];
-    return { hits: reciprocalRankFusion({ lexical, trigram, semantic }, weights, RRF_K), complete };
+    const vectors = queryTime && queryTimeVectors ? await queryTimeVectors.rank(query, await store.search.getChunks(scope, topCandidates(lexical, trigram)), k) : semantic;
+    return { hits: reciprocalRankFusion({ lexical, trigram, semantic: vectors }, weights, RRF_K), complete };
   }
 
   return {
@@ -236,6 +241,16 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const tookMs = elapsed(started);
     return { response: request.explain ? { results, tookMs, explain: { weights, rrfK: RRF_K } } : { results, tookMs }, complete };
   }
+}
+
+/** The keyword channels' best chunks, lexical first, at most QUERY_TIME_CANDIDATES. */
+function topCandidates(lexical: readonly RankedHit[], trigram: readonly RankedHit[]): string[] {
+  const ids = new Set<string>();
+  for (const hit of [...lexical, ...trigram]) {
+    if (ids.size === QUERY_TIME_CANDIDATES) break;
+    ids.add(hit.chunkId);
+  }
+  return [...ids];
 }
 
 interface Retrieval {

@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, HashEmbedder, type Embedder } from '@panya/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../src/index.js';
+
+/** SciFact abstracts: help-center-sized text (about 1.5 KB each). */
+const abstracts = readFileSync(new URL('../../../../shared/eval/scifact/corpus.jsonl', import.meta.url), 'utf8')
+  .split('\n')
+  .slice(0, 200)
+  .filter(Boolean)
+  .map((line) => JSON.parse(line) as { title: string; text: string });
+
+const TENANTS = 30;
+
+let dir: string;
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * The database file's growth per small tenant (its default workspace holding `docs` documents),
+ * and the bytes of their text. Measured over many tenants, so SQLite's page granularity averages out.
+ */
+async function measure(docs: (t: number) => { title: string; text: string }[], embedder?: Embedder) {
+  dir = mkdtempSync(join(tmpdir(), 'panya-ws-bytes-'));
+  const path = join(dir, 'panya.db');
+  const store = openSqliteStore({ path });
+  const engine = createEngine({ store, ...(embedder ? { embedder } : {}) });
+  await engine.start();
+  const size = () => {
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    return statSync(path).size;
+  };
+  const before = size();
+  let text = 0;
+  let chunks = 0;
+  for (let t = 0; t < TENANTS; t++) {
+    (await engine.tenancy.createTenant({ slug: `t${t}` }))._unsafeUnwrap();
+    const ctx = (await engine.access.system(`t${t}`))._unsafeUnwrap();
+    for (const doc of docs(t)) {
+      text += Buffer.byteLength(doc.title) + Buffer.byteLength(doc.text);
+      (await engine.documents.create(ctx, { title: doc.title, contentMd: doc.text }))._unsafeUnwrap();
+    }
+    await engine.ingest.drain();
+    chunks += await store.search.countChunks(ctx.scope);
+  }
+  const growth = size() - before;
+  const tables = process.env.PANYA_BYTES_DETAIL ? store.db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8').all() : undefined;
+  const hasVectors = await store.search.hasVectors();
+  await engine.close();
+  return { beyondText: (growth - text) / TENANTS, perTenant: growth / TENANTS, bytesPerChunk: growth / chunks, textPerChunk: text / chunks, hasVectors, tables };
+}
+
+const oneShortDocument = (t: number) => [{ title: `Returns ${t}`, text: `Items can be returned within ${t + 10} days of delivery for a full refund.` }];
+const threeAbstracts = (t: number) => abstracts.slice(t * 3, t * 3 + 3);
+
+describe('what a small workspace costs on disk', () => {
+  // A workspace holding one chunk used to cost 4 MB at once: vec0 allocated a block of 1,024
+  // vectors per partition, and vectors were stored with no model although nothing read them.
+  it('with no model: no vectors, and at most 16 KB beyond its text', async () => {
+    const m = await measure(oneShortDocument);
+    expect(m.hasVectors).toBe(false);
+    expect(m.beyondText).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  it('with stored vectors (384 dimensions): at most 16 KB beyond its text and its one vector', async () => {
+    const m = await measure(oneShortDocument, new HashEmbedder({ dimension: 384 }));
+    expect(m.hasVectors).toBe(true);
+    expect(m.beyondText - 384 * 4).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  it('reports bytes per chunk against the raw text (three abstracts a tenant)', async () => {
+    const m = await measure(threeAbstracts);
+    console.log('three SciFact abstracts a tenant, no model:', JSON.stringify(m));
+    expect(m.hasVectors).toBe(false);
+    expect(m.bytesPerChunk).toBeGreaterThan(m.textPerChunk);
+  });
+});
