@@ -76,7 +76,7 @@ describe('admin app API', () => {
     const bound = (await owner.post('/c/acme/api/api-keys').set(CSRF).send({ scopes: ['read'], workspaceSlug: 'brand-b' }).expect(201)).body;
     expect(bound.workspaceSlug).toBe('brand-b');
     await request(app).get('/c/acme/_w/brand-b/api/docs').set('Authorization', `Bearer ${bound.key}`).expect(200);
-    await request(app).get('/c/acme/api/docs').set('Authorization', `Bearer ${bound.key}`).expect(403);
+    await request(app).get('/c/acme/api/docs').set('Authorization', `Bearer ${bound.key}`).expect(404);
 
     const noWorkspace = await owner.post('/c/acme/api/api-keys').set(CSRF).send({ kind: 'publishable', scopes: ['read'] }).expect(400);
     expect(noWorkspace.body.errors[0].path).toBe('workspaceSlug');

@@ -41,7 +41,8 @@ describe('row codec', () => {
   it('reads a row back, NULLs as null (or the column default), a NULL group as a null object', () => {
     const codec = rowCodec(tables.CONVERSATIONS, sqlite);
     const row = { id: 'cnv_1', tenant_id: 'ten_1', workspace_id: 'ws_1', locale: 'en', has_grounded_answer: 1, has_thumbs_down: 0, handed_off: 0, created_at: 'a', last_message_at: 'b', has_ungrounded_answer: 0, visitor_id: null, csat_score: null, csat_comment: null, csat_at: null, tags: '["x"]' };
-    expect(codec.decode(row)).toEqual({ ...conversation, locale: 'en', createdAt: 'a', lastMessageAt: 'b', hasUngroundedAnswer: false, visitorId: null, csat: null, tags: ['x'] });
+    expect(codec.decode(row)).toEqual({ ...conversation, locale: 'en', createdAt: 'a', lastMessageAt: 'b', hasUngroundedAnswer: false, visitorId: null, csat: null, tags: ['x'], startedBy: 'private' });
+    expect(codec.decode({ ...row, started_by: 'public' }).startedBy).toBe('public');
     expect(codec.decode({ ...row, csat_score: 4, csat_at: 'c' }).csat).toEqual({ score: 4, comment: null, at: 'c' });
     expect(rowCodec(tables.API_KEYS, sqlite).decode({ kind: null, scopes: '[]' }).kind).toBe('secret');
   });
