@@ -19,7 +19,7 @@ import {
   workspaceUpdateCommand,
 } from './commands/workspace.js';
 import { basename, resolve } from 'node:path';
-import { parseHelpHost, QUOTA_KEYS, SHUTDOWN_GRACE_MS, type Engine } from '@panya/core';
+import { parseHelpHost, PUBLIC_BUDGET_QUOTA_KEYS, QUOTA_KEYS, SHUTDOWN_GRACE_MS, type Engine } from '@panya/core';
 import type { EnvConfig } from './config.js';
 import { evalCommand } from './commands/eval.js';
 import { reindexCommand } from './commands/reindex.js';
@@ -221,7 +221,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
   dbOption(tenant.command('update').description("change a tenant's plan, quota overrides (quotas_json) or grandfathering window"))
     .requiredOption('--slug <slug>', 'tenant slug')
     .option('--plan <plan>', 'free | team | business | growth | enterprise')
-    .option('--quota <key=value...>', `override a plan limit: ${QUOTA_KEYS.join(', ')} (or queriesPerKeyPerHour); value a number, unlimited or default`)
+    .option('--quota <key=value...>', `override a plan limit: ${[...QUOTA_KEYS, ...Object.keys(PUBLIC_BUDGET_QUOTA_KEYS)].join(', ')} (or queriesPerKeyPerHour); value a number, unlimited or default`)
     .option('--grandfather-until <date>', 'keep the legacy plan\'s rate limits, without hard cap or overage, through this date (YYYY-MM-DD)')
     .option('--legacy-plan <plan>', 'the plan a grandfathered tenant keeps')
     .option('--end-grandfathering', 'remove the grandfathering window')

@@ -94,6 +94,9 @@ describe('panya tenant update / list, key list / revoke', () => {
     await run('tenant', 'create', '--slug', 'acme', '--plan', 'team');
     await expect(run('tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerMinute=5')).rejects.toThrow(/^Tenant "acme": --quota queriesPerMinute: unknown quota; use one of queriesPerDay/);
     await expect(run('tenant', 'update', '--slug', 'acme', '--quota', 'queriesPerDay=-1')).rejects.toThrow(/not a whole number/);
+    // The public surfaces' budgets are set the same way.
+    expect((await json('tenant', 'update', '--slug', 'acme', '--quota', 'publicVisitorPerHour=5', 'publicSitePerDay=unlimited')).quotas).toEqual({ publicVisitorPerHour: 5, publicSitePerDay: null });
+    expect((await json('tenant', 'update', '--slug', 'acme', '--quota', 'publicVisitorPerHour=default', 'publicSitePerDay=default')).quotas).toEqual({});
     await expect(run('tenant', 'update', '--slug', 'ghost', '--plan', 'growth')).rejects.toThrow(/Tenant "ghost" not found/);
     await expect(run('tenant', 'update', '--slug', 'acme', '--grandfather-until', '2031-01-31')).rejects.toThrow(/go together/);
     const t = await json('tenant', 'update', '--slug', 'acme', '--plan', 'Growth', '--quota', 'maxWorkspaces=unlimited', 'chatHardCap=500', '--grandfather-until', '2031-01-31', '--legacy-plan', 'team');

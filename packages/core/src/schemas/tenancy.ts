@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLAN_IDS, PLAN_NAMES, QUOTA_KEYS, quotaKey, type PlanId, type QuotaAlias, type QuotaKey } from '../plans.js';
+import { PUBLIC_BUDGET_QUOTA_KEYS } from '../public-budgets.js';
 import { API_KEY_KINDS, API_KEY_SCOPES, PUBLIC_SURFACES } from '../ports/store.js';
 
 /** Slugs appear in URLs (`/c/{slug}`) and hostnames, so they are DNS-label-like. */
@@ -65,7 +66,7 @@ export const updateTenantSchema = z.strictObject({
     .record(z.string(), quotaValue)
     .superRefine((quotas, ctx) => {
       for (const key of Object.keys(quotas)) {
-        if (!quotaKey(key)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown quota; use one of ${QUOTA_KEYS.join(', ')}` });
+        if (!quotaKey(key) && !Object.hasOwn(PUBLIC_BUDGET_QUOTA_KEYS, key)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown quota; use one of ${[...QUOTA_KEYS, ...Object.keys(PUBLIC_BUDGET_QUOTA_KEYS)].join(', ')}` });
       }
     })
     .optional(),
@@ -77,7 +78,7 @@ export const updateTenantSchema = z.strictObject({
 });
 export interface UpdateTenantInput {
   plan?: PlanId | (typeof PLAN_NAMES)[PlanId];
-  quotas?: Partial<Record<QuotaKey | QuotaAlias, number | null | 'default'>>;
+  quotas?: Partial<Record<QuotaKey | QuotaAlias | keyof typeof PUBLIC_BUDGET_QUOTA_KEYS, number | null | 'default'>>;
   grandfather?: { until: string; legacyPlan: PlanId | (typeof PLAN_NAMES)[PlanId] } | null;
   /** Enterprise only. Stored for the contract; linking visitors across workspaces is not implemented. */
   crossWorkspaceVisitorLinking?: boolean;

@@ -126,7 +126,8 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
         if (!tenant) return err(errors.notFound(`Tenant "${slug}"`));
         const quotas: Record<string, unknown> = { ...tenant.quotas };
         for (const [name, value] of Object.entries(changes ?? {})) {
-          const key = quotaKey(name)!;
+          // A plan-table limit (or its alias), or a public-surface budget (`public-budgets.ts`).
+          const key = quotaKey(name) ?? name;
           if (value === 'default') delete quotas[key];
           else quotas[key] = value;
         }
