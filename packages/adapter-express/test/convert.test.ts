@@ -133,27 +133,32 @@ describe('convertUpload', () => {
   });
 });
 
-// A Thai page printed to PDF by Chromium (`chromium --headless --print-to-pdf`, source fixtures/thai.html with
-// Debian's fonts-thai-tlwg). Its tone marks and upper vowels are positioned glyph variants without Unicode of
-// their own, and SARA AM two glyphs: only the spans' /ActualText says what the clusters read.
+// A Thai page (fixtures/thai.html, with Debian's fonts-thai-tlwg) printed to PDF by Chromium
+// (`chromium --headless --print-to-pdf`) and by LibreOffice (`soffice --headless --infilter="HTML (StarWriter)"
+// --convert-to pdf:writer_pdf_Export`). Their tone marks and upper vowels are glyph variants without Unicode of
+// their own, SARA AM two glyphs: only the spans' /ActualText says what each cluster reads.
 describe('Thai PDF text', () => {
-  const fixture = new URL('./fixtures/thai-chromium.pdf', import.meta.url);
+  const expected = [
+    'ฮาร์ดแวร์ไม่รวมในแพ็กเกจ',
+    'ราคานี้ไม่รวมค่าส่ง น้ำหนักไม่เกิน 5 กิโลกรัม ผู้ใช้ต้องกดปุ่ม ส่ง เพื่อยืนยัน',
+    'ลูกค้าจ่ายพร้อมเพย์แล้วขอคืนเงิน ร้านต้องโอนคืนเองจากแอปธนาคาร ภายใน ๗ วัน',
+    'Hardware is not included.',
+  ];
   const lines = (text: string) => text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const fixtures = ['thai-chromium.pdf', 'thai-libreoffice.pdf'].map((name) => [name, new URL(`./fixtures/${name}`, import.meta.url)] as const);
 
-  it('keeps tone marks, upper and lower vowels and SARA AM with their base characters, in order', async () => {
-    const { contentMd } = await convertUpload({ filename: 'thai.pdf', bytes: new Uint8Array(readFileSync(fixture)) });
-    for (const word of ['ฮาร์ดแวร์', 'ไม่รวม', 'ค่าส่ง', 'น้ำหนัก', 'กิโลกรัม', 'ผู้ใช้', 'ต้อง', 'ปุ่ม', 'เพื่อยืนยัน', 'จ่ายพร้อมเพย์', 'แล้ว', 'ภายใน ๗ วัน']) {
-      expect(contentMd).toContain(word);
-    }
-    // NFKC would split SARA AM into NIKHAHIT + SARA AA.
-    expect(contentMd).not.toMatch(/\u0E4D/u);
-    expect(lines(contentMd)).toContain('Hardware is not included.');
+  it.each(fixtures)('%s: tone marks, upper and lower vowels and SARA AM stay with their base characters, in order', async (name, fixture) => {
+    const { contentMd } = await convertUpload({ filename: name, bytes: new Uint8Array(readFileSync(fixture)) });
+    expect(lines(contentMd)).toEqual(expected);
   });
 
-  it.skipIf(!hasPdftotext())("reads the same lines as Poppler's pdftotext", async () => {
-    const { contentMd } = await convertUpload({ filename: 'thai.pdf', bytes: new Uint8Array(readFileSync(fixture)) });
+  // Poppler's reading is the reference for the characters and their order; its spacing of LibreOffice's
+  // placed marks ("น้ำหนั กไม่") is not, so spaces are left out of the comparison.
+  it.skipIf(!hasPdftotext()).each(fixtures)("%s: the same characters in the same order as Poppler's pdftotext", async (name, fixture) => {
+    const { contentMd } = await convertUpload({ filename: name, bytes: new Uint8Array(readFileSync(fixture)) });
     const poppler = execFileSync('pdftotext', ['-enc', 'UTF-8', fileURLToPath(fixture), '-'], { encoding: 'utf8' });
-    expect(lines(contentMd)).toEqual(lines(poppler));
+    const unspaced = (text: string) => lines(text).map((l) => l.replace(/\s/g, ''));
+    expect(unspaced(contentMd)).toEqual(unspaced(poppler));
   });
 });
 

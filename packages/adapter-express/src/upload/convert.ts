@@ -190,15 +190,18 @@ function htmlToMarkdown(html: string, fallbackTitle: string): ConvertedUpload {
   return { title: title ?? firstH1(contentMd) ?? fallbackTitle, contentMd };
 }
 
+/** Narrower than this (PDF units), a blank text item is an artefact of glyph placement. */
+const MIN_SPACE_WIDTH = 0.5;
+
 /** A text item of pdf.js, or a marked-content boundary (`actualText`: see patches/pdfjs-dist). */
-type TextContentItem = { str: string; hasEOL: boolean } | { type: string; actualText?: string | null };
+type TextContentItem = { str: string; hasEOL: boolean; width: number } | { type: string; actualText?: string | null };
 
 /**
  * A page's text in content order. Inside a span with `/ActualText`, the span's text replaces its
  * glyphs' own: Chromium (Skia) writes each Thai cluster whose glyphs do not map one-to-one to
  * characters so — a tone mark or upper vowel drawn as a positioned variant glyph has no Unicode
  * of its own, SARA AM is drawn as two glyphs — and the glyphs alone read "ไมรวม … นํ้า" for
- * "ไม่รวม … น้ำ". Poppler's pdftotext honours these spans the same way.
+ * "ไม่รวม … น้ำ"; LibreOffice writes such spans too. Poppler's pdftotext honours them the same way.
  */
 function pageText(items: readonly TextContentItem[]): string {
   let text = '';
@@ -216,8 +219,16 @@ function pageText(items: readonly TextContentItem[]): string {
       }
       continue;
     }
+    const blank = !/\S/u.test(item.str);
+    // A space pdf.js infers where a glyph is drawn back over the one before (LibreOffice places Thai
+    // marks so) is a few hundredths of a unit wide, a real one about a quarter of the font size (1.5
+    // units even at 6 pt): it is no space of the text ("น ้ำ", "ต้ อง").
+    if (blank && item.str !== '' && Math.abs(item.width) < MIN_SPACE_WIDTH) {
+      if (item.hasEOL) text += '\n';
+      continue;
+    }
     // Inside a replacing span only the inferred spacing stays; the glyphs' own text is the ActualText.
-    if (!spans.some((a) => a !== null) || !/\S/u.test(item.str)) text += item.str;
+    if (!spans.some((a) => a !== null) || blank) text += item.str;
     if (item.hasEOL) text += '\n';
   }
   // A span left open at the page's end still says its text.
