@@ -124,7 +124,9 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
           )
         : none,
     ]);
-    const fallback = (weights.trigram > 0 || queryTime) && capabilities.trigram && fragments.length > 0 && (weights.lexical === 0 || lexical.length < TRIGRAM_FALLBACK_BELOW);
+    // Query-time vectors need trigram candidates only where the lexical ones are few.
+    const few = lexical.length < TRIGRAM_FALLBACK_BELOW;
+    const fallback = capabilities.trigram && fragments.length > 0 && ((weights.trigram > 0 && (weights.lexical === 0 || few)) || (queryTime && few));
     const trigram = fallback ? await store.search.trigram(scope, fragments, k) : [];
     const vectors = queryTime && queryTimeVectors ? await queryTimeVectors.rank(query, await store.search.getChunks(scope, topCandidates(lexical, trigram)), k) : semantic;
     return { hits: reciprocalRankFusion({ lexical, trigram, semantic: vectors }, weights, RRF_K), complete };
