@@ -160,7 +160,8 @@ describe.skipIf(!onLinux)('panya serve --workers 2', () => {
     }
     expect(new Set(connectionOwners(port, pids))).toEqual(new Set(pids));
     closeConnections();
-    await new Promise((r) => setTimeout(r, 300));
+    // The next checks count connections: wait until the workers hold none of the closed ones.
+    await until('the closed connections gone', () => connectionOwners(port, pids).length === 0);
     // A session cookie signed by one worker is good at the other.
     const bySession = [];
     for (let i = 0; i < 4; i++) bySession.push((await onNewConnection(agents, url, '/c/acme/api/docs', { Cookie: login.cookie! })).status);
@@ -182,7 +183,8 @@ describe.skipIf(!onLinux)('panya serve --workers 2', () => {
     const sent = 12;
     for (let i = 0; i < sent; i++) expect((await onNewConnection(agents, url, '/api/me', { Authorization: `Bearer ${key}` })).status).toBe(200);
     closeConnections();
-    await new Promise((r) => setTimeout(r, 300));
+    // The next checks count connections: wait until the workers hold none of the closed ones.
+    await until('the closed connections gone', () => connectionOwners(port, pids).length === 0);
     for (let i = 0; i < 6; i++) {
       const scrape = await onNewConnection(agents, url, '/metrics', {});
       expect(scrape.status).toBe(200);
