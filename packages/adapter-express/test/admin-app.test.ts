@@ -251,6 +251,9 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
   it('shows usage and billing, and the inbox with a conversation, its citations and feedback', async () => {
     await open('Usage and billing');
     await page.getByText('Projected charge').waitFor();
+    // The hard cap beside the pool, and the resolution bill with its states.
+    await page.getByText(/Chat hard cap: .* resolutions this month/).waitFor();
+    await page.getByRole('heading', { name: 'Billed resolutions' }).waitFor();
     await screen('billing');
     await open('Inbox');
     await page.getByText('thumbs_down').waitFor();
