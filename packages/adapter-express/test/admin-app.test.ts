@@ -258,6 +258,9 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
     await page.getByRole('cell', { name: 'API queries' }).waitFor();
     expect(await page.getByText('Projected charge').count()).toBe(0);
     expect(await page.getByRole('button', { name: /Check out/ }).count()).toBe(0);
+    // The hard cap beside the pool, and the resolution bill with its states.
+    await page.getByText(/Chat hard cap: .* resolutions this month/).waitFor();
+    await page.getByRole('heading', { name: 'Billed resolutions' }).waitFor();
     await screen('billing');
     await open('Inbox');
     await page.getByText('thumbs_down').waitFor();

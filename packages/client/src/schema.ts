@@ -246,6 +246,38 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/billing/resolutions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["billing.resolutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/resolutions/{id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["billing.resolutions.dispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/flows": {
         parameters: {
             query?: never;
@@ -1925,6 +1957,8 @@ export interface operations {
                             brandAccent: string | null;
                             isDefault: boolean;
                             deletedAt: string | null;
+                            /** @description Set while a downgrade keeps the workspace over the plan cap: data kept, nothing served until an upgrade. */
+                            suspendedAt?: string | null;
                             createdAt: string;
                             updatedAt: string;
                             /** @description Until when a soft-deleted workspace can be restored; null while live. */
@@ -1990,6 +2024,8 @@ export interface operations {
                         brandAccent: string | null;
                         isDefault: boolean;
                         deletedAt: string | null;
+                        /** @description Set while a downgrade keeps the workspace over the plan cap: data kept, nothing served until an upgrade. */
+                        suspendedAt?: string | null;
                         createdAt: string;
                         updatedAt: string;
                         /** @description Until when a soft-deleted workspace can be restored; null while live. */
@@ -2036,6 +2072,8 @@ export interface operations {
                         brandAccent: string | null;
                         isDefault: boolean;
                         deletedAt: string | null;
+                        /** @description Set while a downgrade keeps the workspace over the plan cap: data kept, nothing served until an upgrade. */
+                        suspendedAt?: string | null;
                         createdAt: string;
                         updatedAt: string;
                         /** @description Until when a soft-deleted workspace can be restored; null while live. */
@@ -2082,6 +2120,8 @@ export interface operations {
                         brandAccent: string | null;
                         isDefault: boolean;
                         deletedAt: string | null;
+                        /** @description Set while a downgrade keeps the workspace over the plan cap: data kept, nothing served until an upgrade. */
+                        suspendedAt?: string | null;
                         createdAt: string;
                         updatedAt: string;
                         /** @description Until when a soft-deleted workspace can be restored; null while live. */
@@ -2135,6 +2175,8 @@ export interface operations {
                         brandAccent: string | null;
                         isDefault: boolean;
                         deletedAt: string | null;
+                        /** @description Set while a downgrade keeps the workspace over the plan cap: data kept, nothing served until an upgrade. */
+                        suspendedAt?: string | null;
                         createdAt: string;
                         updatedAt: string;
                         /** @description Until when a soft-deleted workspace can be restored; null while live. */
@@ -2184,6 +2226,8 @@ export interface operations {
                         brandAccent: string | null;
                         isDefault: boolean;
                         deletedAt: string | null;
+                        /** @description Set while a downgrade keeps the workspace over the plan cap: data kept, nothing served until an upgrade. */
+                        suspendedAt?: string | null;
                         createdAt: string;
                         updatedAt: string;
                         /** @description Until when a soft-deleted workspace can be restored; null while live. */
@@ -2510,12 +2554,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         url: string;
                         sessionId: string;
                     } & {
                         [key: string]: unknown;
-                    };
+                    }) | ({
+                        /** @constant */
+                        changed: true;
+                        subscriptionId: string;
+                        plan: string;
+                        interval: string;
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Error */
@@ -2596,6 +2648,96 @@ export interface operations {
                         resolutions: number;
                         apiQueries: number;
                         projectedSatang: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "billing.resolutions": {
+        parameters: {
+            query?: {
+                period?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: string;
+                        data: ({
+                            id: string;
+                            state: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "billing.resolutions.dispute": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        state: "disputed";
                     } & {
                         [key: string]: unknown;
                     };

@@ -73,11 +73,15 @@ export class PgTombstones implements TombstoneStore {
   }
 
   listUnpurged(limit: number) {
-    return this.rows.all(`SELECT * FROM ${this.rows.name} WHERE purged_at IS NULL ORDER BY erased_at LIMIT $1`, [limit]);
+    return this.rows.all(`SELECT * FROM ${this.rows.name} WHERE purged_at IS NULL ORDER BY purge_attempted_at NULLS FIRST, erased_at LIMIT $1`, [limit]);
   }
 
   list() {
     return this.rows.all(`SELECT * FROM ${this.rows.name} ORDER BY erased_at`);
+  }
+
+  async markPurgeAttempted(slug: string, at: string) {
+    await this.db.query(`UPDATE ${this.rows.name} SET purge_attempted_at = $1 WHERE slug = $2`, [at, slug]);
   }
 
   async markPurged(slug: string, at: string) {

@@ -608,6 +608,7 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       ALTER TABLE ${n.t('meter_event_outbox')} ADD COLUMN occurred_at timestamptz;
       CREATE INDEX meter_event_outbox_period ON ${n.t('meter_event_outbox')}(tenant_id, period);
       CREATE INDEX custom_hostnames_check ON ${n.t('custom_hostnames')}(last_checked_at NULLS FIRST, id) WHERE status IN ('pending', 'verifying_dns');
+      ALTER TABLE ${n.t('tenant_tombstones')} ADD COLUMN purge_attempted_at timestamptz;
     `,
   },
 ];

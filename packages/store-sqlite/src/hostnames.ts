@@ -77,11 +77,17 @@ export class SqliteTombstones implements TombstoneStore {
   }
 
   listUnpurged(limit: number) {
-    return this.run(() => this.rows.all('SELECT * FROM tenant_tombstones WHERE purged_at IS NULL ORDER BY erased_at LIMIT ?', limit));
+    return this.run(() => this.rows.all('SELECT * FROM tenant_tombstones WHERE purged_at IS NULL ORDER BY purge_attempted_at IS NOT NULL, purge_attempted_at, erased_at LIMIT ?', limit));
   }
 
   list() {
     return this.run(() => this.rows.all('SELECT * FROM tenant_tombstones ORDER BY erased_at'));
+  }
+
+  markPurgeAttempted(slug: string, at: string) {
+    return this.run(() => {
+      this.sql.get('UPDATE tenant_tombstones SET purge_attempted_at = ? WHERE slug = ?').run(at, slug);
+    });
   }
 
   markPurged(slug: string, at: string) {

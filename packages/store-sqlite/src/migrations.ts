@@ -619,6 +619,7 @@ export const migrations: (Migration & { name: string })[] = [
       CREATE INDEX meter_event_outbox_period ON meter_event_outbox(tenant_id, period);
       -- The hostname poll takes the least recently checked records first.
       CREATE INDEX custom_hostnames_check ON custom_hostnames(last_checked_at, id) WHERE status IN ('pending', 'verifying_dns');
+      ALTER TABLE tenant_tombstones ADD COLUMN purge_attempted_at TEXT;
     `,
   },
   {

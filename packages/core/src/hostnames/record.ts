@@ -44,6 +44,8 @@ export interface TenantTombstone {
   erasedAt: string;
   /** Set by the retention job once the edge cache of every URL of the tenant was purged. */
   purgedAt: string | null;
+  /** The retention job's last failed purge: a failing tombstone goes behind the others. */
+  purgeAttemptedAt?: string | null;
 }
 
 export interface HostnameStore {
@@ -71,7 +73,10 @@ export interface TombstoneStore {
   put(tombstone: TenantTombstone): Promise<void>;
   getBySlug(slug: string): Promise<TenantTombstone | null>;
   findByHostname(hostname: string): Promise<TenantTombstone | null>;
+  /** Not purged yet: never tried first (oldest erasure first), then the least recently tried. */
   listUnpurged(limit: number): Promise<TenantTombstone[]>;
   list(): Promise<TenantTombstone[]>;
   markPurged(slug: string, at: string): Promise<void>;
+  /** A purge failed: the tombstone goes to the back of `listUnpurged` (never tried first, then oldest tried). */
+  markPurgeAttempted(slug: string, at: string): Promise<void>;
 }

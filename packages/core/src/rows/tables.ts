@@ -278,6 +278,7 @@ export const TENANT_TOMBSTONES = table<TenantTombstone>('tenant_tombstones', [
   ['hostnames', 'hostnames', 'json'],
   ['erasedAt', 'erased_at', 'time'],
   ['purgedAt', 'purged_at', 'time'],
+  ['purgeAttemptedAt', 'purge_attempted_at', 'time'],
 ]);
 
 export const IDEMPOTENCY_KEYS = table<IdempotencyRecord>('idempotency_keys', [

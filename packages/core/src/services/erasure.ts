@@ -110,7 +110,11 @@ export function createErasureService(deps: ErasureDeps) {
         if (await deps.purge(tenantPurge(deps.helpHost, tombstone.slug, tombstone.hostnames), { erasedTenant: tombstone.slug })) {
           await store.tombstones.markPurged(tombstone.slug, clock.now().toISOString());
           summary.tenantsPurged++;
-        } else summary.purgeFailures++;
+        } else {
+          summary.purgeFailures++;
+          // Behind the others next time: one edge failure never holds up every later erasure.
+          await store.tombstones.markPurgeAttempted(tombstone.slug, clock.now().toISOString());
+        }
       }
       return summary;
     },

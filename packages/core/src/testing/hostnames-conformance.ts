@@ -128,6 +128,7 @@ export function hostnamesSuite(getStore: () => Store): void {
       hostnames,
       erasedAt,
       purgedAt: null,
+      purgeAttemptedAt: null,
     });
 
     it('finds a tombstone by slug and by any of its hostnames', async () => {
@@ -148,9 +149,15 @@ export function hostnamesSuite(getStore: () => Store): void {
       await store.tombstones.markPurged('beta', '2026-05-02T03:00:00.000Z');
       expect((await store.tombstones.listUnpurged(10)).map((t) => t.slug)).toEqual(['acme']);
       expect((await store.tombstones.getBySlug('beta'))?.purgedAt).toBe('2026-05-02T03:00:00.000Z');
+      // A failed purge goes behind the ones never tried (a fair queue, not head-of-line).
+      await store.tombstones.put(tomb('gamma', [], '2026-05-03T00:00:00.000Z'));
+      await store.tombstones.markPurgeAttempted('acme', '2026-05-04T00:00:00.000Z');
+      expect((await store.tombstones.listUnpurged(1)).map((t) => t.slug)).toEqual(['gamma']);
+      await store.tombstones.markPurgeAttempted('gamma', '2026-05-04T00:05:00.000Z');
+      expect((await store.tombstones.listUnpurged(10)).map((t) => t.slug)).toEqual(['acme', 'gamma']);
       await store.tombstones.put(tomb('beta', ['new.beta.com'], '2026-06-01T00:00:00.000Z'));
       expect(await store.tombstones.getBySlug('beta')).toMatchObject({ hostnames: ['new.beta.com'], purgedAt: null });
-      expect((await store.tombstones.list()).map((t) => t.slug)).toEqual(['acme', 'beta']);
+      expect((await store.tombstones.list()).map((t) => t.slug)).toEqual(['acme', 'gamma', 'beta']);
     });
   });
 }
