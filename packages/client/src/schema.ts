@@ -5165,7 +5165,7 @@ export interface operations {
                         brandAccent: string | null;
                         /** @description The help center home page, when citations link to it. */
                         helpCenterUrl: string | null;
-                        /** @description A cited article's page with {documentId} to replace; null for a key not restricted to the help center. */
+                        /** @description A cited article's page with {documentId} to replace; null for a key that may read unpublished documents (a secret key or a session), which have no public page. */
                         articleUrl: string | null;
                     };
                 };

@@ -31,11 +31,11 @@ describe('the compact vector table', () => {
     await store.search.setIndexInfo({ embedderId: 'e1', dimension: 4 });
     await store.search.replaceDocumentChunks(scope, 'doc_near', [chunk('near', [1, 0, 0, 0])]);
     await store.search.replaceDocumentChunks(scope, 'doc_far', [chunk('far', [0, 1, 0, 0])]);
-    // The earlier layout: the same rows in a partitioned vec0 table, schema version 23.
+    // The earlier layout: the same rows in a partitioned vec0 table, schema version 25.
     const rows = store.db.prepare('SELECT id, part, embedding FROM chunk_vectors').all() as { id: number; part: string; embedding: Buffer }[];
     store.db.exec('DROP TABLE chunk_vectors; CREATE VIRTUAL TABLE chunk_vectors USING vec0(part TEXT PARTITION KEY, embedding float[4] distance_metric=cosine)');
     for (const r of rows) store.db.prepare('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(BigInt(r.id), r.part, r.embedding);
-    store.db.pragma('user_version = 23');
+    store.db.pragma('user_version = 25');
     await store.close();
 
     const reopened = openSqliteStore({ path, vectorIndex: { mode: 'exact' } });

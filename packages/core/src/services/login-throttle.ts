@@ -41,7 +41,7 @@ function buckets(kind: string, subject: string, tiers: readonly Tier[], now: Dat
 export function createLoginThrottle(store: Store) {
   return {
     async attempt(email: string, address: string | undefined, now: Date): Promise<{ refused: PanyaError; scope: 'account' | 'address' } | { release(): Promise<void> }> {
-      const account = buckets('account', address ? `${email} ${address}` : email, LOGIN_THROTTLE.account, now);
+      const account = buckets('account', address ? `${email}:${address}` : email, LOGIN_THROTTLE.account, now);
       const client = address ? buckets('address', address, LOGIN_THROTTLE.address, now) : [];
       const all = [...account, ...client];
       const decision = await store.rateLimits.consume(all, 1);
