@@ -80,11 +80,11 @@ export function createLimitsService(deps: ServiceDeps) {
         const day = dayWindow(now);
         const hour = hourWindow(now);
         const site = ctx.principal.id;
-        const daily = { window: day.window, resetAt: day.resetAt.toISOString(), resetDate: day.resetAt, windowSeconds: DAY_MS / 1000 };
-        const hourly = { window: hour.window, resetAt: hour.resetAt.toISOString(), resetDate: hour.resetAt, windowSeconds: HOUR_MS / 1000 };
-        if (publicBudgets.sitePerDay !== null) buckets.push({ key: `pub:day:${site}`, limit: publicBudgets.sitePerDay, quota: 'publicSitePerDay', ...daily });
-        if (publicBudgets.sitePerHour !== null) buckets.push({ key: `pub:hour:${site}`, limit: publicBudgets.sitePerHour, quota: 'publicSitePerHour', ...hourly });
-        if (publicBudgets.visitorPerHour !== null) buckets.push({ key: `pub:visitor:${site}:${ctx.visitor ?? 'unknown'}`, limit: publicBudgets.visitorPerHour, quota: 'publicVisitorPerHour', ...hourly });
+        const inDay = { window: day.window, resetAt: day.resetAt.toISOString(), resetDate: day.resetAt, windowSeconds: DAY_MS / 1000 };
+        const inHour = { window: hour.window, resetAt: hour.resetAt.toISOString(), resetDate: hour.resetAt, windowSeconds: HOUR_MS / 1000 };
+        if (publicBudgets.sitePerDay !== null) buckets.push({ key: `pub:day:${site}`, limit: publicBudgets.sitePerDay, quota: 'publicSitePerDay', ...inDay });
+        if (publicBudgets.sitePerHour !== null) buckets.push({ key: `pub:hour:${site}`, limit: publicBudgets.sitePerHour, quota: 'publicSitePerHour', ...inHour });
+        if (publicBudgets.visitorPerHour !== null) buckets.push({ key: `pub:visitor:${site}:${ctx.visitor ?? 'unknown'}`, limit: publicBudgets.visitorPerHour, quota: 'publicVisitorPerHour', ...inHour });
       } else if (limits.queriesPerDay !== null) {
         const day = dayWindow(now);
         buckets.push({ key: `q:day:${ctx.tenant.id}`, window: day.window, limit: limits.queriesPerDay, resetAt: day.resetAt.toISOString(), resetDate: day.resetAt, quota: 'queriesPerDay', windowSeconds: DAY_MS / 1000 });
