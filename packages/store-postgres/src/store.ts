@@ -1,14 +1,11 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones } from '@panya/core/rows';
+import { SqlBilling, SqlFlows, SqlHostnames, SqlResolutions, SqlTombstones } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { tenantScopedTables } from './tenant-erasure.js';
 import { PgDocuments } from './documents.js';
-import { PgBilling } from './billing.js';
-import { PgResolutions } from './resolutions.js';
-import { PgFlows } from './flows.js';
 import { PgConnectors, PgIdempotency, PgOrigins } from './sync.js';
 import { PgCustomers, PgInbox, PgPersonas, PgTickets, PgVisitors } from './support.js';
 import { PgDriver } from './sql-driver.js';
@@ -54,9 +51,9 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     conversations: new PgConversations(db, n),
     hostnames: new SqlHostnames(kit),
     tombstones: new SqlTombstones(kit),
-    billing: new PgBilling(db, n),
-    resolutions: new PgResolutions(db, n),
-    flows: new PgFlows(db, n),
+    billing: new SqlBilling(kit),
+    resolutions: new SqlResolutions(kit),
+    flows: new SqlFlows(kit),
     origins: new PgOrigins(db, n),
     connectors: new PgConnectors(db, n),
     idempotency: new PgIdempotency(db, n),

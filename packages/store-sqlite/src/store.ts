@@ -1,13 +1,10 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones, type SqlDriver } from '@panya/core/rows';
+import { SqlBilling, SqlFlows, SqlHostnames, SqlResolutions, SqlTombstones, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
-import { SqliteBilling } from './billing.js';
-import { SqliteResolutions } from './resolutions.js';
-import { SqliteFlows } from './flows.js';
 import { SqliteConnectors, SqliteIdempotency, SqliteOrigins } from './sync.js';
 import { SqliteCustomers, SqliteInbox, SqlitePersonas, SqliteTickets, SqliteVisitors } from './support.js';
 import { SqliteDriver } from './sql-driver.js';
@@ -95,9 +92,9 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     conversations: new SqliteConversations(db, sql, run),
     hostnames: new SqlHostnames(kit),
     tombstones: new SqlTombstones(kit),
-    billing: new SqliteBilling(sql, run),
-    resolutions: new SqliteResolutions(db, sql, run),
-    flows: new SqliteFlows(sql, run),
+    billing: new SqlBilling(kit),
+    resolutions: new SqlResolutions(kit),
+    flows: new SqlFlows(kit),
     origins: new SqliteOrigins(sql, run),
     connectors: new SqliteConnectors(sql, run),
     idempotency: new SqliteIdempotency(sql, run),

@@ -13,4 +13,7 @@ export type { SqlDriver } from './driver.js';
 export { SqlTable } from './table.js';
 export { addColumns, addIndexes, createTable, type IndexSpec, type KitStatements, type TableOptions } from './ddl.js';
 export { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE, type KitMigration } from './kit-migrations.js';
+export { SqlBilling } from './aggregates/billing.js';
+export { SqlFlows } from './aggregates/flows.js';
 export { SqlHostnames, SqlTombstones } from './aggregates/hostnames.js';
+export { SqlResolutions } from './aggregates/resolutions.js';

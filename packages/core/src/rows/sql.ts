@@ -12,7 +12,7 @@ export interface RenderContext {
   name(table: string): string;
 }
 
-type Part = { text: string } | { param: unknown } | { table: string } | { list: readonly unknown[] } | { column: string; has: unknown };
+type Part = { text: string } | { param: unknown } | { table: string } | { list: readonly unknown[] } | { column: string; has: unknown } | { lock: true };
 
 /** A statement or part of one: text, parameters, table references and list tests, in order. */
 export class Sql {
@@ -25,6 +25,7 @@ export class Sql {
     const values: unknown[] = [];
     for (const part of this.parts) {
       if ('text' in part) text += part.text;
+      else if ('lock' in part) text += ctx.dialect.name === 'postgres' ? ' FOR UPDATE' : '';
       else if ('table' in part) text += ctx.name(part.table);
       else if ('param' in part) {
         values.push(part.param);
@@ -75,6 +76,12 @@ sql.in = (values: readonly unknown[]): Sql => new Sql([{ list: values }]);
 
 /** Whether the JSON array in `column` holds `value` (a trusted column name, a parameter value). */
 sql.jsonArrayHas = (column: string, value: unknown): Sql => new Sql([{ column, has: value }]);
+
+/**
+ * ` FOR UPDATE` where rows are locked one by one (Postgres); nothing on SQLite, whose writer
+ * holds the whole database.
+ */
+sql.forUpdate = new Sql([{ lock: true }]);
 
 /** Fragments joined with a separator (`AND`, `, `). */
 sql.join = (fragments: readonly Sql[], separator: string): Sql => new Sql(fragments.flatMap((f, i) => (i === 0 ? f.parts : [{ text: separator }, ...f.parts])));
