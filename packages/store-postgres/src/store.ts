@@ -1,12 +1,11 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlFlows, SqlHostnames, SqlResolutions, SqlTombstones } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlFlows, SqlIdempotency, SqlOrigins, SqlHostnames, SqlResolutions, SqlTombstones } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { tenantScopedTables } from './tenant-erasure.js';
 import { PgDocuments } from './documents.js';
-import { PgConnectors, PgIdempotency, PgOrigins } from './sync.js';
 import { PgCustomers, PgInbox, PgPersonas, PgTickets, PgVisitors } from './support.js';
 import { PgDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
@@ -54,9 +53,9 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     billing: new SqlBilling(kit),
     resolutions: new SqlResolutions(kit),
     flows: new SqlFlows(kit),
-    origins: new PgOrigins(db, n),
-    connectors: new PgConnectors(db, n),
-    idempotency: new PgIdempotency(db, n),
+    origins: new SqlOrigins(kit),
+    connectors: new SqlConnectors(kit),
+    idempotency: new SqlIdempotency(kit),
     tickets: new PgTickets(db, n),
     personas: new PgPersonas(db, n),
     visitors: new PgVisitors(db, n),

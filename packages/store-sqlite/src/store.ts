@@ -1,11 +1,10 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlFlows, SqlHostnames, SqlResolutions, SqlTombstones, type SqlDriver } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlFlows, SqlIdempotency, SqlOrigins, SqlHostnames, SqlResolutions, SqlTombstones, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
-import { SqliteConnectors, SqliteIdempotency, SqliteOrigins } from './sync.js';
 import { SqliteCustomers, SqliteInbox, SqlitePersonas, SqliteTickets, SqliteVisitors } from './support.js';
 import { SqliteDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
@@ -95,9 +94,9 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     billing: new SqlBilling(kit),
     resolutions: new SqlResolutions(kit),
     flows: new SqlFlows(kit),
-    origins: new SqliteOrigins(sql, run),
-    connectors: new SqliteConnectors(sql, run),
-    idempotency: new SqliteIdempotency(sql, run),
+    origins: new SqlOrigins(kit),
+    connectors: new SqlConnectors(kit),
+    idempotency: new SqlIdempotency(kit),
     tickets: new SqliteTickets(sql, run),
     personas: new SqlitePersonas(sql, run),
     visitors: new SqliteVisitors(db, sql, run),

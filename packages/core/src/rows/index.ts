@@ -17,3 +17,4 @@ export { SqlBilling } from './aggregates/billing.js';
 export { SqlFlows } from './aggregates/flows.js';
 export { SqlHostnames, SqlTombstones } from './aggregates/hostnames.js';
 export { SqlResolutions } from './aggregates/resolutions.js';
+export { SqlConnectors, SqlIdempotency, SqlOrigins } from './aggregates/sync.js';
