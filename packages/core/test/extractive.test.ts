@@ -285,6 +285,8 @@ describe('ExtractiveGenerator', () => {
     expect(await answer('Can I still sell when the internet is down?', menu)).toContain('cash and card sales when the internet is down. [2]');
     // A name no passage mentions: the passages on selling are not about it.
     expect(await answer('Can I sell on GrabFood through the app?', menu)).toBe(NO_ANSWER.en);
+    // In title case a capital names nothing.
+    expect(await answer('Can I Still Sell When The Internet Is Down?', menu)).toContain('card sales when the internet is down. [2]');
   });
 
   it.each([

@@ -492,20 +492,17 @@ const THAI_WORD = /^[\u0E00-\u0E7F]+$/u;
 
 /**
  * Terms of the capitalised words of an English question that do not open a sentence ("GrabFood",
- * "Windows", "Apple Pay"): the names it asks about.
+ * "Windows", "Apple Pay"): the names it asks about. None in a question written in title case or
+ * capitals, where a capital says nothing.
  */
 function namedTerms(question: string): string[] {
+  const inner = question.split(/(?<=[.?!])\s+/u).flatMap((sentence) => sentence.split(/[^\p{L}\p{N}'-]+/u).filter(Boolean).slice(1));
+  const capitalised = inner.filter((word) => /^\p{Lu}/u.test(word) && word !== 'I');
+  if (capitalised.length * 2 > inner.length) return [];
   const out: string[] = [];
-  for (const sentence of question.split(/(?<=[.?!])\s+/u)) {
-    sentence
-      .split(/[^\p{L}\p{N}'-]+/u)
-      .filter(Boolean)
-      .slice(1)
-      .forEach((word) => {
-        if (!/^\p{Lu}/u.test(word) || word === 'I') return;
-        const t = termOf(word.toLowerCase());
-        if (t) out.push(baseStem(t));
-      });
+  for (const word of capitalised) {
+    const t = termOf(word.toLowerCase());
+    if (t) out.push(baseStem(t));
   }
   return out;
 }
