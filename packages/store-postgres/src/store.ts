@@ -1,12 +1,12 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlFlows, SqlIdempotency, SqlOrigins, SqlHostnames, SqlResolutions, SqlTombstones } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlIdempotency, SqlOrigins, SqlPersonas, SqlTickets, SqlHostnames, SqlResolutions, SqlTombstones } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { tenantScopedTables } from './tenant-erasure.js';
 import { PgDocuments } from './documents.js';
-import { PgCustomers, PgInbox, PgPersonas, PgTickets, PgVisitors } from './support.js';
+import { PgInbox, PgVisitors } from './support.js';
 import { PgDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
@@ -56,10 +56,10 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     origins: new SqlOrigins(kit),
     connectors: new SqlConnectors(kit),
     idempotency: new SqlIdempotency(kit),
-    tickets: new PgTickets(db, n),
-    personas: new PgPersonas(db, n),
+    tickets: new SqlTickets(kit),
+    personas: new SqlPersonas(kit),
     visitors: new PgVisitors(db, n),
-    customers: new PgCustomers(db, n),
+    customers: new SqlCustomers(kit),
     inbox: new PgInbox(db, n),
   };
 }

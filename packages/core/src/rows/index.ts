@@ -17,4 +17,5 @@ export { SqlBilling } from './aggregates/billing.js';
 export { SqlFlows } from './aggregates/flows.js';
 export { SqlHostnames, SqlTombstones } from './aggregates/hostnames.js';
 export { SqlResolutions } from './aggregates/resolutions.js';
+export { SqlCustomers, SqlPersonas, SqlTickets } from './aggregates/support.js';
 export { SqlConnectors, SqlIdempotency, SqlOrigins } from './aggregates/sync.js';

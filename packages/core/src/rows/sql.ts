@@ -83,6 +83,9 @@ sql.jsonArrayHas = (column: string, value: unknown): Sql => new Sql([{ column, h
  */
 sql.forUpdate = new Sql([{ perDialect: { postgres: ' FOR UPDATE', sqlite: '' } }]);
 
+/** ` FOR UPDATE SKIP LOCKED` where rows lock one by one: concurrent runs take different rows (nothing on SQLite). */
+sql.skipLocked = new Sql([{ perDialect: { postgres: ' FOR UPDATE SKIP LOCKED', sqlite: '' } }]);
+
 /** ` COLLATE "C"` where text sorts by the database's locale (Postgres): byte order, as SQLite sorts. */
 sql.byteOrder = new Sql([{ perDialect: { postgres: ' COLLATE "C"', sqlite: '' } }]);
 
