@@ -37,7 +37,8 @@ import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions, type 
 import { createIngestWorker, type IngestRunner, type IngestWorker } from './services/ingest-worker.js';
 import { createSearchService, type SearchOptions } from './services/search.js';
 import { createApi, type Api } from './operations/api.js';
-import { OPERATIONS } from './operations/index.js';
+import { OPERATIONS, type Operation } from './operations/index.js';
+import { difyRetrieval } from './operations/dify.js';
 import { createInstruments } from './services/instruments.js';
 import { checkReadiness, type Readiness } from './services/readiness.js';
 import type { JobContext } from './jobs/index.js';
@@ -253,7 +254,8 @@ export function createEngine(options: EngineOptions): Engine {
       await options.store.close();
     },
   };
-  (engine as { api: Api }).api = createApi(engine, OPERATIONS);
+  // Dify's retrieval has no binding of the table's own (its route speaks Dify's format) but runs the same way.
+  (engine as { api: Api }).api = createApi(engine, [...OPERATIONS, difyRetrieval as unknown as Operation]);
   const internals: EngineInternals = { store: options.store, deps, worker };
   Object.defineProperty(engine, ENGINE_INTERNALS, { value: internals, enumerable: false });
   return engine;

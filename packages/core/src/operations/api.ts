@@ -122,7 +122,11 @@ export function createApi(deps: ApiDeps, operations: readonly Operation[]): Api 
       ctx = addressed.value;
       options.authenticated?.(ctx);
     }
-    if (ctx.principal.publishable && options.visitor !== undefined) ctx = { ...ctx, visitor: options.visitor };
+    if (ctx.principal.publishable) {
+      // Read only here: deriving it costs a hash the other callers need not pay.
+      const visitor = options.visitor;
+      if (visitor !== undefined) ctx = { ...ctx, visitor };
+    }
     const execute = () => executeOperation(deps, operation, ctx, raw, { channel: options.channel ?? { via: 'rest' }, get signal() { return options.signal; } });
     const reply = (done: Awaited<ReturnType<typeof execute>>): Result<ApiReply, PanyaError> => {
       if (done.isErr()) return err(done.error);
