@@ -11,7 +11,7 @@ export const API_PATHS = ['/api', '/c/:tenantSlug/api', '/c/:tenantSlug/_w/:work
 const EXPOSED_HEADERS = ['X-Request-Id', 'Location', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
 
 /**
- * CORS for the tenant API, on Node's response (the Express routes and the direct routes): an
+ * CORS for the tenant API, on Node's response (the compiled handler and the Express routes): an
  * allowed origin's preflight is answered (204 with the allow headers; the returned promise then
  * never settles, the response is complete); any other request gets `Access-Control-Allow-Origin`
  * only from an allowed origin, and `Vary: Origin` always. Which origins are allowed is core's

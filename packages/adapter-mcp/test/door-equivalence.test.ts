@@ -102,9 +102,9 @@ describe('the same search through every door', () => {
     expect(dify.events).toEqual({ search: 1 });
 
     // Bad input through any door counts nothing.
-    const bad = await countOf(async () => [await send('/api/search', auth, { query: '' }), await engine.api.search(acme.ctx, { query: '' })]);
-    expect(bad.value[0]!.status).toBe(400);
-    expect(bad.value[1]!._unsafeUnwrapErr().code).toBe('invalid_request');
+    const bad = await countOf(async () => ({ rest: await send('/api/search', auth, { query: '' }), library: await engine.api.search(acme.ctx, { query: '' }) }));
+    expect(bad.value.rest.status).toBe(400);
+    expect(bad.value.library._unsafeUnwrapErr().code).toBe('invalid_request');
     expect(bad.events).toEqual({});
   });
 
