@@ -178,12 +178,10 @@ interface HttpRow {
 /** The search target with the default cache of recent answers, and with it off (every search runs). */
 const SEARCH = 'POST /api/search';
 const SEARCH_UNCACHED = 'POST /api/search, PANYA_SEARCH_CACHE_MB=0';
-/** The search target through the Express app's middleware (the direct route off), cache on: the peer of SEARCH. */
-const SEARCH_VIA_EXPRESS = 'POST /api/search, PANYA_DIRECT_ROUTES=off';
-const SERVER_ENV = { on: {}, off: { PANYA_SEARCH_CACHE_MB: '0' }, express: { PANYA_DIRECT_ROUTES: 'off' } } as const;
+const SERVER_ENV = { on: {}, off: { PANYA_SEARCH_CACHE_MB: '0' } } as const;
 const cacheHits = async (url: string) => Number(/^panya_search_cache_hits_total (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0);
 for (const workers of WORKERS) {
-  for (const cache of ['on', 'off', 'express'] as const) {
+  for (const cache of ['on', 'off'] as const) {
     const db = copyDb(built.path, join(mkdtempSync(join(tmpdir(), 'panya-bench-scifact-')), 'panya.db'));
     const keyEngine = createEngine({ store: openSqliteStore({ path: db }) });
     const tenant = (await keyEngine.tenancy.getTenantBySlug('bench'))._unsafeUnwrap();
@@ -195,7 +193,7 @@ for (const workers of WORKERS) {
       const requests = queries.map((q) => ({ method: 'POST' as const, path: '/api/search', headers: auth, body: JSON.stringify({ query: q, topK: K }) }));
       const search = { url: server.url, requests };
       const targets: Record<string, Parameters<typeof runLoad>[0]> =
-        cache === 'on' ? { 'GET /healthz': { url: `${server.url}/healthz` }, [SEARCH]: search } : { [cache === 'off' ? SEARCH_UNCACHED : SEARCH_VIA_EXPRESS]: search };
+        cache === 'on' ? { 'GET /healthz': { url: `${server.url}/healthz` }, [SEARCH]: search } : { [SEARCH_UNCACHED]: search };
       // Warm-up: each worker builds its in-memory index on its first search, then JIT and page cache.
       // On a busy machine the build takes longer: warm until searches answer steadily (at most 30 s).
       for (let warm = 0; warm < 10; warm++) {
@@ -261,12 +259,5 @@ emit({
   httpRatios: {
     searchOverHealthzReqPerSec: searchOverHealthz,
     searchWorkers2OverWorkers1: s1 && s2 ? round(s2.reqPerSec / s1.reqPerSec, 2) : null,
-    directOverExpressReqPerSec: Object.fromEntries(
-      WORKERS.flatMap((w) => {
-        const d = row(SEARCH, w);
-        const e = row(SEARCH_VIA_EXPRESS, w);
-        return d && e ? [[`workers${w}`, round(d.reqPerSec / e.reqPerSec, 2)]] : [];
-      }),
-    ),
   },
 });

@@ -113,8 +113,6 @@ export function renderScifact(r: Any): string {
   if (hr) {
     const ratios = Object.entries(hr.searchOverHealthzReqPerSec as Record<string, number>).map(([k, v]) => `${k.replace('workers', 'workers ')}: ${f(v, 3)}`);
     out.push(`\nSearch req/s over /healthz req/s in the same run — ${ratios.join('; ')}. Search req/s, workers 2 over workers 1: ${hr.searchWorkers2OverWorkers1 ?? '–'}×.`);
-    const direct = Object.entries((hr.directOverExpressReqPerSec ?? {}) as Record<string, number>).map(([k, v]) => `${k.replace('workers', 'workers ')}: ${f(v)}×`);
-    if (direct.length) out.push(`\nSearch req/s on the direct route over the same server with \`PANYA_DIRECT_ROUTES=off\` (through Express's middleware; cache on in both) — ${direct.join('; ')}.`);
   }
   for (const target of [...new Set(http.map((x) => x.target as string))].filter((t) => t.startsWith('POST /api/search'))) {
     const best = http.filter((x) => x.target === target).sort((a, b) => b.reqPerSec - a.reqPerSec)[0];

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import cookieParser from 'cookie-parser';
 import type { Engine, Logger } from '@panya/core';
 import { MAX_JSON_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS, silentLogger } from '@panya/core';
@@ -12,11 +11,11 @@ import { billingWebhook } from './routes/billing-webhook.js';
 import { chatRouter } from './routes/chat.js';
 import { cronRouter } from './routes/cron.js';
 import { edgeRouter, opsRouter } from './routes/hostnames.js';
-import { operationsRouter } from './routes/operations.js';
 import { uploadRouter, type UploadRouterOptions } from './routes/upload.js';
-import { onlyMethods, operationRoutes, routeGuard, type ApiRoute } from './routing.js';
+import { onlyMethods, routeGuard } from './routing.js';
+import type { ApiRoute } from './api/match.js';
+import { apiHandler } from './api/handler.js';
 import { bodyDeadline, errorHandler, jsonDepthLimit } from './transport.js';
-import { directRoutes } from './direct-routes.js';
 import type { TrustProxy } from './trust-proxy.js';
 import { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 import { sendProblem } from './problem.js';
@@ -65,15 +64,8 @@ export interface PanyaAppOptions {
    * primary, which must run `answerClusterMetrics()`.
    */
   clusterMetrics?: boolean;
-  /**
-   * Answer plain `POST /api/search` and `/api/answer` requests on Node's own request and response
-   * when the app is the server's handler (default true; see `directRoutes`). Mounted in another
-   * Express app, every request goes through the app's middleware whatever this says.
-   */
-  directRoutes?: boolean;
 }
 
-/** `/c/{slug}/…` of an erased tenant: 410 Gone, never cached (spec "Tenant erasure" 4). */
 /** Names the requests of a surface with its own router in metrics and the access log. */
 function labelled(route: string): RequestHandler {
   return (_req, res, next) => {
@@ -82,6 +74,7 @@ function labelled(route: string): RequestHandler {
   };
 }
 
+/** `/c/{slug}/…` of an erased tenant: 410 Gone, never cached (spec "Tenant erasure" 4). */
 function erasedTenantGone(engine: Engine): RequestHandler {
   return async (req, res, next) => {
     const { tenantSlug } = req.params as { tenantSlug?: string };
@@ -97,17 +90,16 @@ export const HAND_WRITTEN_ROUTES: ApiRoute[] = [
 ];
 
 /**
- * The routes every tenant API address serves: core's operation table, plus the two routes that
- * need HTTP plumbing of their own (multipart upload, the SSE chat stream).
+ * What every tenant API address serves beside core's operation table (answered by `apiHandler`
+ * before this router): the two routes that need HTTP plumbing of their own (multipart upload, the
+ * SSE chat stream), and 404 for what no route serves, before any key is asked for.
  */
 function apiRouter(engine: Engine, options: PanyaAppOptions): Router {
   const api = Router({ mergeParams: true });
-  // What no route serves is 404 and a wrong method 405, before any key is asked for.
-  api.use(routeGuard([...operationRoutes(), ...HAND_WRITTEN_ROUTES]));
+  api.use(routeGuard(HAND_WRITTEN_ROUTES));
   api.use(authenticate(engine));
   api.use('/docs/upload', uploadRouter(engine, options.uploads));
   api.use(chatRouter(engine, options.sseHeartbeatMs ? { heartbeatMs: options.sseHeartbeatMs } : {}));
-  api.use(operationsRouter(engine));
   api.use(notFoundRoute);
   return api;
 }
@@ -127,8 +119,13 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   // a matching If-None-Match with 304 for those.
   app.set('etag', false);
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
-  app.use(baseHeaders);
   const metrics = createMetrics(engine);
+  const bodyTimeoutMs = options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
+  const cookies = cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex'));
+  // Every JSON route of core's operation table, first: a plain Node handler that does the app's
+  // per-request work itself (base headers, access log, CORS, …) and passes on everything else.
+  app.use(apiHandler(engine, { logger, metrics, jsonLimit, bodyTimeoutMs, helpCenter: options.helpCenter ?? {}, trustProxy: options.trustProxy, external: HAND_WRITTEN_ROUTES, cookies: cookies as never }));
+  app.use(baseHeaders);
   app.use(accessLog(logger, metrics));
 
   // Liveness (the process answers): no key, like a load balancer asks, on every host.
@@ -136,7 +133,6 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
     res.json({ status: 'ok' });
   });
 
-  const bodyTimeoutMs = options.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
   app.use(bodyDeadline(bodyTimeoutMs, logger));
   // Help host and custom hostnames first: there, every path is a help-center page.
   app.use(helpCenterDispatch(engine, options.helpCenter));
@@ -159,7 +155,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.post(CONNECTOR_WEBHOOK_PATHS, express.raw({ type: () => true, limit: jsonLimit }), connectorWebhook(engine));
   app.all(CONNECTOR_WEBHOOK_PATHS, onlyMethods('POST'));
   app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }), jsonDepthLimit);
-  app.use(cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex')));
+  app.use(cookies);
   const cookie = { secure: options.secureCookies ?? !['development', 'test'].includes(process.env.NODE_ENV ?? '') };
   const cron = cronRouter(engine, { ...(options.cronSecret ? { secret: options.cronSecret } : {}), ...(options.nodeId ? { nodeId: options.nodeId } : {}) });
   // Dify's external knowledge API: its own error format, the workspace named in the body.
@@ -185,16 +181,5 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.use(notFoundRoute);
 
   app.use(errorHandler(logger, jsonLimit));
-  if (options.directRoutes !== false) {
-    const direct = directRoutes({ engine, logger, metrics, jsonLimit, bodyTimeoutMs, helpCenter: options.helpCenter ?? {}, ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}) });
-    // Express calls `handle` without a continuation only as the server's own handler (`createServer(app)`,
-    // `app.listen`); mounted in another app it has one, and the request stays in Express.
-    const handled = app as Express & { handle: (req: IncomingMessage, res: ServerResponse, next?: unknown) => void };
-    const viaExpress = handled.handle.bind(app);
-    handled.handle = (req, res, next) => {
-      if (next === undefined && direct(req, res)) return;
-      viaExpress(req, res, next);
-    };
-  }
   return app;
 }

@@ -12,13 +12,36 @@ export function requestLocale(req: IncomingMessage, explicit?: unknown, query?: 
   return resolveLocale({ explicit, acceptLanguage: req.headers['accept-language'], query });
 }
 
-/** A domain error as an RFC 9457 problem response, with the request path and id. */
-function problemResponse(req: IncomingMessage, res: ServerResponse, error: PanyaError, locale?: Locale): { status: number; headers: Record<string, string>; body: string } {
-  const { problem, headers } = toProblem(error, locale ?? requestLocale(req), { keySent: Boolean(req.headers.authorization) });
-  problem.instance = (req as Partial<Request>).originalUrl ?? req.url ?? '';
-  const requestId = res.getHeader('X-Request-Id');
-  if (requestId) problem.requestId = String(requestId);
+/** What a problem document is rendered for: the request as addressed, its id, and the language asked for. */
+export interface ProblemRequest {
+  instance: string;
+  requestId: string | undefined;
+  acceptLanguage: string | undefined;
+  /** The request carried a key (a 401 then says it was refused rather than missing). */
+  keySent: boolean;
+}
+
+/** A domain error as an RFC 9457 problem response (status, headers, JSON text), whatever the transport. */
+export function renderProblem(request: ProblemRequest, error: PanyaError, locale?: Locale): { status: number; headers: Record<string, string>; body: string } {
+  const { problem, headers } = toProblem(error, locale ?? resolveLocale({ acceptLanguage: request.acceptLanguage }), { keySent: request.keySent });
+  problem.instance = request.instance;
+  if (request.requestId) problem.requestId = request.requestId;
   return { status: problem.status, headers, body: JSON.stringify(problem) };
+}
+
+/** The problem request of a Node request and its response (the request id is set on the response first). */
+export function problemRequest(req: IncomingMessage, res: ServerResponse): ProblemRequest {
+  const requestId = res.getHeader('X-Request-Id');
+  return {
+    instance: (req as Partial<Request>).originalUrl ?? req.url ?? '',
+    requestId: requestId ? String(requestId) : undefined,
+    acceptLanguage: req.headers['accept-language'],
+    keySent: Boolean(req.headers.authorization),
+  };
+}
+
+function problemResponse(req: IncomingMessage, res: ServerResponse, error: PanyaError, locale?: Locale): { status: number; headers: Record<string, string>; body: string } {
+  return renderProblem(problemRequest(req, res), error, locale);
 }
 
 /** Sends a domain error as RFC 9457 problem JSON from an Express route. */

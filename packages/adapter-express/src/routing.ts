@@ -1,16 +1,11 @@
 import { errors, HTTP_OPERATIONS, panyaError, type Operation, type PanyaError } from '@panya/core';
-import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { match } from 'path-to-regexp';
 import { sendProblem } from './problem.js';
+import { decodeParam, type ApiRoute } from './api/match.js';
+import { hasBody } from './api/body.js';
 
-/** A route of the tenant API: a method and an Express path relative to the API root. */
-export interface ApiRoute {
-  method: string;
-  path: string;
-  /** Publishable keys may call it (search, answer, chat). */
-  acceptsPublishable?: boolean;
-}
+export type { ApiRoute };
 
 /** The REST routes of core's operation table. */
 export function operationRoutes(operations: readonly Operation[] = HTTP_OPERATIONS): ApiRoute[] {
@@ -26,17 +21,6 @@ function allowHeader(methods: ReadonlySet<string>): string {
 
 export const methodNotAllowed = (method: string, allowed: ReadonlySet<string>): PanyaError =>
   panyaError('method_not_allowed', { message: `${method} is not allowed here; use ${[...allowed].sort().join(' or ')}.`, allowed: allowHeader(allowed).split(', ') });
-
-/** Express's own parameter decoding: a malformed percent-encoding is a 400. */
-function decodeParam(value: string): string {
-  if (value.length === 0 || !value.includes('%')) return value;
-  try {
-    return decodeURIComponent(value);
-  } catch (error) {
-    if (error instanceof URIError) Object.assign(error, { message: `Failed to decode param '${value}'`, status: 400, statusCode: 400 });
-    throw error;
-  }
-}
 
 /**
  * A route path compiled as an Express router (non-strict, case-insensitive) compiles it: the
@@ -94,11 +78,7 @@ export function onlyMethods(...methods: string[]): RequestHandler {
   };
 }
 
-/** Whether the request announces a body (a length above zero, or chunked transfer). */
-export function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
+export { hasBody };
 
 /**
  * A JSON route's body must be JSON: anything else would reach validation as "no body" and be

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { abortOnClose } from '../src/routes/operations.js';
+import { abortOnClose } from '../src/api/handler.js';
 
 let server: Server | null = null;
 afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));

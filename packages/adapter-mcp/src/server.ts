@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type CallToolResult, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
-import { errors, executeOperation, isStoreBusy, OPERATIONS, storeBusy, type DocumentRecord, type Engine, type Operation, type RateLimitStatus, type RequestContext } from '@panya/core';
+import { errors, isStoreBusy, OPERATIONS, storeBusy, type DocumentRecord, type Engine, type Operation, type RateLimitStatus, type RequestContext } from '@panya/core';
 import { z } from 'zod';
 import { toolError } from './errors.js';
 import { toolText } from './format.js';
@@ -44,7 +44,7 @@ function argsShape(operation: Operation): z.ZodRawShape {
 
 /**
  * The Panya MCP server for one resolved request context (tenant, workspace, caller): the tools
- * of core's operation table and two prompts. Every tool call runs through core's executor, so it
+ * of core's operation table and two prompts. Every tool call runs through `engine.api`, so it
  * takes a unit of the key's MCP-tools-per-hour and the tenant's queries-per-day limits and
  * writes one `api_query_event` with the tool's name.
  */
@@ -58,8 +58,10 @@ export function createPanyaMcpServer(engine: Engine, ctx: RequestContext, option
       { title: tool.title, description: tool.description, inputSchema: argsShape(operation), outputSchema: operation.output as z.ZodObject, annotations: tool.annotations },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {
-          const done = await executeOperation(engine, operation, ctx, { body: args }, { channel: { via: 'mcp', tool: operation.id } });
+          // The session's caller, authenticated by the transport; the rest of the pipeline is `engine.api`'s.
+          const done = await engine.api(operation.id, ctx, {}, { body: args }, { channel: { via: 'mcp', tool: operation.id } });
           if (done.isErr()) return toolError(done.error);
+          if (done.value.kind !== 'result') return toolError(errors.internal());
           const { value, rateLimit } = done.value;
           return success({ ...(value as Record<string, unknown>) }, toolText(operation.id, args, value), rateLimit);
         } catch (error) {

@@ -74,8 +74,6 @@ const envSchema = z.object({
   PANYA_VECTOR_INDEX: z.enum(['hnsw', 'exact']).default('hnsw'),
   /** SQLite: `off` drops the trigram table behind the trigram fallback (a smaller file; no substring matches of fragments), `on` rebuilds it when missing. */
   PANYA_TRIGRAM_INDEX: z.enum(['on', 'off']).default('on'),
-  /** `serve`: `off` sends plain search and answer requests through the Express app's middleware too (default `on`: answered directly). */
-  PANYA_DIRECT_ROUTES: z.enum(['on', 'off']).default('on'),
   /** Memory per process for recent search answers, in MB (0: off); any write to what they hold makes them stale on every node. */
   PANYA_SEARCH_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(32),
   /**

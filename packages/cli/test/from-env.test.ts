@@ -133,9 +133,6 @@ describe('createPanyaFromEnv: the configured engine', () => {
       sessionSecret: 's'.repeat(16),
     });
     expect(panyaAppOptionsFromEnv({})).toEqual({ secureCookies: false });
-    expect(panyaAppOptionsFromEnv({ PANYA_DIRECT_ROUTES: 'off' })).toEqual({ secureCookies: false, directRoutes: false });
-    expect(panyaAppOptionsFromEnv({ PANYA_DIRECT_ROUTES: 'on' })).toEqual({ secureCookies: false });
-    expect(() => panyaAppOptionsFromEnv({ PANYA_DIRECT_ROUTES: 'no' })).toThrow(/PANYA_DIRECT_ROUTES: Invalid option: expected one of "on"\|"off"/);
     expect(() => panyaAppOptionsFromEnv({ PANYA_CRON_SECRET: 'short' })).toThrow(/PANYA_CRON_SECRET: use at least 16 characters/);
     expect(panyaAppOptionsFromEnv({ PANYA_TRUST_PROXY: '1' })).toEqual({ secureCookies: false, trustProxy: 1 });
     expect(panyaAppOptionsFromEnv({ PANYA_TRUST_PROXY: '10.0.0.0/8,loopback' })).toEqual({ secureCookies: false, trustProxy: ['10.0.0.0/8', 'loopback'] });

@@ -26,7 +26,7 @@ async function searchesAllowed(engine: Engine, key: string, max: number): Promis
   const principal = (await engine.apiKeys.authenticate(key))._unsafeUnwrap();
   const ctx = (await engine.access.resolve(principal, {}))._unsafeUnwrap();
   for (let i = 0; i < max; i++) {
-    const res = await engine.queries.search(ctx, { query: 'anything' });
+    const res = await engine.api.search(ctx, { query: 'anything' });
     if (res.isErr()) {
       expect(res.error.code).toBe('rate_limited');
       return i;

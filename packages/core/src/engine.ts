@@ -36,6 +36,9 @@ import type { EdgeProvider } from './ports/edge.js';
 import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions, type IngestService } from './services/ingest.js';
 import { createIngestWorker, type IngestRunner, type IngestWorker } from './services/ingest-worker.js';
 import { createSearchService, type SearchOptions } from './services/search.js';
+import { createApi, type Api } from './operations/api.js';
+import { OPERATIONS, type Operation } from './operations/index.js';
+import { difyRetrieval } from './operations/dify.js';
 import { createInstruments } from './services/instruments.js';
 import { checkReadiness, type Readiness } from './services/readiness.js';
 import type { JobContext } from './jobs/index.js';
@@ -86,6 +89,13 @@ export interface EngineOptions {
  * reach the data only through these services; the store and the ingest worker stay inside.
  */
 export interface Engine {
+  /**
+   * The request pipeline every door calls (HTTP, MCP, the help center, Dify, library code):
+   * `engine.api(operationId, credentials, addressing, rawInput)` runs authentication, scope,
+   * publishable-key rules, idempotency, validation, rate limits, the operation and its usage event
+   * in one order. `engine.api.search` / `.answer` are typed shortcuts.
+   */
+  readonly api: Api;
   /** The configured providers (their ids name the index and the answers). */
   readonly embedder: Embedder;
   readonly generator: Generator;
@@ -160,7 +170,7 @@ export function createEngine(options: EngineOptions): Engine {
   const search = createSearchService({ ...deps, embedder, searched: instruments.searched, answeredFromCache: instruments.answeredFromCache }, options.search);
   const limits = createLimitsService(deps);
   const usage = createUsageService({ ...deps, countResolutions: (tenantId, period) => countResolutions(options.store, tenantId, period) });
-  const queries = createQueryService({ limits, usage, search });
+  const queries = createQueryService({ limits, usage });
   const contextualize = options.contextualizer
     ? { contextualizer: options.contextualizer, recordUsage: (tenantId: string, workspaceId: string, calls: number, data: Record<string, unknown>) => usage.recordUsage(tenantId, workspaceId, CONTEXTUALIZATION_METER, calls, data) }
     : {};
@@ -196,6 +206,8 @@ export function createEngine(options: EngineOptions): Engine {
   const settings = createTenantSettingsService({ ...deps, connectors });
   const jobs = createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}), ...(options.holder ? { holder: options.holder } : {}) });
   const engine: Engine = {
+    // Set below, once every service it runs is wired.
+    api: undefined as unknown as Api,
     embedder,
     generator,
     logger,
@@ -242,6 +254,8 @@ export function createEngine(options: EngineOptions): Engine {
       await options.store.close();
     },
   };
+  // Dify's retrieval has no binding of the table's own (its route speaks Dify's format) but runs the same way.
+  (engine as { api: Api }).api = createApi(engine, [...OPERATIONS, difyRetrieval as unknown as Operation]);
   const internals: EngineInternals = { store: options.store, deps, worker };
   Object.defineProperty(engine, ENGINE_INTERNALS, { value: internals, enumerable: false });
   return engine;

@@ -42,6 +42,7 @@ export { type Credentials } from './services/authenticate.js';
 export { bearerChallenge, rateLimitHeaders, resolveLocale, toProblem } from './problems.js';
 export { type AnswerResponse, chatEventSchema, type DocumentSummary, type List, type Problem, type SearchResponse, type SearchResult } from './schemas/responses.js';
 export { defineOperation, executeOperation, HTTP_OPERATIONS, type Operation, OPERATIONS } from './operations/index.js';
+export { type Api, type ApiCaller, type ApiOptions, type ApiReply } from './operations/api.js';
 export { type DeclaredRoute, openApiDocument } from './operations/openapi.js';
 export { type SyncOutcome, uploadedDocument } from './services/documents.js';
 export { signWebhook } from './services/connectors.js';

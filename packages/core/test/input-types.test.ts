@@ -16,7 +16,7 @@ async function misuse(engine: Engine, ctx: RequestContext) {
   // @ts-expect-error and the ingest worker (`start`, `close`, `wakeIngest` are its process-level handles)
   void engine.worker;
   // @ts-expect-error `qurey` is not a search field
-  await engine.queries.search(ctx, { qurey: 'x' });
+  await engine.api.search(ctx, { qurey: 'x' });
   // @ts-expect-error `pro` is not a plan
   await engine.tenancy.createTenant({ slug: 'acme', plan: 'pro' });
   // @ts-expect-error `root` is not a scope
@@ -24,7 +24,7 @@ async function misuse(engine: Engine, ctx: RequestContext) {
   // @ts-expect-error documents need a title
   await engine.documents.create(ctx, { contentMd: 'x' });
   // @ts-expect-error topK is a number
-  await engine.queries.search(ctx, { query: 'x', topK: '5' });
+  await engine.api.search(ctx, { query: 'x', topK: '5' });
   // @ts-expect-error `confirm` is the field that repeats the slug
   await engine.erasure.erase('acme', { confrim: 'acme' });
   // @ts-expect-error `confirm` is a string
@@ -43,7 +43,7 @@ describe('service inputs', () => {
     const tenant = (await engine.tenancy.createTenant({ slug: 'acme', plan: 'Business' }))._unsafeUnwrap();
     const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
     expect(tenant.tenant.plan).toBe('business');
-    const search = await engine.queries.search(ctx, JSON.parse('{"qurey":"x"}') as never);
+    const search = await engine.api.search(ctx, JSON.parse('{"qurey":"x"}') as never);
     expect(search._unsafeUnwrapErr()).toMatchObject({ code: 'invalid_request', issues: [{ path: 'query' }, { path: '' }] });
     await engine.close();
   });

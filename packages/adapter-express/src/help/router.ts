@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { detectLocale, errors, executeOperation, HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE, HELP_QUERY_MAX_CHARS, HELP_SEARCH_CACHE_ENTRIES, HELP_SEARCH_CACHE_MS, HTTP_OPERATIONS, type AnswerResponse, type Credentials, type Engine, type HelpSite, type PanyaError } from '@panya/core';
+import { detectLocale, errors, HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE, HELP_QUERY_MAX_CHARS, HELP_SEARCH_CACHE_ENTRIES, HELP_SEARCH_CACHE_MS, type AnswerResponse, type Credentials, type Engine, type HelpSite, type PanyaError } from '@panya/core';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { CHROME, helpLocale } from './chrome.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
@@ -158,18 +158,17 @@ function helpRouter(engine: Engine): Router {
   return router;
 }
 
-const answerOperation = HTTP_OPERATIONS.find((op) => op.id === 'answer')!;
-
 type Asked = { error: PanyaError } | { answer: AnswerResponse; rateLimit: Parameters<typeof rateLimitHeaders>[0] | null };
 
-/** The answer operation for a caller whose publishable key must belong to this site (core's `admits`). */
+/**
+ * The answer operation through `engine.api`, for a caller whose publishable key must belong to
+ * this site; counted against the site's public budgets, per visitor (core's `limits`).
+ */
 async function answerThrough(engine: Engine, site: HelpSite, credentials: Credentials, body: unknown, visitor: string): Promise<Asked> {
-  const caller = await engine.auth.authenticate(credentials, {}, 'api', { acceptsPublishable: true });
-  if (caller.isErr()) return { error: caller.error };
-  if (!engine.helpCenter.admits(site, caller.value)) return { error: errors.forbidden('This key does not answer on this help center: use the key its pages carry.') };
-  // Counted against the site's public budgets, per visitor (core's `limits`).
-  const done = await executeOperation(engine, answerOperation, { ...caller.value, visitor }, { body }, { channel: { via: 'rest' } });
-  return done.isOk() ? { answer: done.value.value as AnswerResponse, rateLimit: done.value.rateLimit } : { error: done.error };
+  const done = await engine.api('answer', credentials, {}, { body }, { helpCenter: site, visitor });
+  if (done.isErr()) return { error: done.error };
+  const reply = done.value;
+  return reply.kind === 'result' ? { answer: reply.value as AnswerResponse, rateLimit: reply.rateLimit } : { error: errors.internal() };
 }
 
 /**

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { ctxOf } from '../context.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
 import { nonJsonBody } from '../routing.js';
-import { abortOnClose } from './operations.js';
+import { abortOnClose } from '../api/handler.js';
 
 /** Heartbeat comments keep proxies from closing an idle stream. */
 export const SSE_HEARTBEAT_MS = 15_000;

@@ -1,4 +1,4 @@
-import { difyRetrieval, errors, executeOperation, resolveKnowledge, toProblem, type Engine, type PanyaError } from '@panya/core';
+import { errors, toProblem, type Engine, type PanyaError } from '@panya/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { credentials } from '../context.js';
 import { rateLimitHeaders, requestLocale } from '../problem.js';
@@ -39,21 +39,19 @@ export function difyRetrievalRoute(engine: Engine): RequestHandler {
     if (!authorization || !BEARER.test(authorization)) {
       return sendDifyError(req, res, errors.unauthorized("Invalid Authorization header format. Expected 'Bearer <api-key>' format."), DIFY_ERRORS.invalidAuthorizationHeader);
     }
-    const ctx = await engine.auth.authenticate(credentials(req), {}, 'api', {});
-    if (ctx.isErr()) return sendDifyError(req, res, ctx.error, DIFY_ERRORS.authorizationFailed);
-    res.locals.ctx = ctx.value;
     const notJson = nonJsonBody(req);
     if (notJson) return sendDifyError(req, res, notJson);
-    const knowledgeId = typeof req.body?.knowledge_id === 'string' ? req.body.knowledge_id.trim() : '';
-    let target = ctx.value;
-    if (knowledgeId) {
-      const resolved = await resolveKnowledge(engine, ctx.value, knowledgeId);
-      if (resolved.isErr()) return sendDifyError(req, res, resolved.error);
-      target = resolved.value;
-      res.locals.ctx = target;
-    }
-    const done = await executeOperation(engine, difyRetrieval, target, { body: req.body }, { channel: { via: 'rest' } });
-    if (done.isErr()) return sendDifyError(req, res, done.error);
+    // `knowledge_id` addresses the workspace (the operation's own addressing in `engine.api`).
+    let authenticated = false;
+    const done = await engine.api('dify_retrieval', credentials(req), {}, { body: req.body }, {
+      authenticated: (caller) => {
+        authenticated = true;
+        res.locals.ctx = caller;
+      },
+    });
+    // A key refused (unknown, revoked, wrong scope) is Dify's "authorization failed".
+    if (done.isErr()) return sendDifyError(req, res, done.error, authenticated ? undefined : DIFY_ERRORS.authorizationFailed);
+    if (done.value.kind !== 'result') return sendDifyError(req, res, errors.internal());
     if (done.value.rateLimit) res.set(rateLimitHeaders(done.value.rateLimit));
     res.json(done.value.value);
   };

@@ -147,7 +147,7 @@ const FILTER_CANDIDATES = 50;
 
 /**
  * Dify's retrieval as a billable search (counted and rate-limited as `search`). Not mounted by
- * the table (no `http` binding): the route speaks Dify's error format and resolves `knowledge_id`.
+ * the table (no `http` binding): the route speaks Dify's error format; `knowledge_id` addresses it.
  */
 export const difyRetrieval = defineOperation({
   id: 'dify_retrieval',
@@ -155,10 +155,15 @@ export const difyRetrieval = defineOperation({
   counted: 'search',
   input: { body: difyRetrievalSchema },
   output: difyRetrievalResponseSchema,
+  address(deps, ctx, raw) {
+    const body = raw.body as { knowledge_id?: unknown } | undefined;
+    const knowledgeId = typeof body?.knowledge_id === 'string' ? body.knowledge_id.trim() : '';
+    return knowledgeId ? resolveKnowledge(deps, ctx, knowledgeId) : Promise.resolve(ok(ctx));
+  },
   async run({ request, services }, { body }) {
     const { top_k: topK, score_threshold: threshold } = body.retrieval_setting;
     const conditions = body.metadata_condition?.conditions ?? [];
-    const found = await services.search.run(request.scope, { query: body.query, topK: conditions.length > 0 ? FILTER_CANDIDATES : topK });
+    const found = await services.search.forCaller(request, { query: body.query, topK: conditions.length > 0 ? FILTER_CANDIDATES : topK });
     const terms = queryTermSet(body.query);
     const docIds = [...new Set(found.results.map((r) => r.documentId))];
     const docs = new Map<string, Record<string, unknown>>();

@@ -36,7 +36,7 @@ export const svcSearch = defineOperation({
   },
   output: searchResponseSchema,
   async run({ request, services }, { body }) {
-    return ok(await services.search.run(request.scope, body));
+    return ok(await services.search.forCaller(request, body));
   },
 });
 

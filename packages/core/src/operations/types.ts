@@ -5,6 +5,7 @@ import type { QueryEventKind } from '../ports/usage.js';
 import type { ApiKeyScope } from '../ports/store.js';
 import type { AnswerService } from '../services/answer.js';
 import type { ApiKeyService } from '../services/api-keys.js';
+import type { AccessService } from '../services/access.js';
 import type { BillingService } from '../services/billing.js';
 import type { ConversationService } from '../services/conversations.js';
 import type { InboxService } from '../services/inbox.js';
@@ -106,6 +107,11 @@ export interface Operation<I extends InputSpec = InputSpec, O extends z.ZodType 
   countedFailures?: readonly PanyaErrorCode[];
   input: I;
   output: O;
+  /**
+   * An operation that names its workspace in its input rather than its path (Dify's
+   * `knowledge_id`): the authenticated caller, re-addressed, before anything else runs.
+   */
+  address?(deps: { access: AccessService }, ctx: RequestContext, raw: RawInput): Promise<Result<RequestContext, PanyaError>>;
   run(ctx: OperationContext, input: ParsedInput<I>): Promise<Result<z.output<O>, PanyaError>>;
 }
 

@@ -1,11 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
 import type { QueryEventKind } from '../ports/usage.js';
-import { searchSchema, type SearchInput } from '../schemas/search.js';
-import { parseInput } from '../schemas/validate.js';
-import { requireScope, type RequestContext } from './context.js';
+import type { RequestContext } from './context.js';
 import type { CountedCall, LimitsService, RateLimitStatus } from './limits.js';
-import type { SearchResponse, SearchService } from './search.js';
 import type { UsageService } from './usage.js';
 
 export interface Counted<T> {
@@ -17,11 +14,10 @@ export interface Counted<T> {
 export type QueryChannel = { via: 'rest' } | { via: 'mcp'; tool: string };
 
 /**
- * The one pipeline for billable queries (REST search/answer, MCP tools): check the scope,
- * validate (bad input counts nothing), take a rate-limit unit, run, then write exactly one
- * `api_query_event`.
+ * The counted step of `engine.api` for billable queries (REST search/answer, MCP tools): take a
+ * rate-limit unit, run, then write exactly one `api_query_event`.
  */
-export function createQueryService(deps: { limits: LimitsService; usage: UsageService; search: SearchService }) {
+export function createQueryService(deps: { limits: LimitsService; usage: UsageService }) {
   async function counted<T>(
     ctx: RequestContext,
     channel: QueryChannel,
@@ -39,14 +35,6 @@ export function createQueryService(deps: { limits: LimitsService; usage: UsageSe
 
   return {
     counted,
-
-    async search(ctx: RequestContext, input: SearchInput, channel: QueryChannel = { via: 'rest' }): Promise<Result<Counted<SearchResponse>, PanyaError>> {
-      const allowed = requireScope(ctx, 'read');
-      if (allowed.isErr()) return err(allowed.error);
-      const parsed = parseInput(searchSchema, input);
-      if (parsed.isErr()) return err(parsed.error);
-      return counted(ctx, channel, 'search', async () => ok(await deps.search.run(ctx.scope, parsed.value)));
-    },
   };
 }
 

@@ -164,17 +164,29 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
       return warmed;
     },
 
-    /** Validates, checks the `read` scope, then runs the search. */
+    /**
+     * Validates, checks the `read` scope, then runs the search as `forCaller`, uncounted.
+     * @deprecated Use `engine.api.search`: counted, rate-limited and filtered as every other door.
+     */
     async search(ctx: RequestContext, input: SearchInput): Promise<Result<SearchResponse, PanyaError>> {
       const allowed = requireScope(ctx, 'read');
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(searchSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      return ok(await run(ctx.scope, parsed.value, readableBy(ctx.principal)));
+      return ok(await forCaller(ctx, parsed.value));
     },
 
+    forCaller,
     run,
   };
+
+  /**
+   * The one search every door runs (REST, MCP's `svc_search`, Dify, the library): what the caller
+   * may read of its workspace — a publishable or help-center key only published documents.
+   */
+  function forCaller(ctx: RequestContext, request: SearchRequest): Promise<SearchResponse> {
+    return run(ctx.scope, request, readableBy(ctx.principal));
+  }
 
   /**
    * Ranked, hydrated chunks for an already validated request. `restrict` keeps only chunks of the
