@@ -369,7 +369,7 @@ export class LexicalIndex {
 }
 
 /** The `limit` best of `candidates` by score (then id), best first, through a bounded min-heap. */
-function topK(candidates: number[], scores: Float64Array, ids: readonly string[], limit: number): number[] {
+export function topK(candidates: number[], scores: Float64Array, ids: readonly string[], limit: number): number[] {
   const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && ids[a]! > ids[b]!);
   const heap: number[] = [];
   const siftDown = (i: number) => {
