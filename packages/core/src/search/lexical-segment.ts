@@ -435,3 +435,25 @@ export class SegmentedIndex {
 }
 
 export { weightsTag as segmentWeightsTag };
+
+/** Segments of one size tier merged at once (a tier spans a factor of this many chunks). */
+export const SEGMENT_MERGE_FACTOR = 10;
+
+/**
+ * The tiered merge policy: segments fall in tiers by live chunks (1–9, 10–99, …); the smallest
+ * tier holding `factor` segments merges into one of the next tier, so a chunk is rewritten about
+ * once per tier and a workspace holds at most factor − 1 segments per tier. Otherwise the segment
+ * masking the largest share of its chunks, once that passes half, is rewritten without them.
+ * Returns the ids to merge (none: nothing to do).
+ */
+export function planSegmentMerge(segments: readonly { id: number; chunks: number; dead: number }[], factor = SEGMENT_MERGE_FACTOR): number[] {
+  const tier = (n: number) => Math.floor(Math.log(Math.max(n, 1)) / Math.log(factor) + 1e-9);
+  const tiers = new Map<number, number[]>();
+  for (const s of segments) {
+    const t = tier(s.chunks - s.dead);
+    tiers.set(t, [...(tiers.get(t) ?? []), s.id]);
+  }
+  for (const t of [...tiers.keys()].sort((a, b) => a - b)) if (tiers.get(t)!.length >= factor) return tiers.get(t)!;
+  const worst = segments.filter((s) => s.dead * 2 > s.chunks).sort((a, b) => b.dead / b.chunks - a.dead / a.chunks)[0];
+  return worst ? [worst.id] : [];
+}
