@@ -68,6 +68,8 @@ export { documentFieldsFromFrontMatter, splitFrontMatter } from './text/front-ma
 export { plainText } from './text/plain.js';
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalDoc, LexicalIndex, lexicalWork, type LexicalWeights } from './search/lexical-index.js';
 export { LexicalRanker } from './search/lexical-ranker.js';
+/** A query's lexical terms, pairs and trigrams, as the search service derives them. */
+export { searchTerms as searchTermsOf } from './text/query.js';
 export { encodeSegment, LexicalSegment, liveMask, mergeSegments, planSegmentMerge, SegmentedIndex, type SegmentPart } from './search/lexical-segment.js';
 export { configureIndexCache, defaultIndexCacheBytes, indexCacheStats, type IndexCacheStats } from './search/index-cache.js';
 export { calibratedScore, difyRetrieval, difyRetrievalResponseSchema, difyRetrievalSchema, queryTermSet, resolveKnowledge } from './operations/dify.js';
