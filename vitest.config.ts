@@ -17,6 +17,8 @@ export const PROCESS_TESTS = [
   'packages/adapter-express/test/admin-app.test.ts',
   'packages/adapter-express/test/widget-browser.test.ts',
   'packages/store-postgres/test/conformance.test.ts',
+  'packages/store-sqlite/test/segment-kill9.test.ts',
+  'packages/store-postgres/test/segment-kill9.test.ts',
   'packages/client/test/third-party.test.ts',
 ];
 

@@ -23,7 +23,7 @@ export { type BillingWebhookEvent, type LiveSubscription, PAYMENT_PROCESSOR_SPEC
 export { type BillingStore, type MeterOutboxRecord, type PlanChangeEntry, type TenantBillingRecord } from './ports/billing.js';
 export { billPeriod, checkoutLines, computeOverage, confirmActive, gatherPeriodBill, meterEventIdentifier, meterTotals, periodParts, type PeriodBill, type PeriodPart, type MeterEventNames, type MeterKey, METERS, PAID_TIERS, planUsageReport, previousPeriod, type PriceCatalog, type ReportInput, seatAddon, tierOfBasePrice, type TierPrices, type UsageTotals } from './billing/index.js';
 export { type Clock, type Logger } from './ports/system.js';
-export { type ChunkInput, type ChunkRecord, type IndexInfo, type LexicalQuery, type LexicalSource, type LexicalSourceDoc, type LexicalVersion, type RankedHit, type SearchCapabilities, type SearchIndex } from './ports/search-index.js';
+export { type ChunkInput, type ChunkRecord, type IndexInfo, type LexicalQuery, type LexicalSource, type LexicalSourceDoc, type LexicalVersion, type RankedHit, type SegmentRead, type SearchCapabilities, type SearchIndex } from './ports/search-index.js';
 export { API_KEY_SCOPES, type ApiKeyRecord, type ApiKeyScope, type ApiKeyStore, type AuditEvent, type AuditStore, type ClaimOptions, type ConnectorStore, DOCUMENT_STATUSES, type DocumentPatch, type DocumentRecord, type DocumentRef, type DocumentStatus, type DocumentStore, type IdempotencyRecord, type IdempotencyStore, type IndexingOutcome, type ListOptions, type OriginStore, type Page, type PublicSurface, type Scope, type Store, type StoreCapabilities, type StoredResponse, type StoreHealth, type TenantRecord, type TenantStore, type WorkspacePatch, type WorkspacePurge, type WorkspaceRecord, type WorkspaceStore } from './ports/store.js';
 export { type ApiQueryEvent, type QueryEventKind, type TimeRange, type UsageRecord, type UsageStore } from './ports/usage.js';
 export { type JobStore } from './ports/jobs.js';
@@ -67,7 +67,10 @@ export { citationsIn } from './services/grounding.js';
 export { countResolutions, detectResolutions, disqualifyResolution } from './services/resolutions.js';
 export { documentFieldsFromFrontMatter, splitFrontMatter } from './text/front-matter.js';
 export { plainText } from './text/plain.js';
-export { DEFAULT_LEXICAL_WEIGHTS, type LexicalDoc, LexicalIndex, type LexicalWeights } from './search/lexical-index.js';
+export { DEFAULT_LEXICAL_WEIGHTS, type LexicalDoc, LexicalIndex, lexicalWork, type LexicalWeights } from './search/lexical-index.js';
 export { LexicalRanker } from './search/lexical-ranker.js';
+/** A query's lexical terms, pairs and trigrams, as the search service derives them. */
+export { searchTerms as searchTermsOf } from './text/query.js';
+export { encodeSegment, LexicalSegment, liveMask, mergeSegments, planSegmentMerge, SegmentedIndex, type SegmentPart } from './search/lexical-segment.js';
 export { configureIndexCache, defaultIndexCacheBytes, indexCacheStats, type IndexCacheStats } from './search/index-cache.js';
 export { calibratedScore, difyRetrieval, difyRetrievalResponseSchema, difyRetrievalSchema, queryTermSet, resolveKnowledge } from './operations/dify.js';

@@ -1,5 +1,5 @@
-import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
-import { DEFAULT_LEXICAL_WEIGHTS, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
+import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, Scope, SearchCapabilities, SearchIndex, SegmentRead } from '@panya/core';
+import { DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights } from '@panya/core';
 import { json, type Conn, type Names, type Row } from './database.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
@@ -18,6 +18,9 @@ const MAX_FRAGMENTS = 32;
 const BM25 = { k1: 1.2, b: 0.75 };
 
 const vectorLiteral = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
+/** A merge whose inputs another node merged first. */
+class MergeLost extends Error {}
+
 /** Escapes LIKE wildcards so a fragment only ever matches itself. */
 const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** Same expression as the trigram index, so the planner can use it. */
@@ -62,7 +65,7 @@ export class PgSearchIndex implements SearchIndex {
   constructor(
     private readonly db: Conn,
     private readonly n: Names,
-    weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS,
+    private readonly weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS,
     private readonly vectors: VectorIndexOptions = {},
     shared = true,
   ) {
@@ -97,7 +100,133 @@ export class PgSearchIndex implements SearchIndex {
           removed: rows.filter((r) => r.id == null).map((r) => r.chunk_id as string),
         };
       },
+      segments: (scope, known) => this.readSegments(scope, known),
     };
+  }
+
+  private get segmentTable() {
+    return this.n.t('lexical_segments');
+  }
+
+  private get deletionTable() {
+    return this.n.t('lexical_deletions');
+  }
+
+  private get pendingTable() {
+    return this.n.t('lexical_pending');
+  }
+
+  /** One statement, so the segments, their deletions and the sequence are one snapshot. */
+  private async readSegments(scope: Scope, known: ReadonlySet<number>): Promise<SegmentRead | null> {
+    const inScope = 'tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL)';
+    const { rows } = await this.db.query(
+      `SELECT 's' AS kind, id, seq, CASE WHEN id = ANY($3::bigint[]) THEN NULL ELSE data END AS data, NULL::text AS chunk_id FROM ${this.segmentTable} WHERE ${inScope}
+       UNION ALL SELECT 'd', NULL, seq, NULL, chunk_id FROM ${this.deletionTable} WHERE ${inScope}
+       UNION ALL SELECT 'v', NULL, seq, NULL, NULL FROM ${this.n.t('search_versions')} WHERE tenant_id = $1
+       UNION ALL (SELECT 'p', NULL, NULL, NULL, NULL FROM ${this.pendingTable} WHERE ${inScope} LIMIT 1)`,
+      [scope.tenantId, scope.workspaceId, [...known]],
+    );
+    const read: SegmentRead = { seq: 0, segments: [], deletions: [] };
+    for (const r of rows) {
+      if (r.kind === 'p') return null;
+      if (r.kind === 'v') read.seq = Number(r.seq);
+      else if (r.kind === 'd') read.deletions.push({ chunkId: r.chunk_id as string, seq: Number(r.seq) });
+      else read.segments.push({ id: Number(r.id), seq: Number(r.seq), data: (r.data as Buffer | null) ?? null });
+    }
+    return read;
+  }
+
+  /** The segment of chunks just written, in their transaction (after the rows, so its seq is theirs). */
+  private async writeSegment(tx: Conn, tenantId: string, workspaceId: string | null, docs: LexicalSourceDoc[]) {
+    if (docs.length === 0) return;
+    const data = encodeSegment(docs, this.weights);
+    await tx.query(
+      `INSERT INTO ${this.segmentTable} (tenant_id, workspace_id, seq, chunks, data)
+       SELECT $1, $2, COALESCE((SELECT seq FROM ${this.n.t('search_versions')} WHERE tenant_id = $1), 0), $3, $4
+       WHERE NOT EXISTS (SELECT 1 FROM ${this.pendingTable} WHERE tenant_id = $1 AND workspace_id IS NOT DISTINCT FROM $2)`,
+      [tenantId, workspaceId, docs.length, Buffer.from(data.buffer, data.byteOffset, data.byteLength)],
+    );
+  }
+
+  /** Masks deleted chunks in the segments written before (after the rows are deleted, so its seq is past theirs). */
+  private async recordDeletions(tx: Conn, tenantId: string, chunks: { id: string; workspace_id: string | null }[]) {
+    if (chunks.length === 0) return;
+    await tx.query(
+      `INSERT INTO ${this.deletionTable} (tenant_id, workspace_id, chunk_id, seq)
+       SELECT $1, d.workspace_id, d.id, COALESCE((SELECT seq FROM ${this.n.t('search_versions')} WHERE tenant_id = $1), 0)
+       FROM unnest($2::text[], $3::text[]) AS d(id, workspace_id)
+       WHERE NOT EXISTS (SELECT 1 FROM ${this.pendingTable} p WHERE p.tenant_id = $1 AND p.workspace_id IS NOT DISTINCT FROM d.workspace_id)`,
+      [tenantId, chunks.map((c) => c.id), chunks.map((c) => c.workspace_id)],
+    );
+  }
+
+  /** Deletes a document's chunks in every workspace of the tenant (legacy ones included), masking them in segments. */
+  private async deleteDocumentChunks(tx: Conn, tenantId: string, documentId: string) {
+    const { rows } = await tx.query<{ id: string; workspace_id: string | null }>(`DELETE FROM ${this.chunks} WHERE tenant_id = $1 AND document_id = $2 RETURNING id, workspace_id`, [tenantId, documentId]);
+    await this.recordDeletions(tx, tenantId, rows);
+  }
+
+  async mergeSegments(scope: Scope) {
+    // Read and merge outside any transaction; the write checks that its inputs are still there.
+    const { rows } = await this.db.query(
+      `SELECT 's' AS kind, id, seq, data, NULL::text AS chunk_id FROM ${this.segmentTable} WHERE tenant_id = $1 AND workspace_id = $2
+       UNION ALL SELECT 'd', id, seq, NULL, chunk_id FROM ${this.deletionTable} WHERE tenant_id = $1 AND workspace_id = $2`,
+      [scope.tenantId, scope.workspaceId],
+    );
+    const deletions = rows.filter((r) => r.kind === 'd').map((r) => ({ id: Number(r.id), chunkId: r.chunk_id as string, seq: Number(r.seq) }));
+    const segments = rows
+      .filter((r) => r.kind === 's')
+      .map((r) => {
+        const segment = new LexicalSegment(r.data as Buffer);
+        const live = liveMask(segment, Number(r.seq), deletions);
+        return { id: Number(r.id), seq: Number(r.seq), segment, live, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0) };
+      });
+    const chosen = new Set(planSegmentMerge(segments));
+    if (chosen.size === 0) return 0;
+    const inputs = segments.filter((s) => chosen.has(s.id));
+    const merged = mergeSegments(inputs, this.weights);
+    const mergedSegment = new LexicalSegment(merged);
+    const seq = Math.max(...inputs.map((s) => s.seq));
+    // A deletion stays while a remaining segment written before it holds its chunk.
+    const remaining = [...segments.filter((s) => !chosen.has(s.id)), { seq, segment: mergedSegment }];
+    const obsolete = deletions.filter((d) => !remaining.some((s) => s.seq < d.seq && s.segment.numberOf(d.chunkId) !== undefined)).map((d) => d.id);
+    try {
+      return await this.db.atomic(async (tx) => {
+        const removed = await tx.query(`DELETE FROM ${this.segmentTable} WHERE id = ANY($1::bigint[])`, [[...chosen]]);
+        // Another node merged them meanwhile: its result stands.
+        if (removed.rowCount !== chosen.size) throw new MergeLost();
+        if (mergedSegment.size > 0)
+          await tx.query(`INSERT INTO ${this.segmentTable} (tenant_id, workspace_id, seq, chunks, data) VALUES ($1, $2, $3, $4, $5)`, [
+            scope.tenantId,
+            scope.workspaceId,
+            seq,
+            mergedSegment.size,
+            Buffer.from(merged.buffer, merged.byteOffset, merged.byteLength),
+          ]);
+        await tx.query(`DELETE FROM ${this.deletionTable} WHERE id = ANY($1::bigint[])`, [obsolete]);
+        return chosen.size;
+      });
+    } catch (error) {
+      if (error instanceof MergeLost) return 0;
+      throw error;
+    }
+  }
+
+  async backfillSegments(limit: number) {
+    const { rows: scopes } = await this.db.query(`SELECT DISTINCT tenant_id, workspace_id FROM ${this.pendingTable} LIMIT $1`, [limit]);
+    for (const scope of scopes) {
+      const tenantId = scope.tenant_id as string;
+      const workspaceId = (scope.workspace_id as string | null) ?? null;
+      await this.db.atomic(async (tx) => {
+        // The tenant's writers hold this row until they commit: none is between its check of pending and its commit.
+        await tx.query(`SELECT seq FROM ${this.n.t('search_versions')} WHERE tenant_id = $1 FOR UPDATE`, [tenantId]);
+        const { rows } = await tx.query(`SELECT ${LEXICAL_COLUMNS} FROM ${this.chunks} c WHERE c.tenant_id = $1 AND c.workspace_id IS NOT DISTINCT FROM $2 ORDER BY c.seq`, [tenantId, workspaceId]);
+        await tx.query(`DELETE FROM ${this.pendingTable} WHERE tenant_id = $1 AND workspace_id IS NOT DISTINCT FROM $2`, [tenantId, workspaceId]);
+        await tx.query(`DELETE FROM ${this.deletionTable} WHERE tenant_id = $1 AND workspace_id IS NOT DISTINCT FROM $2`, [tenantId, workspaceId]);
+        await this.writeSegment(tx, tenantId, workspaceId, rows.map(toLexicalDoc));
+      });
+    }
+    return scopes.length;
   }
 
   private get chunks() {
@@ -160,6 +289,7 @@ export class PgSearchIndex implements SearchIndex {
       await this.lock(tx);
       await tx.query(`DROP TABLE IF EXISTS ${this.vectorTable}`);
       await tx.query(`TRUNCATE ${this.chunks}`);
+      await tx.query(`TRUNCATE ${this.segmentTable}, ${this.deletionTable}, ${this.pendingTable}`);
       // TRUNCATE fires no row triggers: move every tenant's floor past its cached indexes instead.
       await tx.query(`TRUNCATE ${this.n.t('search_changes')}`);
       await tx.query(`UPDATE ${this.n.t('search_versions')} SET seq = seq + 1, floor = seq + 1`);
@@ -314,13 +444,19 @@ export class PgSearchIndex implements SearchIndex {
     return this.db.atomic(async (tx) => {
       await this.requireDimension(tx, chunks);
       // Every workspace of the tenant, legacy chunks included: the document has one home now.
-      await tx.query(`DELETE FROM ${this.chunks} WHERE tenant_id = $1 AND document_id = $2`, [scope.tenantId, documentId]);
+      await this.deleteDocumentChunks(tx, scope.tenantId, documentId);
       if (chunks.length > 0) await this.insertChunks(tx, scope.tenantId, scope.workspaceId, documentId, chunks);
+      await this.writeSegment(
+        tx,
+        scope.tenantId,
+        scope.workspaceId,
+        chunks.map((c) => ({ id: c.id, title: c.lexicalTitle, body: c.lexicalBody })),
+      );
     });
   }
 
-  async removeDocumentChunks(scope: Scope, documentId: string) {
-    await this.db.query(`DELETE FROM ${this.chunks} WHERE tenant_id = $1 AND document_id = $2`, [scope.tenantId, documentId]);
+  removeDocumentChunks(scope: Scope, documentId: string) {
+    return this.db.atomic((tx) => this.deleteDocumentChunks(tx, scope.tenantId, documentId));
   }
 
   /** Core's BM25 over the workspace's own statistics (see LexicalRanker). */
@@ -440,6 +576,8 @@ export class PgSearchIndex implements SearchIndex {
       );
       const row = rows[0];
       if (!row) return false;
+      await this.recordDeletions(tx, row.tenant_id, [{ id: chunkId, workspace_id: null }]);
+      await this.writeSegment(tx, row.tenant_id, workspaceId, [{ id: chunkId, title: index.lexicalTitle, body: index.lexicalBody }]);
       if (!index.vector) {
         await tx.query(`DELETE FROM ${this.vectorTable} WHERE chunk_seq = $1`, [row.seq]);
         return true;
@@ -453,14 +591,18 @@ export class PgSearchIndex implements SearchIndex {
     });
   }
 
-  async removeLegacyChunk(chunkId: string) {
-    await this.db.query(`DELETE FROM ${this.chunks} WHERE id = $1 AND workspace_id IS NULL`, [chunkId]);
+  removeLegacyChunk(chunkId: string) {
+    return this.db.atomic(async (tx) => {
+      const { rows } = await tx.query<{ id: string; tenant_id: string; workspace_id: null }>(`DELETE FROM ${this.chunks} WHERE id = $1 AND workspace_id IS NULL RETURNING id, tenant_id, workspace_id`, [chunkId]);
+      if (rows[0]) await this.recordDeletions(tx, rows[0].tenant_id, rows);
+    });
   }
 
   insertLegacyChunk(tenantId: string, documentId: string, chunk: ChunkInput) {
     return this.db.atomic(async (tx) => {
       await this.requireDimension(tx, [chunk]);
       await this.insertChunks(tx, tenantId, null, documentId, [chunk]);
+      await this.writeSegment(tx, tenantId, null, [{ id: chunk.id, title: chunk.lexicalTitle, body: chunk.lexicalBody }]);
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
-import { DEFAULT_LEXICAL_WEIGHTS, LexicalRanker, lexicalFields, type LexicalWeights } from '@panya/core';
+import { DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
 import { TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramText } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
@@ -33,6 +33,11 @@ const LEXICAL_PAGE = 1000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+const blob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** A merge whose inputs another process merged first. */
+class MergeLost extends Error {}
+
 /** Quotes a term for FTS5 so user text can never be read as query syntax. */
 const quote = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
@@ -64,7 +69,7 @@ export class SqliteSearchIndex implements SearchIndex {
     private readonly db: Db,
     private readonly sql: Statements,
     private readonly run: Runner,
-    weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS,
+    private readonly weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS,
     shared = true,
     /** Approximate search for large workspaces; absent, every query scans exactly. */
     private readonly vectors?: VectorIndexes,
@@ -121,7 +126,119 @@ export class SqliteSearchIndex implements SearchIndex {
         const present = new Set(upserts.map((d) => d.id));
         return { upserts, removed: changed.filter((id) => !present.has(id)) };
       },
+      segments: (scope, known) => this.run(() => this.readSegments(scope, known)),
     };
+  }
+
+  /** One statement, so the segments, their deletions and the sequence are one snapshot. */
+  private readSegments(scope: Scope, known: ReadonlySet<number>): SegmentRead | null {
+    const inScope = 'tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL)';
+    const rows = this.sql
+      .get(
+        `SELECT 's' AS kind, id, seq, CASE WHEN id IN (SELECT value FROM json_each(?)) THEN NULL ELSE data END AS data, NULL AS chunk_id FROM lexical_segments WHERE ${inScope}
+         UNION ALL SELECT 'd', NULL, seq, NULL, chunk_id FROM lexical_deletions WHERE ${inScope}
+         UNION ALL SELECT 'v', NULL, seq, NULL, NULL FROM search_versions WHERE tenant_id = ?
+         UNION ALL SELECT 'p', NULL, NULL, NULL, NULL FROM (SELECT 1 FROM lexical_pending WHERE ${inScope} LIMIT 1)`,
+      )
+      .all(JSON.stringify([...known]), scope.tenantId, scope.workspaceId, scope.tenantId, scope.workspaceId, scope.tenantId, scope.tenantId, scope.workspaceId) as Row[];
+    const read: SegmentRead = { seq: 0, segments: [], deletions: [] };
+    for (const r of rows) {
+      if (r.kind === 'p') return null;
+      if (r.kind === 'v') read.seq = r.seq as number;
+      else if (r.kind === 'd') read.deletions.push({ chunkId: r.chunk_id as string, seq: r.seq as number });
+      else read.segments.push({ id: r.id as number, seq: r.seq as number, data: (r.data as Buffer | null) ?? null });
+    }
+    return read;
+  }
+
+  /** Whether the scope's chunks predate segments (the backfill has not written its segment yet). */
+  private pending(tenantId: string, workspaceId: string | null): boolean {
+    return this.sql.get('SELECT 1 FROM lexical_pending WHERE tenant_id = ? AND workspace_id IS ?').get(tenantId, workspaceId) !== undefined;
+  }
+
+  /** The tenant's change sequence now (inside the writing transaction: after its chunk changes). */
+  private tenantSeq(tenantId: string): number {
+    return ((this.sql.get('SELECT seq FROM search_versions WHERE tenant_id = ?').get(tenantId) as Row | undefined)?.seq as number | undefined) ?? 0;
+  }
+
+  /** The segment of chunks just written, in their transaction (after the rows, so its seq is theirs). */
+  private writeSegment(tenantId: string, workspaceId: string | null, docs: LexicalSourceDoc[]) {
+    if (docs.length === 0 || this.pending(tenantId, workspaceId)) return;
+    this.sql
+      .get('INSERT INTO lexical_segments (tenant_id, workspace_id, seq, chunks, data) VALUES (?, ?, ?, ?, ?)')
+      .run(tenantId, workspaceId, this.tenantSeq(tenantId), docs.length, blob(encodeSegment(docs, this.weights)));
+  }
+
+  /** Masks deleted chunks in the segments written before (after the rows are deleted, so its seq is past theirs). */
+  private recordDeletions(tenantId: string, chunks: { id: string; workspace_id: string | null }[]) {
+    if (chunks.length === 0) return;
+    const seq = this.tenantSeq(tenantId);
+    const insert = this.sql.get('INSERT INTO lexical_deletions (tenant_id, workspace_id, chunk_id, seq) VALUES (?, ?, ?, ?)');
+    const pending = new Map<string | null, boolean>();
+    for (const c of chunks) {
+      if (!pending.has(c.workspace_id)) pending.set(c.workspace_id, this.pending(tenantId, c.workspace_id));
+      if (!pending.get(c.workspace_id)) insert.run(tenantId, c.workspace_id, c.id, seq);
+    }
+  }
+
+  mergeSegments(scope: Scope) {
+    return this.run(() => {
+      // Read and merge outside the write lock; the write checks that its inputs are still there.
+      const read = this.db
+        .transaction(() => ({
+          segments: this.sql.get('SELECT id, seq, chunks, data FROM lexical_segments WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
+          deletions: this.sql.get('SELECT rowid, chunk_id, seq FROM lexical_deletions WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
+        }))
+        .deferred();
+      const deletions = read.deletions.map((d) => ({ rowid: d.rowid as number, chunkId: d.chunk_id as string, seq: d.seq as number }));
+      const segments = read.segments.map((r) => {
+        const segment = new LexicalSegment(r.data as Buffer);
+        const live = liveMask(segment, r.seq as number, deletions);
+        return { id: r.id as number, seq: r.seq as number, segment, live, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0) };
+      });
+      const chosen = new Set(planSegmentMerge(segments));
+      if (chosen.size === 0) return 0;
+      const inputs = segments.filter((s) => chosen.has(s.id));
+      const merged = mergeSegments(inputs, this.weights);
+      const mergedSegment = new LexicalSegment(merged);
+      const seq = Math.max(...inputs.map((s) => s.seq));
+      // A deletion stays while a remaining segment written before it holds its chunk.
+      const remaining = [...segments.filter((s) => !chosen.has(s.id)), { seq, segment: mergedSegment }];
+      const obsolete = deletions.filter((d) => !remaining.some((s) => s.seq < d.seq && s.segment.numberOf(d.chunkId) !== undefined)).map((d) => d.rowid);
+      return this.db
+        .transaction(() => {
+          const removed = this.sql.get('DELETE FROM lexical_segments WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify([...chosen])).changes;
+          // Another process merged them meanwhile: its result stands.
+          if (removed !== chosen.size) throw new MergeLost();
+          if (mergedSegment.size > 0)
+            this.sql.get('INSERT INTO lexical_segments (tenant_id, workspace_id, seq, chunks, data) VALUES (?, ?, ?, ?, ?)').run(scope.tenantId, scope.workspaceId, seq, mergedSegment.size, blob(merged));
+          this.sql.get('DELETE FROM lexical_deletions WHERE rowid IN (SELECT value FROM json_each(?))').run(JSON.stringify(obsolete));
+          return chosen.size;
+        })
+        .immediate();
+    }).catch((error: unknown) => {
+      if (error instanceof MergeLost) return 0;
+      throw error;
+    });
+  }
+
+  backfillSegments(limit: number) {
+    return this.run(() => {
+      const scopes = this.sql.get('SELECT DISTINCT tenant_id, workspace_id FROM lexical_pending LIMIT ?').all(limit) as Row[];
+      for (const scope of scopes) {
+        this.db
+          .transaction(() => {
+            const tenantId = scope.tenant_id as string;
+            const workspaceId = (scope.workspace_id as string | null) ?? null;
+            const docs = (this.sql.get(`SELECT ${LEXICAL_COLUMNS} FROM chunks c WHERE c.tenant_id = ? AND c.workspace_id IS ? ORDER BY c.rowid`).all(tenantId, workspaceId) as Row[]).map(toLexicalDoc);
+            this.sql.get('DELETE FROM lexical_pending WHERE tenant_id = ? AND workspace_id IS ?').run(tenantId, workspaceId);
+            this.sql.get('DELETE FROM lexical_deletions WHERE tenant_id = ? AND workspace_id IS ?').run(tenantId, workspaceId);
+            this.writeSegment(tenantId, workspaceId, docs);
+          })
+          .immediate();
+      }
+      return scopes.length;
+    });
   }
 
   getIndexInfo() {
@@ -168,7 +285,7 @@ export class SqliteSearchIndex implements SearchIndex {
   reset(info: IndexInfo) {
     return this.run(() =>
       this.db.transaction(() => {
-        this.db.exec('DELETE FROM chunks; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info;');
+        this.db.exec('DELETE FROM chunks; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info; DELETE FROM lexical_segments; DELETE FROM lexical_deletions; DELETE FROM lexical_pending;');
         if (this.hasTrigram()) this.db.exec(`DELETE FROM ${TRIGRAM_TABLE}`);
         // Every cached lexical index is older than the new floor: the next search rebuilds it.
         this.db.exec('DELETE FROM search_changes; UPDATE search_versions SET seq = seq + 1, floor = seq + 1;');
@@ -280,6 +397,11 @@ export class SqliteSearchIndex implements SearchIndex {
           if (trigram) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(c.title, c.text));
           if (c.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, part, vectorBlob(c.vector));
         }
+        this.writeSegment(
+          scope.tenantId,
+          scope.workspaceId,
+          chunks.map((c) => ({ id: c.id, title: c.lexicalTitle, body: c.lexicalBody })),
+        );
       })();
     });
   }
@@ -294,6 +416,7 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.transaction(() => {
         const docs = this.sql.get('SELECT document_id, COUNT(*) AS n FROM chunks WHERE tenant_id = ? GROUP BY document_id').all(tenantId) as { document_id: string; n: number }[];
         for (const doc of docs) this.deleteChunks(tenantId, doc.document_id);
+        for (const table of ['lexical_segments', 'lexical_deletions', 'lexical_pending']) this.sql.get(`DELETE FROM ${table} WHERE tenant_id = ?`).run(tenantId);
         return docs.reduce((sum, d) => sum + d.n, 0);
       })(),
     );
@@ -301,7 +424,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** Deletes a document's chunks in every workspace of the tenant, legacy ones included. */
   private deleteChunks(tenantId: string, documentId: string) {
-    const rows = this.sql.get('SELECT rowid FROM chunks WHERE tenant_id = ? AND document_id = ?').all(tenantId, documentId) as { rowid: number }[];
+    const rows = this.sql.get('SELECT rowid, id, workspace_id FROM chunks WHERE tenant_id = ? AND document_id = ?').all(tenantId, documentId) as { rowid: number; id: string; workspace_id: string | null }[];
     if (rows.length === 0) return;
     const hasVectors = this.readInfo() !== null;
     const trigram = this.hasTrigram();
@@ -311,6 +434,7 @@ export class SqliteSearchIndex implements SearchIndex {
       if (hasVectors) this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
     }
     this.sql.get('DELETE FROM chunks WHERE tenant_id = ? AND document_id = ?').run(tenantId, documentId);
+    this.recordDeletions(tenantId, rows);
   }
 
   /** Whether the database holds the trigram table now (another process may have created or dropped it). */
@@ -458,6 +582,8 @@ export class SqliteSearchIndex implements SearchIndex {
         this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
         if (index.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, workspacePartition(scope), vectorBlob(index.vector));
         this.sql.get('UPDATE chunks SET workspace_id = ?, lexical_title = ?, lexical_body = ? WHERE rowid = ?').run(workspaceId, index.lexicalTitle, index.lexicalBody, id);
+        this.recordDeletions(scope.tenantId, [{ id: chunkId, workspace_id: null }]);
+        this.writeSegment(scope.tenantId, workspaceId, [{ id: chunkId, title: index.lexicalTitle, body: index.lexicalBody }]);
         return true;
       })(),
     );
@@ -466,12 +592,13 @@ export class SqliteSearchIndex implements SearchIndex {
   removeLegacyChunk(chunkId: string) {
     return this.run(() =>
       this.db.transaction(() => {
-        const row = this.sql.get('SELECT rowid FROM chunks WHERE id = ? AND workspace_id IS NULL').get(chunkId) as Row | undefined;
+        const row = this.sql.get('SELECT rowid, tenant_id FROM chunks WHERE id = ? AND workspace_id IS NULL').get(chunkId) as Row | undefined;
         if (!row) return;
         const id = BigInt(row.rowid as number);
         if (this.hasTrigram()) this.sql.get(`DELETE FROM ${TRIGRAM_TABLE} WHERE rowid = ?`).run(id);
         this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
         this.sql.get('DELETE FROM chunks WHERE rowid = ?').run(id);
+        this.recordDeletions(row.tenant_id as string, [{ id: chunkId, workspace_id: null }]);
       })(),
     );
   }
@@ -489,6 +616,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const id = BigInt(rowid);
         if (this.hasTrigram()) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(chunk.title, chunk.text));
         if (chunk.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, legacyPartition(tenantId), vectorBlob(chunk.vector));
+        this.writeSegment(tenantId, null, [{ id: chunk.id, title: chunk.lexicalTitle, body: chunk.lexicalBody }]);
       })(),
     );
   }

@@ -16,11 +16,14 @@ export type VectorizeReindexSummary = {
   cursor: number;
   /** True when no legacy chunk is left. */
   done: boolean;
+  /** Workspaces whose chunks predate lexical segments, given theirs in this run. */
+  segmentsBackfilled: number;
   elapsedMs: number;
 };
 
 const STATE_KEY = 'vectorize-reindex';
 const BATCH = 64;
+const SEGMENT_BACKFILL_SCOPES = 200;
 
 /**
  * Re-embeds legacy chunks (written before workspaces, without workspace metadata) and files
@@ -63,5 +66,7 @@ export async function vectorizeReindex(ctx: JobContext, now: Date): Promise<Resu
     cursor = chunks.at(-1)!.cursor;
     await store.jobs.setState(STATE_KEY, { cursor }, now.toISOString());
   } while (performance.now() - started < budgetMs);
-  return ok({ job: 'vectorize-reindex', processed, adopted, removed, cursor, done, elapsedMs: Math.round(performance.now() - started) });
+  // Scopes written before lexical segments (an upgrade) get theirs here, a few per run: until then their searches build from rows.
+  const segmentsBackfilled = await store.search.backfillSegments(SEGMENT_BACKFILL_SCOPES);
+  return ok({ job: 'vectorize-reindex', processed, adopted, removed, cursor, done, segmentsBackfilled, elapsedMs: Math.round(performance.now() - started) });
 }

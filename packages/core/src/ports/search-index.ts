@@ -126,6 +126,14 @@ export interface SearchIndex {
   /** Builds the workspace's in-memory lexical index now rather than on its first search. */
   warm(scope: Scope): Promise<void>;
   /**
+   * Merges the scope's lexical segments by the tiered policy (planSegmentMerge) in one
+   * transaction, dropping masked chunks and the deletions no segment needs any more. Called by
+   * the ingest worker after it writes, never by a search. Returns how many segments were merged.
+   */
+  mergeSegments(scope: Scope): Promise<number>;
+  /** Writes the segments of up to `limit` scopes whose chunks predate segments; returns how many scopes. */
+  backfillSegments(limit: number): Promise<number>;
+  /**
    * A full re-embedding (`panya reindex --all`) is built beside the live vectors and swapped in at
    * once: search answers from the old vectors until then, and a run that stops midway leaves them
    * untouched. `beginRebuild` keeps vectors an interrupted run staged for the same embedder.
@@ -174,4 +182,19 @@ export interface LexicalSource {
    * ids of the others (deleted, or moved to another workspace).
    */
   changes(scope: Scope, since: number): Promise<{ upserts: LexicalSourceDoc[]; removed: string[] }>;
+  /**
+   * The workspace's lexical segments (and the tenant's legacy ones), written at ingest, with the
+   * deletions recorded after them and the tenant's sequence, read in one statement. Segments in
+   * `known` come without their bytes (the caller holds them). Null while some chunk in scope
+   * predates segments (see SearchIndex.backfillSegments): the index is then built from `load`.
+   */
+  segments?(scope: Scope, known: ReadonlySet<number>): Promise<SegmentRead | null>;
+}
+
+/** A workspace's stored segments as one read returns them. */
+export interface SegmentRead {
+  seq: number;
+  segments: { id: number; seq: number; data: Uint8Array | null }[];
+  /** A deletion masks its chunk in every segment written before it (lower seq). */
+  deletions: { chunkId: string; seq: number }[];
 }

@@ -15,6 +15,10 @@ export interface CascadeStep {
 export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'chunks', via: 'search-index' },
   { table: 'chunk_vectors', via: 'with-chunks' },
+  // After the chunks: their deletion wrote masks these rows hold.
+  { table: 'lexical_segments', via: 'rows' },
+  { table: 'lexical_deletions', via: 'rows' },
+  { table: 'lexical_pending', via: 'rows' },
   { table: 'resolutions', via: 'rows' },
   { table: 'flow_runs', via: 'rows' },
   { table: 'flows', via: 'rows' },

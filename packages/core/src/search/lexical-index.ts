@@ -37,6 +37,13 @@ export interface LexicalWeights {
  */
 export const DEFAULT_LEXICAL_WEIGHTS: LexicalWeights = { title: 3, body: 1, proximity: 0.15, grams: 0.2 };
 
+/**
+ * Chunks the process has tokenized (their stored text into index terms) and indexed into an
+ * in-memory LexicalIndex: ingest does both; a search over stored segments does neither, which
+ * tests and `/metrics` can read here.
+ */
+export const lexicalWork = { chunksTokenized: 0, chunksIndexed: 0 };
+
 const K1 = 1.2;
 const B = 0.75;
 
@@ -246,6 +253,7 @@ export class LexicalIndex {
 
   /** Adds a chunk, replacing any earlier version of it. */
   upsert(doc: LexicalDoc): void {
+    lexicalWork.chunksIndexed++;
     this.remove(doc.id);
     const n = this.ids.length;
     this.ids.push(doc.id);
@@ -369,7 +377,7 @@ export class LexicalIndex {
 }
 
 /** The `limit` best of `candidates` by score (then id), best first, through a bounded min-heap. */
-function topK(candidates: number[], scores: Float64Array, ids: readonly string[], limit: number): number[] {
+export function topK(candidates: number[], scores: Float64Array, ids: readonly string[], limit: number): number[] {
   const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && ids[a]! > ids[b]!);
   const heap: number[] = [];
   const siftDown = (i: number) => {

@@ -4,10 +4,11 @@
  * applies the chunks changed since its cached one, so a write committed by any process or node is
  * visible to the next search everywhere.
  */
-import type { LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit } from '../ports/search-index.js';
+import type { LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, SegmentRead } from '../ports/search-index.js';
 import type { Scope } from '../ports/store.js';
 import { indexCache } from './index-cache.js';
 import { DEFAULT_LEXICAL_WEIGHTS, LexicalIndex, type LexicalWeights } from './lexical-index.js';
+import { LexicalSegment, liveMask, segmentWeightsTag, SegmentedIndex } from './lexical-segment.js';
 
 export interface LexicalRankerOptions {
   weights?: LexicalWeights;
@@ -16,6 +17,14 @@ export interface LexicalRankerOptions {
    * rolled-back rows must never enter a shared cache).
    */
   cache?: boolean;
+}
+
+/** A workspace's segments as loaded: decoded segments are kept by id, so a change reads only new ones. */
+interface SegmentEntry {
+  index: SegmentedIndex;
+  decoded: Map<number, LexicalSegment>;
+  seq: number;
+  bytes: number;
 }
 
 interface Entry {
@@ -74,19 +83,76 @@ export class LexicalRanker {
 
   async search(scope: Scope, query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number): Promise<RankedHit[]> {
     if (query.terms.length === 0 || limit <= 0) return [];
+    const segmented = await this.segmented(scope);
+    if (segmented) return segmented.search(query, limit);
     const index = this.cache ? await this.current(scope) : await this.build(await this.source.load(scope));
     return index.search(query, limit);
   }
 
-  /** Builds (or refreshes) a workspace's index ahead of its first search. */
+  /** Loads (or refreshes) a workspace's index ahead of its first search. */
   async warm(scope: Scope): Promise<void> {
-    if (this.cache) await this.current(scope);
+    if (!this.cache) return;
+    if (!(await this.segmented(scope))) await this.current(scope);
   }
 
   /** Drops every cached index (the next search of each workspace reloads it). */
   clear(): void {
     for (const entry of this.entries.values()) indexCache.forget(entry);
     this.entries.clear();
+    for (const entry of this.segmentEntries.values()) indexCache.forget(entry);
+    this.segmentEntries.clear();
+  }
+
+  private readonly segmentEntries = new Map<string, SegmentEntry>();
+  private readonly segmentLoads = new Map<string, Promise<SegmentEntry | null>>();
+
+  /**
+   * The workspace's stored segments ranked as one index: current when the tenant's sequence has
+   * not moved, else re-read (one statement; segments already decoded are not read again). Null
+   * when the store keeps no segments for the scope yet (or built them for other weights).
+   */
+  private async segmented(scope: Scope): Promise<SegmentedIndex | null> {
+    if (!this.source.segments) return null;
+    const key = `${scope.tenantId}\u0000${scope.workspaceId}`;
+    if (!this.cache) return (await this.readSegments(scope, undefined))?.index ?? null;
+    const cached = this.segmentEntries.get(key);
+    if (cached && (await this.source.version(scope.tenantId)).seq === cached.seq) {
+      indexCache.hit();
+      indexCache.use(cached, cached.bytes, () => this.segmentEntries.get(key) === cached && this.segmentEntries.delete(key));
+      return cached.index;
+    }
+    // Concurrent searches of a workspace share one read.
+    let loading = this.segmentLoads.get(key);
+    if (!loading) {
+      loading = this.readSegments(scope, cached).finally(() => this.segmentLoads.delete(key));
+      this.segmentLoads.set(key, loading);
+    }
+    const entry = await loading;
+    if (!entry) return null;
+    if (this.segmentEntries.get(key) !== entry) {
+      if (cached) indexCache.forget(cached);
+      this.segmentEntries.set(key, entry);
+    }
+    indexCache.use(entry, entry.bytes, () => this.segmentEntries.get(key) === entry && this.segmentEntries.delete(key));
+    return entry.index;
+  }
+
+  private async readSegments(scope: Scope, previous: SegmentEntry | undefined): Promise<SegmentEntry | null> {
+    const started = performance.now();
+    const read: SegmentRead | null = await this.source.segments!(scope, new Set(previous?.decoded.keys() ?? []));
+    if (!read) return null;
+    const tag = segmentWeightsTag(this.weights);
+    const decoded = new Map<number, LexicalSegment>();
+    const parts = [];
+    for (const stored of read.segments) {
+      const segment = stored.data ? new LexicalSegment(stored.data) : previous?.decoded.get(stored.id);
+      if (!segment || segment.weightsTag !== tag) return null;
+      decoded.set(stored.id, segment);
+      parts.push({ segment, live: liveMask(segment, stored.seq, read.deletions) });
+    }
+    const index = new SegmentedIndex(parts, this.weights);
+    indexCache.loaded((performance.now() - started) / 1000);
+    return { index, decoded, seq: read.seq, bytes: index.bytes };
   }
 
   private async build(docs: readonly LexicalSourceDoc[]): Promise<LexicalIndex> {

@@ -3,6 +3,7 @@ import type { Contextualizer } from '../ports/generator.js';
 import type { ChunkInput } from '../ports/search-index.js';
 import { DOCUMENT_STATUSES, type DocumentStatus, type IndexingClaim, type Scope } from '../ports/store.js';
 import { chunkMarkdown } from '../ingest/chunker.js';
+import { lexicalWork } from '../search/lexical-index.js';
 import { tokenize, TOKENIZER_VERSION } from '../text/tokenizer.js';
 import { EmbedderMismatchError } from '../errors.js';
 import { embedInBatches } from '../embedders/batches.js';
@@ -41,6 +42,7 @@ export function embeddingText(title: string, headingPath: string[], text: string
 
 /** The index terms of a chunk: title and heading path (weighted higher), and body. */
 export function lexicalFields(title: string, headingPath: string[], text: string): { lexicalTitle: string; lexicalBody: string } {
+  lexicalWork.chunksTokenized++;
   return {
     lexicalTitle: tokenize([title, ...headingPath.filter((h) => h !== title)].join('\n')).join(' '),
     lexicalBody: tokenize(text).join(' '),
@@ -166,6 +168,26 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
     await store.documents.completeIndexing(scope, claim.doc.id, claim.revision, { status: 'failed', error: message }, clock.now().toISOString());
   }
 
+  /**
+   * Merges the written workspaces' lexical segments (each commit wrote one) by the tiered policy,
+   * here in the ingest worker so no search ever does. A merge that fails leaves the segments as
+   * they were (one transaction); the next batch tries again.
+   */
+  async function mergeSegments(scopes: Scope[]): Promise<void> {
+    const seen = new Set<string>();
+    for (const scope of scopes) {
+      const key = `${scope.tenantId}\u0000${scope.workspaceId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      try {
+        // A merge can fill the next tier: a few rounds at most (one per tier).
+        for (let round = 0; round < 8 && (await store.search.mergeSegments(scope)) > 0; round++);
+      } catch (error) {
+        logger.warn('segment merge failed', { tenantId: scope.tenantId, workspaceId: scope.workspaceId, error: readableError(error) });
+      }
+    }
+  }
+
   /** Indexes claimed documents; a failing batch is retried document by document to isolate the bad one. */
   async function indexClaims(claims: IndexingClaim[]): Promise<string[]> {
     const prepared: PreparedDoc[] = [];
@@ -194,6 +216,7 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
         }
       }
     }
+    await mergeSegments(prepared.map((p) => p.scope));
     return claims.map((c) => c.doc.id);
   }
 

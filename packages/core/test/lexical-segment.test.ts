@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { LexicalIndex, lexicalFields, type LexicalDoc } from '../src/index.js';
+import { encodeSegment, LexicalSegment, liveMask, mergeSegments, SegmentedIndex, type SegmentPart } from '../src/search/lexical-segment.js';
+import { searchTerms } from '../src/text/query.js';
+
+// shared/ sits beside the repository checkout, or PANYA_SHARED_DIR.
+const shared = process.env.PANYA_SHARED_DIR ?? resolve(fileURLToPath(import.meta.url), '../../../../../shared');
+const corpusPath = join(shared, 'eval/scifact/corpus.jsonl');
+const inCi = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
+const present = existsSync(corpusPath);
+if (!present && !inCi) console.warn(`SciFact ranking-equality test skipped: corpus not found at ${corpusPath} (set PANYA_SHARED_DIR to the shared/ folder to run it).`);
+
+const lines = (file: string, n: number) =>
+  readFileSync(join(shared, file), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, n)
+    .map((l) => JSON.parse(l) as { _id: string; title?: string; text: string });
+
+const toDoc = (id: string, title: string, text: string): LexicalDoc => {
+  const { lexicalTitle, lexicalBody } = lexicalFields(title, [], text);
+  return { id, title: lexicalTitle, body: lexicalBody };
+};
+
+/** Chunks split into segments as ingest writes them, with replacements and deletions masked by later changes. */
+function segmented(docs: LexicalDoc[], replaced: LexicalDoc[], deleted: string[], per = 37) {
+  const stored: { seq: number; data: Uint8Array }[] = [];
+  let seq = 0;
+  for (let at = 0; at < docs.length; at += per) stored.push({ seq: ++seq, data: encodeSegment(docs.slice(at, at + per)) });
+  // A replacement masks the old version (then writes its segment); a deletion after it masks both.
+  const deletions = replaced.map((d) => ({ chunkId: d.id, seq: ++seq }));
+  if (replaced.length > 0) stored.push({ seq: ++seq, data: encodeSegment(replaced) });
+  seq++;
+  for (const chunkId of deleted) deletions.push({ chunkId, seq });
+  return stored.map((s) => {
+    const segment = new LexicalSegment(s.data);
+    return { segment, live: liveMask(segment, s.seq, deletions) } satisfies SegmentPart;
+  });
+}
+
+function reference(docs: LexicalDoc[], replaced: LexicalDoc[], deleted: string[]) {
+  const index = new LexicalIndex();
+  for (const d of docs) index.upsert(d);
+  for (const d of replaced) index.upsert(d);
+  for (const id of deleted) index.remove(id);
+  return index;
+}
+
+function expectSameRankings(queries: string[], docs: LexicalDoc[], replaced: LexicalDoc[], deleted: string[]) {
+  const one = reference(docs, replaced, deleted);
+  const parts = segmented(docs, replaced, deleted);
+  const many = new SegmentedIndex(parts);
+  const merged = new SegmentedIndex([{ segment: new LexicalSegment(mergeSegments(parts)), live: new Uint8Array(one.size).fill(1) }]);
+  expect(many.size).toBe(one.size);
+  let hits = 0;
+  for (const q of queries) {
+    const query = searchTerms(q);
+    const expected = one.search(query, 10);
+    hits += expected.length;
+    // Exactly equal: the same chunks, in the same order, with bit-identical scores.
+    expect(many.search(query, 10)).toEqual(expected);
+    expect(merged.search(query, 10)).toEqual(expected);
+  }
+  expect(hits).toBeGreaterThan(queries.length);
+}
+
+describe('lexical segments', () => {
+  it('rank a generated corpus exactly as one in-memory index, across segments, masks and merges', () => {
+    const words = ['refund', 'policy', 'shipping', 'delivery', 'gift', 'card', 'expire', 'account', 'password', 'reset', 'invoice', 'plan', 'การคืนเงิน', 'สินค้า', 'จัดส่ง'];
+    let state = 7;
+    const rand = (n: number) => ((state = (state * 1103515245 + 12345) & 0x7fffffff) % n);
+    const sentence = (n: number) => Array.from({ length: n }, () => words[rand(words.length)]).join(' ');
+    const docs = Array.from({ length: 300 }, (_, i) => toDoc(`c${i}`, sentence(3), sentence(20 + rand(60))));
+    const replaced = docs.filter((_, i) => i % 11 === 0).map((d) => toDoc(d.id, sentence(2), sentence(30)));
+    const deleted = docs.filter((_, i) => i % 13 === 5).map((d) => d.id);
+    expectSameRankings(Array.from({ length: 60 }, () => sentence(1 + rand(5))), docs, replaced, deleted);
+  });
+
+  it.skipIf(!present && !inCi)('rank SciFact abstracts exactly as one in-memory index', () => {
+    const docs = lines('eval/scifact/corpus.jsonl', 1200).map((d) => toDoc(d._id, d.title ?? '', d.text));
+    const replaced = docs.slice(100, 140).map((d, i) => toDoc(d.id, `revised ${i}`, docs[i]!.body));
+    const deleted = docs.slice(500, 560).map((d) => d.id);
+    const queries = lines('eval/scifact/queries.jsonl', 300).map((q) => q.text);
+    expectSameRankings(queries, docs, replaced, deleted);
+  });
+
+  it('reads a segment from any byte offset (a driver may return a buffer inside a larger pool)', () => {
+    const data = encodeSegment([toDoc('a', 'Refund policy', 'Refunds within 30 days.')]);
+    const pooled = new Uint8Array(data.length + 3);
+    pooled.set(data, 3);
+    const segment = new LexicalSegment(pooled.subarray(3));
+    expect(segment.ids).toEqual(['a']);
+    expect(new SegmentedIndex([{ segment, live: new Uint8Array([1]) }]).search(searchTerms('refund'), 5).map((h) => h.chunkId)).toEqual(['a']);
+  });
+});

@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, LexicalIndex, lexicalWork, type Scope } from '@panya/core';
+import { searchTerms } from '../../core/src/text/query.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore, type SqliteStore } from '../src/index.js';
+
+const topics = ['refund', 'shipping', 'password', 'invoice', 'warranty', 'delivery', 'account', 'subscription'];
+const QUERIES = ['refund policy', 'reset my password', 'shipping delivery times', 'invoice for the subscription', 'warranty claim', 'account deleted', 'refund shipping'];
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'panya-segments-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function ingested(path: string, documents: number) {
+  const store = openSqliteStore({ path });
+  const engine = createEngine({ store });
+  await engine.start();
+  (await engine.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
+  const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+  for (let i = 0; i < documents; i++) {
+    const a = topics[i % topics.length]!;
+    const b = topics[(i * 3 + 1) % topics.length]!;
+    const body = `## ${a} help\n\nHow ${a} works with ${b} for order ${i}. Contact support about ${a} ${b}.\n\n## ${b} details\n\nThe ${b} rules for case ${i}.`;
+    (await engine.documents.create(ctx, { title: `${a} and ${b} ${i}`, contentMd: body }))._unsafeUnwrap();
+  }
+  await engine.ingest.drain();
+  return { store, engine, ctx };
+}
+
+/** Rankings of one in-memory index built from the chunk rows' stored terms: what searches answered before segments. */
+function fromRows(store: SqliteStore, scope: Scope) {
+  const index = new LexicalIndex();
+  const rows = store.db.prepare('SELECT id, lexical_title, lexical_body FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL)').all(scope.tenantId, scope.workspaceId) as {
+    id: string;
+    lexical_title: string;
+    lexical_body: string;
+  }[];
+  for (const r of rows) index.upsert({ id: r.id, title: r.lexical_title, body: r.lexical_body });
+  return (q: string) => index.search(searchTerms(q), 10);
+}
+
+const segmentCount = (store: SqliteStore) => (store.db.prepare('SELECT COUNT(*) AS n FROM lexical_segments').get() as { n: number }).n;
+
+describe('lexical segments on SQLite', () => {
+  it('are written by ingest and merged there, and a cold search reads them without tokenizing or indexing a chunk', async () => {
+    const path = join(dir, 'panya.db');
+    const { store, engine, ctx } = await ingested(path, 45);
+    // One segment per document written, merged by tier as ingest goes: far fewer than 45 remain.
+    expect(segmentCount(store)).toBeGreaterThan(0);
+    expect(segmentCount(store)).toBeLessThan(20);
+    // Replace and delete documents: their old chunks are masked until a merge.
+    const docs = (await engine.documents.list(ctx, { limit: 10 }))._unsafeUnwrap().items;
+    (await engine.documents.update(ctx, docs[0]!.id, { contentMd: 'A refund rewritten: refunds within 60 days.' }))._unsafeUnwrap();
+    (await engine.documents.delete(ctx, docs[1]!.id))._unsafeUnwrap();
+    await engine.ingest.drain();
+    await engine.close();
+
+    // Another process (a new store on the same file) searches cold.
+    const cold = openSqliteStore({ path });
+    const expected = fromRows(cold, ctx.scope);
+    const before = { ...lexicalWork };
+    let hits = 0;
+    for (const q of QUERIES) {
+      const got = await cold.search.lexical(ctx.scope, { ...searchTerms(q), fragments: [] } as never, 10);
+      expect(got).toEqual(expected(q));
+      hits += got.length;
+    }
+    expect(hits).toBeGreaterThan(QUERIES.length);
+    expect(lexicalWork).toEqual(before);
+    await cold.close();
+  });
+
+  it('serve scopes whose chunks predate segments from rows until the backfill writes theirs', async () => {
+    const path = join(dir, 'panya.db');
+    const { engine, ctx } = await ingested(path, 12);
+    await engine.close();
+    const store = openSqliteStore({ path });
+    const expected = fromRows(store, ctx.scope);
+    // As the migration leaves a database written before segments.
+    store.db.exec('DELETE FROM lexical_segments; DELETE FROM lexical_deletions; INSERT INTO lexical_pending SELECT DISTINCT tenant_id, workspace_id FROM chunks;');
+    await store.close();
+
+    const old = openSqliteStore({ path });
+    const before = lexicalWork.chunksIndexed;
+    expect(await old.search.lexical(ctx.scope, searchTerms('refund policy') as never, 10)).toEqual(expected('refund policy'));
+    // The counter sees the request-path indexing this fallback does (and the segment path avoids).
+    expect(lexicalWork.chunksIndexed).toBeGreaterThan(before);
+    expect(await old.search.backfillSegments(10)).toBe(1);
+    await old.close();
+
+    const after = openSqliteStore({ path });
+    const indexed = lexicalWork.chunksIndexed;
+    for (const q of QUERIES) expect(await after.search.lexical(ctx.scope, searchTerms(q) as never, 10)).toEqual(expected(q));
+    expect(lexicalWork.chunksIndexed).toBe(indexed);
+    await after.close();
+  });
+
+  it('a merge drops masked chunks and the deletions no segment needs any more', async () => {
+    const path = join(dir, 'panya.db');
+    const { engine, ctx } = await ingested(path, 9);
+    await engine.close();
+    const store = openSqliteStore({ path });
+    // Removed through the store alone (no ingest worker to merge after them).
+    const documents = (store.db.prepare('SELECT DISTINCT document_id AS id FROM chunks ORDER BY id').all() as { id: string }[]).slice(0, 6);
+    for (const d of documents) await store.search.removeDocumentChunks(ctx.scope, d.id);
+    const deletions = () => (store.db.prepare('SELECT COUNT(*) AS n FROM lexical_deletions').get() as { n: number }).n;
+    const expected = fromRows(store, ctx.scope);
+    // Nine one-document segments (under the merge factor) hold six deleted documents' chunks: merges expunge them.
+    expect(deletions()).toBeGreaterThan(0);
+    while ((await store.search.mergeSegments(ctx.scope)) > 0);
+    expect(deletions()).toBe(0);
+    const live = (store.db.prepare('SELECT SUM(chunks) AS n FROM lexical_segments').get() as { n: number }).n;
+    expect(live).toBe(await store.search.countChunks(ctx.scope));
+    for (const q of QUERIES) expect(await store.search.lexical(ctx.scope, searchTerms(q) as never, 10)).toEqual(expected(q));
+    await store.close();
+  });
+});
