@@ -27,7 +27,7 @@ export function corsHeaders(engine: Engine): (req: IncomingMessage, res: ServerR
         done(null, {
           origin: allowed ? origin : false,
           methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-          allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'X-Panya-Visitor'],
+          allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'X-Panya-Visitor', 'X-Panya-Visitor-Token'],
           exposedHeaders: EXPOSED_HEADERS,
           maxAge: 600,
         }),

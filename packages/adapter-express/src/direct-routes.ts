@@ -119,7 +119,7 @@ export function directRoutes(options: DirectRouteOptions): (req: IncomingMessage
       const caller = await engine.auth.authenticate(credentials(req), {}, 'api', { acceptsPublishable: operation.acceptsPublishable === true });
       if (caller.isErr()) return fail(caller.error);
       tenant = caller.value.tenant.slug;
-      const ctx = caller.value.principal.publishable ? { ...caller.value, visitor: visitorOf(req, addressOf(req)) } : caller.value;
+      const ctx = caller.value.principal.publishable && !caller.value.visitor ? { ...caller.value, visitor: visitorOf(req, addressOf(req)) } : caller.value;
       // Search and answer only read: an `Idempotency-Key` is accepted and nothing is kept (core's `takesIdempotencyKey`).
       const client = abortOnClose(res);
       const done = await executeOperation(engine, operation, ctx, { params: {}, query: {}, body }, {

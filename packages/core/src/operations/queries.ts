@@ -1,4 +1,4 @@
-import { readableBy } from '../helpcenter/rules.js';
+import { audiencesOf } from '../services/context.js';
 import { answerSchema } from '../schemas/answers.js';
 import { answerResponseSchema, searchResponseSchema } from '../schemas/responses.js';
 import { searchSchema } from '../schemas/search.js';
@@ -14,7 +14,7 @@ export const search = defineOperation({
   input: { body: searchSchema },
   output: searchResponseSchema,
   async run({ request, services }, { body }) {
-    return ok(await services.search.run(request.scope, body, readableBy(request.principal)));
+    return ok(await services.search.run(request.scope, body, audiencesOf(request)));
   },
 });
 
