@@ -9,6 +9,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { MAX_QUERY_CHARS } from '../bounds.js';
 import { errors, type PanyaError } from '../errors.js';
+import { audiencesOf } from '../services/context.js';
 import type { SearchResult } from '../schemas/responses.js';
 import type { AccessService } from '../services/access.js';
 import type { RequestContext } from '../services/context.js';
@@ -158,7 +159,7 @@ export const difyRetrieval = defineOperation({
   async run({ request, services }, { body }) {
     const { top_k: topK, score_threshold: threshold } = body.retrieval_setting;
     const conditions = body.metadata_condition?.conditions ?? [];
-    const found = await services.search.run(request.scope, { query: body.query, topK: conditions.length > 0 ? FILTER_CANDIDATES : topK });
+    const found = await services.search.run(request.scope, { query: body.query, topK: conditions.length > 0 ? FILTER_CANDIDATES : topK }, audiencesOf(request));
     const terms = queryTermSet(body.query);
     const docIds = [...new Set(found.results.map((r) => r.documentId))];
     const docs = new Map<string, Record<string, unknown>>();
