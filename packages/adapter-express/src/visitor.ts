@@ -4,6 +4,22 @@ import type { IncomingMessage } from 'node:http';
 /** A visitor's own id, when its page keeps one (a cookie on the help center, a header from a page's script). */
 export const VISITOR_COOKIE = 'panya_vid';
 export const VISITOR_HEADER = 'x-panya-visitor';
+/** A visitor token the tenant's backend signed: the widget's header, the help center's cookie. */
+export const VISITOR_TOKEN_HEADER = 'x-panya-visitor-token';
+export const VISITOR_TOKEN_COOKIE = 'panya_vt';
+
+/** The visitor token a request carries (header first, then the help center's cookie), if any. */
+export function visitorTokenOf(req: IncomingMessage): string | undefined {
+  const header = req.headers[VISITOR_TOKEN_HEADER];
+  if (typeof header === 'string' && header !== '') return header;
+  const cookie = cookieValue(req.headers.cookie, VISITOR_TOKEN_COOKIE);
+  if (!cookie) return undefined;
+  try {
+    return decodeURIComponent(cookie);
+  } catch {
+    return cookie;
+  }
+}
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;

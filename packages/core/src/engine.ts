@@ -9,6 +9,7 @@ import { createInboxService } from './services/inbox.js';
 import { createPersonaService } from './services/personas.js';
 import { createTicketService } from './services/tickets.js';
 import { createVisitorService } from './services/visitors.js';
+import { createVisitorIdentityService } from './services/visitor-identity.js';
 import { createCustomerService } from './services/customers.js';
 import { countResolutions } from './services/resolutions.js';
 import type { Embedder } from './ports/embedder.js';
@@ -122,6 +123,7 @@ export interface Engine {
   readonly tickets: ReturnType<typeof createTicketService>;
   readonly personas: ReturnType<typeof createPersonaService>;
   readonly visitors: ReturnType<typeof createVisitorService>;
+  readonly visitorIdentity: ReturnType<typeof createVisitorIdentityService>;
   readonly inbox: ReturnType<typeof createInboxService>;
   readonly users: ReturnType<typeof createUserService>;
   readonly hostnames: ReturnType<typeof createHostnameService>;
@@ -205,6 +207,7 @@ export function createEngine(options: EngineOptions): Engine {
   const connectors = createConnectorService({ ...deps, access, documents });
   const settings = createTenantSettingsService({ ...deps, connectors });
   const jobs = createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}), ...(options.holder ? { holder: options.holder } : {}) });
+  const visitorIdentity = createVisitorIdentityService(deps);
   const engine: Engine = {
     // Set below, once every service it runs is wired.
     api: undefined as unknown as Api,
@@ -217,7 +220,7 @@ export function createEngine(options: EngineOptions): Engine {
     apiKeys,
     access,
     idempotency: createIdempotencyService(deps),
-    auth: createAuthService({ apiKeys, users, access, tenancy, allowsOrigin: settings.allowsOrigin, allowsAnyTenant: (origin) => options.store.origins.allowedByAny(origin), helpCenterOrigins: helpCenter.origins }),
+    auth: createAuthService({ apiKeys, users, access, tenancy, allowsOrigin: settings.allowsOrigin, allowsAnyTenant: (origin) => options.store.origins.allowedByAny(origin), helpCenterOrigins: helpCenter.origins, identify: visitorIdentity.identify }),
     documents,
     connectors,
     settings,
@@ -231,6 +234,7 @@ export function createEngine(options: EngineOptions): Engine {
     tickets: createTicketService(deps),
     personas: createPersonaService(deps),
     visitors: createVisitorService(deps),
+    visitorIdentity,
     inbox: createInboxService(deps),
     users,
     hostnames,

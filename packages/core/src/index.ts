@@ -17,13 +17,14 @@ export { type ChatTurn, type Contextualizer, type GenerateRequest, type Generato
 export { type EdgeHostnameRef, type EdgeObservation, type EdgeProvider, type EdgePurge, type EdgeRegistration, type EdgeRegistrationRequest, type HostnameProblem, type OwnershipRecord } from './ports/edge.js';
 export { checkApex, checkHostnameAllowance, type CustomHostnameRecord, dnsInstructions, failureMessage, generateOwnership, type HostnameEvent, hostnameHealth, type HostnameStatus, type HostnameStore, parseHostname, type TenantTombstone, type TombstoneStore, transition } from './hostnames/index.js';
 export { HELP_QUERY_MAX_CHARS, parseHelpHost } from './helpcenter/rules.js';
+export { AUDIENCE_CUSTOMERS, AUDIENCE_INTERNAL, AUDIENCE_PUBLIC, canRead, documentVisibility, normalAudiences, readerAudiences, SEGMENT_PATTERN, type Reader, type VisitorIdentity } from './audiences/rules.js';
 export { type HelpSite } from './services/help-center.js';
 export { childrenFirst } from './services/erasure.js';
 export { type BillingWebhookEvent, type LiveSubscription, PAYMENT_PROCESSOR_SPEC_VERSION, type PaymentProcessor, type SubscriptionChangeInput, type SubscriptionStatus } from './ports/payment.js';
 export { type BillingStore, type MeterOutboxRecord, type PlanChangeEntry, type TenantBillingRecord } from './ports/billing.js';
 export { billPeriod, checkoutLines, computeOverage, confirmActive, gatherPeriodBill, meterEventIdentifier, meterTotals, periodParts, type PeriodBill, type PeriodPart, type MeterEventNames, type MeterKey, METERS, PAID_TIERS, planUsageReport, previousPeriod, type PriceCatalog, type ReportInput, seatAddon, tierOfBasePrice, type TierPrices, type UsageTotals } from './billing/index.js';
 export { type Clock, type Logger } from './ports/system.js';
-export { type ChunkInput, type ChunkRecord, type IndexInfo, type LexicalQuery, type LexicalSource, type LexicalSourceDoc, type LexicalVersion, type RankedHit, type SegmentRead, type SearchCapabilities, type SearchIndex } from './ports/search-index.js';
+export { type Audiences, type ChunkInput, type ChunkRecord, type IndexInfo, type LexicalQuery, type LexicalSource, type LexicalSourceDoc, type LexicalVersion, type RankedHit, type SegmentRead, type SearchCapabilities, type SearchIndex } from './ports/search-index.js';
 export { API_KEY_SCOPES, type ApiKeyRecord, type ApiKeyScope, type ApiKeyStore, type AuditEvent, type AuditStore, type ClaimOptions, type ConnectorStore, DOCUMENT_STATUSES, type DocumentPatch, type DocumentRecord, type DocumentRef, type DocumentStatus, type DocumentStore, type IdempotencyRecord, type IdempotencyStore, type IndexingOutcome, type ListOptions, type OriginStore, type Page, type PublicSurface, type Scope, type Store, type StoreCapabilities, type StoredResponse, type StoreHealth, type TenantRecord, type TenantStore, type WorkspacePatch, type WorkspacePurge, type WorkspaceRecord, type WorkspaceStore } from './ports/store.js';
 export { type ApiQueryEvent, type QueryEventKind, type TimeRange, type UsageRecord, type UsageStore } from './ports/usage.js';
 export { type JobStore } from './ports/jobs.js';

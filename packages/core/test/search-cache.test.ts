@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEngine, HashEmbedder, UpstreamError, type Engine, type SearchOptions } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
-import { isPublished } from '../src/helpcenter/rules.js';
+import { AUDIENCE_PUBLIC } from '../src/audiences/rules.js';
 
 const dirs: string[] = [];
 const engines: Engine[] = [];
@@ -95,7 +95,7 @@ describe('search answer cache', () => {
 
   it('keeps the published-only answers of public surfaces apart, and drops them when a document is published', async () => {
     const { engine, ctx, refunds } = await seeded();
-    const published = () => engine.search.run(ctx.scope, { query: 'refunds', topK: 5 }, isPublished);
+    const published = () => engine.search.run(ctx.scope, { query: 'refunds', topK: 5 }, [AUDIENCE_PUBLIC]);
     expect((await published()).results).toEqual([]);
     expect((await search(engine, ctx)).results).toHaveLength(1);
     (await engine.documents.update(ctx, refunds.id, { publicSurfaces: ['help_center'] }))._unsafeUnwrap();

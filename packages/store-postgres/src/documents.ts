@@ -49,8 +49,8 @@ export class PgDocuments implements DocumentStore {
 
   async getRefs(scope: Scope, ids: readonly string[]) {
     if (ids.length === 0) return [];
-    const { rows } = await this.db.query(`SELECT id, url, public_surfaces FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND id = ANY($3::text[])`, [scope.tenantId, scope.workspaceId, ids]);
-    return rows.map((r): DocumentRef => ({ id: r.id as string, url: (r.url as string | null) ?? null, publicSurfaces: r.public_surfaces as DocumentRef['publicSurfaces'] }));
+    const { rows } = await this.db.query(`SELECT id, url, public_surfaces, audiences FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND id = ANY($3::text[])`, [scope.tenantId, scope.workspaceId, ids]);
+    return rows.map((r): DocumentRef => ({ id: r.id as string, url: (r.url as string | null) ?? null, publicSurfaces: r.public_surfaces as DocumentRef['publicSurfaces'], audiences: r.audiences as string[] }));
   }
 
   async getMany(scope: Scope, ids: readonly string[]) {
@@ -81,6 +81,13 @@ export class PgDocuments implements DocumentStore {
     return this.rows.all(
       `SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND public_surfaces @> $3::jsonb ORDER BY id DESC LIMIT $4`,
       [scope.tenantId, scope.workspaceId, JSON.stringify([surface]), limit],
+    );
+  }
+
+  listReadable(scope: Scope, audiences: readonly string[], limit: number) {
+    return this.rows.all(
+      `SELECT * FROM ${this.table} WHERE tenant_id = $1 AND workspace_id = $2 AND audiences ?| $3::text[] ORDER BY id DESC LIMIT $4`,
+      [scope.tenantId, scope.workspaceId, [...audiences], limit],
     );
   }
 

@@ -1,4 +1,4 @@
-import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, Scope, SearchCapabilities, SearchIndex, SegmentRead } from '@panya/core';
+import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, Scope, SearchCapabilities, SearchIndex, SegmentRead } from '@panya/core';
 import { DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights } from '@panya/core';
 import { json, type Conn, type Names, type Row } from './database.js';
 
@@ -28,15 +28,16 @@ const TRIGRAM_TEXT = `lower(c.title || E'\\n' || c.text)`;
 const CHUNK_COLUMNS = 'c.seq, c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text';
 
 /** The columns core's lexical index needs; the text only for chunks written before terms were stored. */
-const LEXICAL_COLUMNS = `c.id, c.lexical_title, c.lexical_body,
+const LEXICAL_COLUMNS = `c.id, c.lexical_title, c.lexical_body, d.audiences,
   CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.title END AS title,
   CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.heading_path END AS heading_path,
   CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.text END AS text`;
 
 function toLexicalDoc(r: Row): LexicalSourceDoc {
-  if (r.lexical_title != null && r.lexical_body != null) return { id: r.id as string, title: r.lexical_title as string, body: r.lexical_body as string };
+  const audiences = r.audiences != null ? { audiences: r.audiences as string[] } : {};
+  if (r.lexical_title != null && r.lexical_body != null) return { id: r.id as string, title: r.lexical_title as string, body: r.lexical_body as string, ...audiences };
   const { lexicalTitle, lexicalBody } = lexicalFields(r.title as string, json(r.heading_path), r.text as string);
-  return { id: r.id as string, title: lexicalTitle, body: lexicalBody };
+  return { id: r.id as string, title: lexicalTitle, body: lexicalBody, ...audiences };
 }
 
 const toChunk = (r: Row): ChunkRecord => ({
@@ -86,13 +87,13 @@ export class PgSearchIndex implements SearchIndex {
         return rows[0] ? { seq: Number(rows[0].seq), floor: Number(rows[0].floor) } : { seq: 0, floor: 0 };
       },
       load: async (scope) => {
-        const { rows } = await this.db.query(`SELECT ${LEXICAL_COLUMNS} FROM ${this.chunks} c WHERE ${inScope}`, [scope.tenantId, scope.workspaceId]);
+        const { rows } = await this.db.query(`SELECT ${LEXICAL_COLUMNS} FROM ${this.chunks} c ${this.withDocument} WHERE ${inScope}`, [scope.tenantId, scope.workspaceId]);
         return rows.map(toLexicalDoc);
       },
       changes: async (scope, since) => {
         const { rows } = await this.db.query(
           `WITH changed AS (SELECT DISTINCT chunk_id FROM ${this.n.t('search_changes')} WHERE tenant_id = $1 AND seq > $3)
-           SELECT ch.chunk_id, ${LEXICAL_COLUMNS} FROM changed ch LEFT JOIN ${this.chunks} c ON c.id = ch.chunk_id AND ${inScope}`,
+           SELECT ch.chunk_id, ${LEXICAL_COLUMNS} FROM changed ch LEFT JOIN ${this.chunks} c ON c.id = ch.chunk_id AND ${inScope} ${this.withDocument}`,
           [scope.tenantId, scope.workspaceId, since],
         );
         return {
@@ -231,6 +232,20 @@ export class PgSearchIndex implements SearchIndex {
 
   private get chunks() {
     return this.n.t('chunks');
+  }
+
+  /** A chunk's document, for its audiences (`d.audiences`). */
+  private get withDocument() {
+    return `LEFT JOIN ${this.n.t('documents')} d ON d.tenant_id = c.tenant_id AND d.id = c.document_id`;
+  }
+
+  /**
+   * The condition on chunk `c` that keeps a restricted reader's chunks (parameter `$n`: the
+   * audiences), inside each channel's query before its LIMIT; empty for every reader.
+   */
+  private audienceFilter(audiences: Audiences | undefined, n: number, chunk = 'c'): string {
+    if (!audiences) return '';
+    return ` AND EXISTS (SELECT 1 FROM ${this.n.t('documents')} d WHERE d.tenant_id = ${chunk}.tenant_id AND d.id = ${chunk}.document_id AND d.audiences ?| $${n}::text[])`;
   }
 
   private get vectorTable() {
@@ -460,18 +475,18 @@ export class PgSearchIndex implements SearchIndex {
   }
 
   /** Core's BM25 over the workspace's own statistics (see LexicalRanker). */
-  lexical(scope: Scope, query: LexicalQuery, limit: number): Promise<RankedHit[]> {
-    return this.ranker.search(scope, query, limit);
+  lexical(scope: Scope, query: LexicalQuery, limit: number, audiences: Audiences = null): Promise<RankedHit[]> {
+    return this.ranker.search(scope, query, limit, audiences);
   }
 
   /**
    * Substring matches for fragments the segmenter cannot split (codes, partial words, rare
    * scripts), found through the pg_trgm index; ranked by BM25-style saturation of occurrences.
    */
-  async trigram(scope: Scope, fragments: string[], limit: number): Promise<RankedHit[]> {
+  async trigram(scope: Scope, fragments: string[], limit: number, audiences: Audiences = null): Promise<RankedHit[]> {
     const usable = [...new Set(fragments.map((f) => f.toLowerCase()).filter((f) => [...f].length >= 3))].slice(0, MAX_FRAGMENTS);
     if (usable.length === 0 || limit <= 0) return [];
-    const values: unknown[] = [scope.tenantId, scope.workspaceId, limit, usable];
+    const values: unknown[] = [scope.tenantId, scope.workspaceId, limit, usable, ...(audiences ? [[...audiences]] : [])];
     const likes = usable.map((f) => {
       values.push(likePattern(f));
       return `${TRIGRAM_TEXT} LIKE lower($${values.length})`;
@@ -479,7 +494,7 @@ export class PgSearchIndex implements SearchIndex {
     const { rows } = await this.db.query<{ id: string; score: number }>(
       `WITH matched AS MATERIALIZED (
          SELECT c.id, ${TRIGRAM_TEXT} AS body FROM ${this.chunks} c
-         WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND (${likes.join(' OR ')})
+         WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND (${likes.join(' OR ')})${this.audienceFilter(audiences, 5)}
        ),
        occurrences AS (
          SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, lower(f), ''))) / length(f) AS occ
@@ -497,7 +512,7 @@ export class PgSearchIndex implements SearchIndex {
    * KNN by cosine distance. Iterative HNSW scans (pgvector 0.8) keep walking the graph until
    * enough rows pass the tenant/workspace filter; relaxed order is re-sorted here.
    */
-  semantic(scope: Scope, vector: Float32Array, limit: number): Promise<RankedHit[]> {
+  semantic(scope: Scope, vector: Float32Array, limit: number, audiences: Audiences = null): Promise<RankedHit[]> {
     if (limit <= 0) return Promise.resolve([]);
     return this.db.atomic(async (tx) => {
       const info = await this.readInfo(tx);
@@ -509,13 +524,13 @@ export class PgSearchIndex implements SearchIndex {
         `WITH nearest AS MATERIALIZED (
            SELECT v.chunk_seq, v.embedding ${this.n.cosine} $3::${this.n.vector} AS distance
            FROM ${this.vectorTable} v
-           WHERE v.tenant_id = $1 AND (v.workspace_id = $2 OR v.workspace_id IS NULL)
+           WHERE v.tenant_id = $1 AND (v.workspace_id = $2 OR v.workspace_id IS NULL)${audiences ? ` AND EXISTS (SELECT 1 FROM ${this.chunks} c WHERE c.seq = v.chunk_seq${this.audienceFilter(audiences, 5)})` : ''}
            ORDER BY v.embedding ${this.n.cosine} $3::${this.n.vector}
            LIMIT $4
          )
          SELECT c.id, n.distance FROM nearest n JOIN ${this.chunks} c ON c.seq = n.chunk_seq
          ORDER BY n.distance, c.id`,
-        [scope.tenantId, scope.workspaceId, vectorLiteral(vector), limit],
+        [scope.tenantId, scope.workspaceId, vectorLiteral(vector), limit, ...(audiences ? [[...audiences]] : [])],
       );
       return rows.map((r) => ({ chunkId: r.id, score: 1 - Number(r.distance) }));
     });

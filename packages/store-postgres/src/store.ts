@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlIdempotency, SqlOrigins, SqlPersonas, SqlTickets, SqlHostnames, SqlResolutions, SqlTombstones } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -50,6 +50,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     conversations: new PgConversations(db, n),
     hostnames: new SqlHostnames(kit),
     tombstones: new SqlTombstones(kit),
+    visitorKeys: new SqlVisitorKeys(kit),
     billing: new SqlBilling(kit),
     resolutions: new SqlResolutions(kit),
     flows: new SqlFlows(kit),
@@ -103,6 +104,7 @@ export class PostgresStore implements Store {
   readonly conversations;
   readonly hostnames;
   readonly tombstones;
+  readonly visitorKeys;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -140,6 +142,7 @@ export class PostgresStore implements Store {
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
+    this.visitorKeys = root.visitorKeys;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

@@ -51,10 +51,11 @@ export class SqliteDocuments implements DocumentStore {
     return this.run(() =>
       ids.length === 0
         ? []
-        : (this.sql.get('SELECT id, url, public_surfaces FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id IN (SELECT value FROM json_each(?))').all(scope.tenantId, scope.workspaceId, JSON.stringify(ids)) as Row[]).map((r) => ({
+        : (this.sql.get('SELECT id, url, public_surfaces, audiences FROM documents WHERE tenant_id = ? AND workspace_id = ? AND id IN (SELECT value FROM json_each(?))').all(scope.tenantId, scope.workspaceId, JSON.stringify(ids)) as Row[]).map((r) => ({
             id: r.id as string,
             url: (r.url as string | null) ?? null,
             publicSurfaces: JSON.parse(r.public_surfaces as string) as DocumentRef['publicSurfaces'],
+            audiences: JSON.parse(r.audiences as string) as string[],
           })),
     );
   }
@@ -87,6 +88,16 @@ export class SqliteDocuments implements DocumentStore {
         `SELECT * FROM documents WHERE tenant_id = @tenantId AND workspace_id = @workspaceId
            AND EXISTS (SELECT 1 FROM json_each(public_surfaces) WHERE value = @surface) ORDER BY id DESC LIMIT @limit`,
         { ...scope, surface, limit },
+      ),
+    );
+  }
+
+  listReadable(scope: Scope, audiences: readonly string[], limit: number) {
+    return this.run(() =>
+      this.rows.all(
+        `SELECT * FROM documents WHERE tenant_id = @tenantId AND workspace_id = @workspaceId
+           AND EXISTS (SELECT 1 FROM json_each(audiences) a WHERE a.value IN (SELECT value FROM json_each(@audiences))) ORDER BY id DESC LIMIT @limit`,
+        { ...scope, audiences: JSON.stringify(audiences), limit },
       ),
     );
   }

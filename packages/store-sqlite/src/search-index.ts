@@ -1,4 +1,4 @@
-import type { ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
+import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
 import { DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
 import { TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramText } from './trigram-table.js';
@@ -13,10 +13,26 @@ const workspacePartition = (scope: Scope) => `w:${scope.workspaceId}`;
 const legacyPartition = (tenantId: string) => `l:${tenantId}`;
 
 /** A chunk row's index terms; chunks written before terms were stored are tokenized again. */
-const toLexicalDoc = (r: Row): LexicalSourceDoc =>
-  r.lexical_title == null || r.lexical_body == null
-    ? { id: r.id as string, ...retokenize(r) }
-    : { id: r.id as string, title: r.lexical_title as string, body: r.lexical_body as string };
+const toLexicalDoc = (r: Row): LexicalSourceDoc => ({
+  ...(r.lexical_title == null || r.lexical_body == null ? { id: r.id as string, ...retokenize(r) } : { id: r.id as string, title: r.lexical_title as string, body: r.lexical_body as string }),
+  ...(r.audiences != null ? { audiences: JSON.parse(r.audiences as string) as string[] } : {}),
+});
+
+/** A chunk's document, for its audiences (`d.audiences`). */
+const WITH_DOCUMENT = 'LEFT JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id';
+
+/**
+ * The condition (on chunk `c`) that keeps a restricted reader's chunks, and its parameters: inside
+ * each channel's query, before its LIMIT. Null audiences: no condition.
+ */
+function audienceFilter(audiences: Audiences | undefined): { sql: string; params: unknown[] } {
+  if (!audiences) return { sql: '', params: [] };
+  return {
+    sql: ` AND EXISTS (SELECT 1 FROM documents d WHERE d.tenant_id = c.tenant_id AND d.id = c.document_id
+             AND EXISTS (SELECT 1 FROM json_each(d.audiences) a WHERE a.value IN (SELECT value FROM json_each(?))))`,
+    params: [JSON.stringify(audiences)],
+  };
+}
 
 function retokenize(r: Row) {
   const { lexicalTitle, lexicalBody } = lexicalFields(r.title as string, JSON.parse(r.heading_path as string), r.text as string);
@@ -25,7 +41,7 @@ function retokenize(r: Row) {
 
 /** The stored index terms; the text only for chunks written before they were stored (re-tokenized then). */
 const LEXICAL_COLUMNS =
-  'c.id, c.lexical_title, c.lexical_body, ' +
+  'c.id, c.lexical_title, c.lexical_body, d.audiences, ' +
   ['title', 'heading_path', 'text'].map((col) => `CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.${col} END AS ${col}`).join(', ');
 
 /** Chunks read per statement when a lexical index is loaded or refreshed: each read is a short synchronous step. */
@@ -101,7 +117,7 @@ export class SqliteSearchIndex implements SearchIndex {
         // change after the version it read before loading.
         const docs: LexicalSourceDoc[] = [];
         for (const workspace of ['c.workspace_id = ?', 'c.workspace_id IS NULL']) {
-          const page = `SELECT c.rowid AS cursor, ${LEXICAL_COLUMNS} FROM chunks c WHERE c.tenant_id = ? AND ${workspace} AND c.rowid > ? ORDER BY c.rowid LIMIT ${LEXICAL_PAGE}`;
+          const page = `SELECT c.rowid AS cursor, ${LEXICAL_COLUMNS} FROM chunks c ${WITH_DOCUMENT} WHERE c.tenant_id = ? AND ${workspace} AND c.rowid > ? ORDER BY c.rowid LIMIT ${LEXICAL_PAGE}`;
           const params = workspace.endsWith('?') ? [scope.tenantId, scope.workspaceId] : [scope.tenantId];
           for (let after = Number.MIN_SAFE_INTEGER; ; await yieldToEventLoop()) {
             const rows = await this.run(() => this.sql.get(page).all(...params, after) as Row[]);
@@ -120,7 +136,7 @@ export class SqliteSearchIndex implements SearchIndex {
         for (let at = 0; at < changed.length; at += LEXICAL_PAGE) {
           if (at > 0) await yieldToEventLoop();
           const ids = JSON.stringify(changed.slice(at, at + LEXICAL_PAGE));
-          const rows = await this.run(() => this.sql.get(`SELECT ${LEXICAL_COLUMNS} FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE ${inScope}`).all(ids, scope.tenantId, scope.workspaceId) as Row[]);
+          const rows = await this.run(() => this.sql.get(`SELECT ${LEXICAL_COLUMNS} FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value ${WITH_DOCUMENT} WHERE ${inScope}`).all(ids, scope.tenantId, scope.workspaceId) as Row[]);
           for (const r of rows) upserts.push(toLexicalDoc(r));
         }
         const present = new Set(upserts.map((d) => d.id));
@@ -443,41 +459,44 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /** Core's BM25 over the workspace's own statistics (see LexicalRanker). */
-  lexical(scope: Scope, query: LexicalQuery, limit: number) {
-    return this.ranker.search(scope, query, limit);
+  lexical(scope: Scope, query: LexicalQuery, limit: number, audiences: Audiences = null) {
+    return this.ranker.search(scope, query, limit, audiences);
   }
 
   /** Trigram matches for fragments the segmenter cannot split (codes, partial words, rare scripts). */
-  trigram(scope: Scope, fragments: string[], limit: number) {
+  trigram(scope: Scope, fragments: string[], limit: number, audiences: Audiences = null) {
     return this.run(() => {
       const usable = fragments.filter((f) => [...f].length >= 3);
       if (usable.length === 0 || !this.capabilities.trigram || !this.hasTrigram()) return [] as RankedHit[];
+      const readable = audienceFilter(audiences);
       const rows = this.sql
         .get(
           `SELECT c.id, bm25(chunks_trigram) AS score FROM chunks_trigram t JOIN chunks c ON c.rowid = t.rowid
-           WHERE chunks_trigram MATCH ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)
+           WHERE chunks_trigram MATCH ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}
            ORDER BY score LIMIT ?`,
         )
-        .all(usable.map(quote).join(' OR '), scope.tenantId, scope.workspaceId, limit) as Row[];
+        .all(usable.map(quote).join(' OR '), scope.tenantId, scope.workspaceId, ...readable.params, limit) as Row[];
       return rows.map((r) => ({ chunkId: r.id as string, score: -(r.score as number) }));
     });
   }
 
-  semantic(scope: Scope, vector: Float32Array, limit: number) {
+  semantic(scope: Scope, vector: Float32Array, limit: number, audiences: Audiences = null) {
     return this.run(() => {
       const info = this.readInfo();
       // A process still on the previous embedder after a rebuild: its query vectors cannot be compared.
       if (!info || info.dimension !== vector.length) return [];
       // Exact scan of the partition's rows (see COMPACT_VECTOR_TABLE); large workspaces answer from their graph.
+      const readable = audienceFilter(audiences);
       const knn = this.sql.get(
         `SELECT c.id, vec_distance_cosine(v.embedding, ?) AS distance FROM chunk_vectors v CROSS JOIN chunks c ON c.rowid = v.rowid
-         WHERE v.part = ? AND c.tenant_id = ? ORDER BY distance LIMIT ?`,
+         WHERE v.part = ? AND c.tenant_id = ?${readable.sql} ORDER BY distance LIMIT ?`,
       );
       const query = vectorBlob(vector);
-      const exact = () => knn.all(query, workspacePartition(scope), scope.tenantId, limit) as Row[];
-      // One read snapshot: the graph's catch-up and the live-chunk check see the same writes.
-      const own = this.vectors ? this.db.transaction(() => this.approximate(scope, info, vector, limit) ?? exact()).deferred() : exact();
-      const legacy = knn.all(query, legacyPartition(scope.tenantId), scope.tenantId, limit) as Row[];
+      const exact = () => knn.all(query, workspacePartition(scope), scope.tenantId, ...readable.params, limit) as Row[];
+      // One read snapshot: the graph's catch-up and the live-chunk check see the same writes. A
+      // restricted reader scans exactly: the graph's nearest would be filtered after its top k.
+      const own = this.vectors && !audiences ? this.db.transaction(() => this.approximate(scope, info, vector, limit) ?? exact()).deferred() : exact();
+      const legacy = knn.all(query, legacyPartition(scope.tenantId), scope.tenantId, ...readable.params, limit) as Row[];
       return [...own, ...legacy]
         .sort((a, b) => (a.distance as number) - (b.distance as number))
         .slice(0, limit)

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlIdempotency, SqlOrigins, SqlPersonas, SqlTickets, SqlHostnames, SqlResolutions, SqlTombstones, type SqlDriver } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, type SqlDriver, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -91,6 +91,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     conversations: new SqliteConversations(db, sql, run),
     hostnames: new SqlHostnames(kit),
     tombstones: new SqlTombstones(kit),
+    visitorKeys: new SqlVisitorKeys(kit),
     billing: new SqlBilling(kit),
     resolutions: new SqlResolutions(kit),
     flows: new SqlFlows(kit),
@@ -121,6 +122,7 @@ export class SqliteStore implements Store {
   readonly conversations;
   readonly hostnames;
   readonly tombstones;
+  readonly visitorKeys;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -179,6 +181,7 @@ export class SqliteStore implements Store {
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
+    this.visitorKeys = root.visitorKeys;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

@@ -20,6 +20,7 @@ describe('documents.insertMany off the serving thread', () => {
     contentMd,
     url: null,
     publicSurfaces: [],
+    audiences: ['internal'],
     externalId: null,
     metadata: {},
     status: 'pending',

@@ -6,12 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { detectLocale, errors, HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE, HELP_QUERY_MAX_CHARS, HELP_SEARCH_CACHE_ENTRIES, HELP_SEARCH_CACHE_MS, type AnswerResponse, type Credentials, type Engine, type HelpSite, type PanyaError } from '@panya/core';
+import { detectLocale, errors, type VisitorIdentity, HELP_PAGE_VIEWS_PER_ADDRESS_PER_MINUTE, HELP_QUERY_MAX_CHARS, HELP_SEARCH_CACHE_ENTRIES, HELP_SEARCH_CACHE_MS, type AnswerResponse, type Credentials, type Engine, type HelpSite, type PanyaError } from '@panya/core';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { CHROME, helpLocale } from './chrome.js';
 import { rateLimitHeaders, requestLocale, sendProblem } from '../problem.js';
 import { jsonDepthLimit } from '../transport.js';
-import { visitorOf } from '../visitor.js';
+import { VISITOR_TOKEN_COOKIE, visitorOf, visitorTokenOf } from '../visitor.js';
 import { ASK_SCRIPT, ASK_SCRIPT_ETAG, ASK_SCRIPT_PATH } from './ask-script.js';
 import { answerPage, articlePage, homePage, messagePage, searchPage, type PageContext } from './pages.js';
 
@@ -22,6 +22,10 @@ export const SEARCH_CACHE = 'public, max-age=60, s-maxage=300';
 const MISSING_CACHE = 'public, max-age=60, s-maxage=300';
 /** Permanent per spec, yet bounded: a re-upgraded hostname must serve again within the hour. */
 const REDIRECT_CACHE = 'public, max-age=3600';
+/** A signed-in visitor's pages show what their audiences read: never kept by a shared cache. */
+const PRIVATE_PAGE = 'private, no-store';
+/** The query parameter a tenant's link hands a visitor token in with (kept as a cookie, then dropped from the URL). */
+export const VISITOR_TOKEN_PARAM = 'visitor_token';
 
 /**
  * Only the ask box's script (same origin, asking the same origin) and the page's own stylesheet:
@@ -114,7 +118,8 @@ function helpRouter(engine: Engine): Router {
     const resolution = await engine.helpCenter.resolve({ hostname: req.hostname, path: req.path, url: req.originalUrl });
     const bare: PageContext = { site: null, locale, explicitLocale: explicit };
     const t = CHROME[locale];
-    const notFound = (site: HelpSite | null = null) => sendPage(req, res, 404, messagePage({ ...bare, site }, t.notFound, t.notFoundText), MISSING_CACHE);
+    let identity: VisitorIdentity | null = null;
+    const notFound = (site: HelpSite | null = null) => sendPage(req, res, 404, messagePage({ ...bare, site }, t.notFound, t.notFoundText), identity ? PRIVATE_PAGE : MISSING_CACHE);
 
     switch (resolution.kind) {
       case 'gone':
@@ -133,21 +138,43 @@ function helpRouter(engine: Engine): Router {
     const ctx: PageContext & { site: HelpSite } = { ...bare, site };
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     if (!(isRead || (req.method === 'POST' && page.kind === 'ask'))) return notFound();
+    // A link carrying a visitor token: kept as a cookie, and the URL without it (no token in logs or history).
+    const handed = req.query[VISITOR_TOKEN_PARAM];
+    if (isRead && typeof handed === 'string' && handed !== '') {
+      const url = new URL(req.originalUrl, 'http://x');
+      url.searchParams.delete(VISITOR_TOKEN_PARAM);
+      res.cookie(VISITOR_TOKEN_COOKIE, handed, { httpOnly: true, secure: req.secure, sameSite: 'lax', path: '/' });
+      res.set('Cache-Control', 'no-store');
+      return res.redirect(303, `${url.pathname}${url.search}`);
+    }
+    // A signed-in visitor reads their audiences too; a token that does not verify is refused (and forgotten).
+    const token = visitorTokenOf(req);
+    if (token !== undefined) {
+      const verified = await engine.visitorIdentity.verify({ tenantId: site.tenant.id, workspaceId: site.workspace.id }, token);
+      if (verified.isErr()) {
+        res.clearCookie(VISITOR_TOKEN_COOKIE, { path: '/' });
+        return sendUncached(res, 401, messagePage({ ...ctx, site }, t.signInAgain, t.signInAgainText));
+      }
+      identity = verified.value;
+    }
+    const cache = (shared: string) => (identity ? PRIVATE_PAGE : shared);
     // Spec: no document with Help center ticked → the help center answers 404.
-    if (!(await engine.helpCenter.hasArticles(site))) return notFound();
+    if (!(await engine.helpCenter.hasArticles(site, identity))) return notFound();
 
     // The ask box answers through the site's publishable key, which its pages carry.
     if (page.kind !== 'ask') ctx.askKey = await engine.helpCenter.siteKey(site);
     switch (page.kind) {
       case 'home':
-        return sendPage(req, res, 200, homePage(ctx, await engine.helpCenter.articles(site)), PAGE_CACHE);
+        return sendPage(req, res, 200, homePage(ctx, await engine.helpCenter.articles(site, identity)), cache(PAGE_CACHE));
       case 'article': {
-        const doc = await engine.helpCenter.article(site, page.id);
-        return doc ? sendPage(req, res, 200, articlePage(ctx, doc), PAGE_CACHE) : notFound(site);
+        // An article outside the visitor's audiences is as missing as one that does not exist.
+        const doc = await engine.helpCenter.article(site, page.id, identity);
+        return doc ? sendPage(req, res, 200, articlePage(ctx, doc), cache(PAGE_CACHE)) : notFound(site);
       }
       case 'search': {
-        const found = await search(site, req.query.q);
-        return sendPage(req, res, 200, searchPage(ctx, found.query, found.results), SEARCH_CACHE);
+        // The node's cache holds anonymous searches only.
+        const found = identity ? await engine.helpCenter.search(site, req.query.q, identity) : await search(site, req.query.q);
+        return sendPage(req, res, 200, searchPage(ctx, found.query, found.results), cache(SEARCH_CACHE));
       }
       case 'ask':
         return ask(engine, req, res, ctx);
@@ -184,7 +211,7 @@ async function ask(engine: Engine, req: Request, res: Response, ctx: PageContext
   const body = (req.body ?? {}) as Record<string, unknown>;
   res.set('Cache-Control', 'no-store');
   if (req.is('application/json')) {
-    const asked = await answerThrough(engine, site, { authorization: req.get('authorization'), origin: req.get('origin') }, body, visitorOf(req, req.ip));
+    const asked = await answerThrough(engine, site, { authorization: req.get('authorization'), origin: req.get('origin'), visitorToken: visitorTokenOf(req) }, body, visitorOf(req, req.ip));
     if ('error' in asked) return sendProblem(req, res, asked.error, requestLocale(req, body.locale, body.query));
     if (asked.rateLimit) res.set(rateLimitHeaders(asked.rateLimit));
     res.json(asked.answer);
@@ -194,7 +221,7 @@ async function ask(engine: Engine, req: Request, res: Response, ctx: PageContext
   if (!question) return sendUncached(res, 400, searchPage(ctx, '', []));
   // The question's own language; the page's (the form's locale) only breaks a tie.
   const locale = detectLocale(question, body.locale === 'th' || body.locale === 'en' ? body.locale : ctx.locale);
-  const credentials = { authorization: `Bearer ${await engine.helpCenter.siteKey(site)}`, origin: engine.helpCenter.siteOrigin(site) };
+  const credentials = { authorization: `Bearer ${await engine.helpCenter.siteKey(site)}`, origin: engine.helpCenter.siteOrigin(site), visitorToken: visitorTokenOf(req) };
   const asked = await answerThrough(engine, site, credentials, { query: question, locale }, visitorOf(req, req.ip));
   if ('answer' in asked) return sendUncached(res, 200, answerPage({ ...ctx, locale }, question, asked.answer));
   const { error } = asked;

@@ -3,7 +3,8 @@ import { DETECT_LOCALE_JS, WIDGET_TEXT } from '@panya/core';
 /**
  * The chat widget's browser script, served as `/widget.js`. A page embeds it with one tag,
  * `<script src="https://api.example.com/widget.js" data-key="svc_pub_…" async></script>`
- * (optional `data-lang="th|en"`, else the page's language, for the panel; each answer, and its
+ * (optional `data-lang="th|en"`, else the page's language, for the panel; optional
+ * `data-visitor-token`: a short-lived token the tenant's backend signed for a signed-in visitor; each answer, and its
  * frame, follow the language its question is written in, the page's only breaking a tie): it reads the workspace's name and
  * accent (`GET /api/widget`), then adds a launcher and a panel in a shadow root (the page's CSS
  * cannot reach them) that streams answers from `POST /api/chat` with their citations. The key
@@ -28,6 +29,8 @@ export const WIDGET_SCRIPT = String.raw`(function () {
     if (!vid) localStorage.setItem('panya_vid', (vid = Math.random().toString(36).slice(2) + Date.now().toString(36)));
     headers['X-Panya-Visitor'] = vid;
   } catch (e) {}
+  // A signed-in visitor's identity, signed by the tenant's backend: their audiences and segments.
+  if (script.dataset.visitorToken) headers['X-Panya-Visitor-Token'] = script.dataset.visitorToken;
 
   /** Text on the accent colour: white unless it lacks contrast (WCAG 4.5:1), then near-black. */
   function luminance(hex) {

@@ -4,7 +4,7 @@
  * a change invalidates. Pure functions; the service applies them to the store.
  */
 import type { EdgePurge } from '../ports/edge.js';
-import type { DocumentRecord, PublicSurface } from '../ports/store.js';
+import type { PublicSurface } from '../ports/store.js';
 
 /** The public surface the help center shows: documents with "Help center" ticked. */
 export const HELP_CENTER_SURFACE: PublicSurface = 'help_center';
@@ -102,20 +102,6 @@ export function siteBase(tenantSlug: string | null, workspace: { slug: string; i
 export function inactiveHostnameRedirect(helpHost: HelpHost, tenantSlug: string, pathAndQuery: string): string {
   const rest = pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`;
   return `${helpHost.origin}/${encodeURIComponent(tenantSlug)}${rest}`;
-}
-
-/** Whether the help center may show this document. */
-export function isPublished(doc: Pick<DocumentRecord, 'publicSurfaces'>): boolean {
-  return doc.publicSurfaces.includes(HELP_CENTER_SURFACE);
-}
-
-/**
- * What a caller may read: a publishable key — public by construction, whatever `Origin` it is sent
- * with — and a key restricted to the help center see only published documents; every other caller
- * the whole workspace.
- */
-export function readableBy(principal: { publishable?: boolean | undefined; surface?: PublicSurface | undefined }): ((doc: Pick<DocumentRecord, 'publicSurfaces'>) => boolean) | undefined {
-  return principal.publishable || principal.surface === HELP_CENTER_SURFACE ? isPublished : undefined;
 }
 
 /** Merges purge requests (the edge adapter batches each list). */

@@ -122,7 +122,8 @@ export function createApi(deps: ApiDeps, operations: readonly Operation[]): Api 
       ctx = addressed.value;
       options.authenticated?.(ctx);
     }
-    if (ctx.principal.publishable) {
+    if (ctx.principal.publishable && !ctx.visitor) {
+      // A signed visitor keeps their verified id; others are counted by what the door derives.
       // Read only here: deriving it costs a hash the other callers need not pay.
       const visitor = options.visitor;
       if (visitor !== undefined) ctx = { ...ctx, visitor };

@@ -9,6 +9,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { MAX_QUERY_CHARS } from '../bounds.js';
 import { errors, type PanyaError } from '../errors.js';
+import { audiencesOf } from '../services/context.js';
 import type { SearchResult } from '../schemas/responses.js';
 import type { AccessService } from '../services/access.js';
 import type { RequestContext } from '../services/context.js';

@@ -6,6 +6,7 @@ import { documentIdSchema, listDocumentsSchema } from '../schemas/documents.js';
 import { answerResponseSchema, documentContentSchema, documentSummarySchema, listSchema, searchResponseSchema } from '../schemas/responses.js';
 import { searchSchema } from '../schemas/search.js';
 import { documentSummary, TITLE_QUERY_MAX, toList } from '../services/documents.js';
+import { audiencesOf } from '../services/context.js';
 import { defineOperation } from './types.js';
 
 /*

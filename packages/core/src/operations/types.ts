@@ -12,6 +12,7 @@ import type { InboxService } from '../services/inbox.js';
 import type { PersonaService } from '../services/personas.js';
 import type { TicketService } from '../services/tickets.js';
 import type { VisitorService } from '../services/visitors.js';
+import type { VisitorIdentityService } from '../services/visitor-identity.js';
 import type { CustomerService } from '../services/customers.js';
 import type { RequestContext } from '../services/context.js';
 import type { DocumentService } from '../services/documents.js';
@@ -36,6 +37,7 @@ export interface OperationServices {
   tickets: TicketService;
   personas: PersonaService;
   visitors: VisitorService;
+  visitorIdentity: VisitorIdentityService;
   customers: CustomerService;
   inbox: InboxService;
   erasure: ErasureService;

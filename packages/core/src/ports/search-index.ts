@@ -66,6 +66,9 @@ export interface SearchCapabilities {
   readonly vectors: boolean;
 }
 
+/** A reader's audience set (null: reads every document). */
+export type Audiences = readonly string[] | null;
+
 export interface SearchIndex {
   readonly capabilities: SearchCapabilities;
   /** The embedder the stored vectors came from; null until the first vector is written. */
@@ -86,19 +89,23 @@ export interface SearchIndex {
   /** Replaces every chunk of a document in one transaction (never half-indexed). */
   replaceDocumentChunks(scope: Scope, documentId: string, chunks: ChunkInput[]): Promise<void>;
   removeDocumentChunks(scope: Scope, documentId: string): Promise<void>;
-  /** BM25 over the core-tokenized terms; higher scores are better. */
-  lexical(scope: Scope, query: LexicalQuery, limit: number): Promise<RankedHit[]>;
+  /**
+   * BM25 over the core-tokenized terms; higher scores are better. `audiences` (every channel):
+   * only chunks of documents naming one of them are candidates — filtered inside the query,
+   * before its `limit` — null or absent: every chunk (audiences/rules.ts `readerAudiences`).
+   */
+  lexical(scope: Scope, query: LexicalQuery, limit: number, audiences?: Audiences): Promise<RankedHit[]>;
   /** Substring (trigram) matches for fragments of at least 3 characters. */
-  trigram(scope: Scope, fragments: string[], limit: number): Promise<RankedHit[]>;
+  trigram(scope: Scope, fragments: string[], limit: number, audiences?: Audiences): Promise<RankedHit[]>;
   /** Nearest chunks by cosine similarity (score = 1 − distance). */
-  semantic(scope: Scope, vector: Float32Array, limit: number): Promise<RankedHit[]>;
+  semantic(scope: Scope, vector: Float32Array, limit: number, audiences?: Audiences): Promise<RankedHit[]>;
   getChunks(scope: Scope, ids: readonly string[]): Promise<ChunkRecord[]>;
   /** The chunk after `chunkId` in its document (ordinal + 1) within the scope, or null: an answer's neighbour. */
   nextChunk(scope: Scope, chunkId: string): Promise<ChunkRecord | null>;
   /**
    * A number that changes with every committed write that may change what a search of the
-   * tenant answers — its chunks (and their vectors), and its documents' address, public surfaces
-   * or workspace — seen alike by every process and node on the store. Core keeps recent search
+   * tenant answers — its chunks (and their vectors), and its documents' address, public surfaces,
+   * audiences (which also list the document's chunks as changed) or workspace — seen alike by every process and node on the store. Core keeps recent search
    * answers under it; one indexed read.
    */
   generation(tenantId: string): Promise<number>;
@@ -156,6 +163,8 @@ export interface LexicalSourceDoc {
   id: string;
   title: string;
   body: string;
+  /** Its document's audiences (the filter of restricted readers); absent: `internal` only. */
+  audiences?: readonly string[];
 }
 
 /**
@@ -178,7 +187,8 @@ export interface LexicalSource {
   /** Every chunk of the workspace (and the tenant's legacy chunks). */
   load(scope: Scope): Promise<LexicalSourceDoc[]>;
   /**
-   * Chunks of the tenant changed after `since`: the current state of those now in scope, and the
+   * Chunks of the tenant changed after `since` (a document's audiences changing lists its chunks):
+   * the current state of those now in scope, and the
    * ids of the others (deleted, or moved to another workspace).
    */
   changes(scope: Scope, since: number): Promise<{ upserts: LexicalSourceDoc[]; removed: string[] }>;

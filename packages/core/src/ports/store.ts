@@ -9,6 +9,7 @@
  * for workspace data, the workspace) and filters by it in the query itself.
  */
 import type { HostnameStore, TombstoneStore } from '../hostnames/record.js';
+import type { VisitorKeyStore } from '../visitors/keys.js';
 import type { PlanId, Quotas } from '../plans.js';
 import type { BillingStore } from './billing.js';
 import type { ConversationStore } from './conversations.js';
@@ -91,6 +92,11 @@ export interface DocumentRecord {
   contentMd: string;
   url: string | null;
   publicSurfaces: PublicSurface[];
+  /**
+   * Who may read it (audiences/rules.ts): `public`, `customers`, segment names, or `['internal']`.
+   * `public` and the help-center surface are kept equal by core.
+   */
+  audiences: string[];
   /** The caller's own identifier (a file path, a CMS id): unique within the workspace. */
   externalId: string | null;
   /** The caller's own fields (front matter, source system data); stored, never indexed. */
@@ -177,6 +183,7 @@ export interface DocumentPatch {
   contentMd?: string;
   url?: string | null;
   publicSurfaces?: PublicSurface[];
+  audiences?: string[];
   metadata?: Record<string, unknown>;
   externalId?: string | null;
   status?: DocumentStatus;
@@ -211,7 +218,7 @@ export interface ClaimOptions {
 export type IndexingOutcome = { status: 'indexed' } | { status: 'failed'; error: string };
 
 /** A document as search results name it: its link, and the public surfaces it is published on. */
-export type DocumentRef = Pick<DocumentRecord, 'id' | 'url' | 'publicSurfaces'>;
+export type DocumentRef = Pick<DocumentRecord, 'id' | 'url' | 'publicSurfaces' | 'audiences'>;
 
 export interface DocumentStore {
   insert(doc: DocumentRecord): Promise<void>;
@@ -239,6 +246,8 @@ export interface DocumentStore {
   delete(scope: Scope, id: string): Promise<boolean>;
   /** Up to `limit` documents of the workspace shown on `surface` (the help center), newest first. */
   listPublished(scope: Scope, surface: PublicSurface, limit: number): Promise<DocumentRecord[]>;
+  /** Up to `limit` documents of the workspace naming any of `audiences`, newest first (a signed visitor's help center). */
+  listReadable(scope: Scope, audiences: readonly string[], limit: number): Promise<DocumentRecord[]>;
   countByStatus(scope: Scope): Promise<Record<DocumentStatus, number>>;
   /**
    * The ingest queue (across tenants: the worker serves them all). Moves up to `limit` documents
@@ -363,6 +372,8 @@ export interface Store {
   readonly jobs: JobStore;
   readonly conversations: ConversationStore;
   readonly hostnames: HostnameStore;
+  /** Each workspace's visitor-identity key (visitors/keys.ts). */
+  readonly visitorKeys: VisitorKeyStore;
   readonly tombstones: TombstoneStore;
   readonly billing: BillingStore;
   readonly resolutions: ResolutionStore;

@@ -19,3 +19,4 @@ export { SqlHostnames, SqlTombstones } from './aggregates/hostnames.js';
 export { SqlResolutions } from './aggregates/resolutions.js';
 export { SqlCustomers, SqlPersonas, SqlTickets } from './aggregates/support.js';
 export { SqlConnectors, SqlIdempotency, SqlOrigins } from './aggregates/sync.js';
+export { SqlVisitorKeys } from './aggregates/visitor-keys.js';

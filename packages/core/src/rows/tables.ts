@@ -4,6 +4,7 @@
  * aggregate costs one spec here plus the store's special queries.
  */
 import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.js';
+import type { VisitorKeyRecord } from '../visitors/keys.js';
 import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
 import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
 import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
@@ -87,6 +88,7 @@ export const DOCUMENTS = table<DocumentRecord>('documents', [
   ['contentMd', 'content_md', 'text'],
   ['url', 'url', 'text'],
   ['publicSurfaces', 'public_surfaces', 'json'],
+  ['audiences', 'audiences', 'json', { default: `'["internal"]'` }],
   ['externalId', 'external_id', 'text'],
   ['metadata', 'metadata', 'json', { nullAs: {} }],
   ['status', 'status', 'text'],
@@ -288,4 +290,14 @@ export const IDEMPOTENCY_KEYS = table<IdempotencyRecord>('idempotency_keys', [
   ['response', 'response', 'json'],
   ['createdAt', 'created_at', 'time'],
   ['expiresAt', 'expires_at', 'time'],
+]);
+
+export const VISITOR_KEYS = table<VisitorKeyRecord>('visitor_keys', [
+  ['tenantId', 'tenant_id', 'text'],
+  ['workspaceId', 'workspace_id', 'text'],
+  ['algorithm', 'algorithm', 'text'],
+  ['key', 'key', 'text'],
+  ['issuer', 'issuer', 'text', { nullable: true }],
+  ['audience', 'audience', 'text', { nullable: true }],
+  ...stamped,
 ]);

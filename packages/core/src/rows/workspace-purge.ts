@@ -36,6 +36,7 @@ export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'api_keys', via: 'rows' },
   { table: 'memberships', via: 'rows' },
   { table: 'audit_events', via: 'rows' },
+  { table: 'visitor_keys', via: 'rows' },
 ];
 
 /** The statements a store supplies for one workspace; each deletes at most `limit` rows. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PUBLIC_SURFACES } from '../ports/store.js';
 import { nestedDeeperThan } from './validate.js';
+import { AUDIENCE_INTERNAL, MAX_AUDIENCES, SEGMENT_PATTERN } from '../audiences/rules.js';
 
 /** Markdown bodies above this are refused (the HTTP body limit is 1 MB; uploads convert below 10 MB). */
 export const MAX_CONTENT_CHARS = 2_000_000;
@@ -10,6 +11,13 @@ const title = z.string().trim().min(1).max(300);
 const contentMd = z.string().max(MAX_CONTENT_CHARS);
 const url = z.url({ protocol: /^https?$/ }).max(2000);
 const publicSurfaces = z.array(z.enum(PUBLIC_SURFACES)).transform((s) => [...new Set(s)]);
+/** Who may read the document: `public`, `customers`, segment names, or `internal` alone. */
+export const audiencesSchema = z
+  .array(z.string().regex(SEGMENT_PATTERN, 'an audience is public, customers, internal or a segment name (a-z, 0-9, -)'))
+  .max(MAX_AUDIENCES)
+  .transform((a) => [...new Set(a)])
+  .refine((a) => !a.includes(AUDIENCE_INTERNAL) || a.length === 1, '"internal" cannot be combined with other audiences')
+  .describe('Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone.');
 /** An external id: the caller's own key for a document (a relative path, a CMS id), unique per workspace. */
 export const MAX_EXTERNAL_ID_CHARS = 512;
 /** Serialized size of a document's `metadata`. */
@@ -32,6 +40,7 @@ export const createDocumentSchema = z.strictObject({
   contentMd,
   url: url.nullable().default(null),
   publicSurfaces: publicSurfaces.default([]),
+  audiences: audiencesSchema.optional(),
   externalId: externalIdSchema.nullable().default(null),
   metadata: metadataSchema.default({}),
 });
@@ -43,6 +52,7 @@ export const updateDocumentSchema = z
     contentMd: contentMd.optional(),
     url: url.nullable().optional(),
     publicSurfaces: publicSurfaces.optional(),
+    audiences: audiencesSchema.optional(),
     externalId: externalIdSchema.nullable().optional(),
     metadata: metadataSchema.optional(),
   })
@@ -52,7 +62,7 @@ export type UpdateDocumentInput = z.input<typeof updateDocumentSchema>;
 export const bulkDocumentsSchema = z
   .strictObject({
     create: z.array(createDocumentSchema).optional(),
-    update: z.array(z.strictObject({ id: documentIdSchema, title: title.optional(), contentMd: contentMd.optional(), url: url.nullable().optional(), publicSurfaces: publicSurfaces.optional(), externalId: externalIdSchema.nullable().optional(), metadata: metadataSchema.optional() })).optional(),
+    update: z.array(z.strictObject({ id: documentIdSchema, title: title.optional(), contentMd: contentMd.optional(), url: url.nullable().optional(), publicSurfaces: publicSurfaces.optional(), audiences: audiencesSchema.optional(), externalId: externalIdSchema.nullable().optional(), metadata: metadataSchema.optional() })).optional(),
     delete: z.array(documentIdSchema).optional(),
   })
   .refine((v) => (v.create?.length ?? 0) + (v.update?.length ?? 0) + (v.delete?.length ?? 0) > 0, 'at least one operation is required')
@@ -65,6 +75,7 @@ export const putDocumentSchema = z.strictObject({
   contentMd,
   url: url.nullable().default(null),
   publicSurfaces: publicSurfaces.default([]),
+  audiences: audiencesSchema.optional(),
   metadata: metadataSchema.default({}),
 });
 export type PutDocumentInput = z.input<typeof putDocumentSchema>;

@@ -79,6 +79,7 @@ export const documentSchema = z.looseObject({
   contentMd: z.string().describe('The full document, in Markdown.'),
   url: z.string().nullable(),
   publicSurfaces: z.array(z.enum(PUBLIC_SURFACES)),
+  audiences: z.array(z.string()).describe('Who may read it: `public`, `customers`, segment names, or `["internal"]`.'),
   externalId: z.string().nullable().describe('The caller\'s own identifier, unique within the workspace.'),
   metadata: z.record(z.string(), z.unknown()).describe('The caller\'s own fields; stored, not indexed.'),
   status: z.enum(DOCUMENT_STATUSES).describe('Indexing state; only "indexed" documents are searchable.'),

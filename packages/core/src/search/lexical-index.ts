@@ -15,6 +15,8 @@ export interface LexicalDoc {
   id: string;
   title: string;
   body: string;
+  /** Its document's audiences; absent: `internal` only (never read by a restricted reader). */
+  audiences?: readonly string[];
 }
 
 /**
@@ -209,6 +211,10 @@ export class LexicalIndex {
   private readonly ids: string[] = [];
   private lengths = new Int32Array(0);
   private live = new Uint8Array(0);
+  /** Per chunk: its audience group, an index into `groups` (documents share a few audience lists). */
+  private group = new Int32Array(0);
+  private readonly groups: string[][] = [];
+  private readonly groupOf = new Map<string, number>();
   private readonly numberOf = new Map<string, number>();
   private liveCount = 0;
   private liveLength = 0;
@@ -235,7 +241,7 @@ export class LexicalIndex {
 
   /** Memory the index holds, estimated: its typed arrays exactly, its strings and map entries roughly. */
   get bytes(): number {
-    return this.stringBytes + this.pairs.bytes + this.pool.bytes + this.lengths.byteLength + this.live.byteLength + this.scores.byteLength + this.seen.byteLength;
+    return this.stringBytes + this.pairs.bytes + this.pool.bytes + this.lengths.byteLength + this.live.byteLength + this.group.byteLength + this.scores.byteLength + this.seen.byteLength;
   }
 
   has(id: string): boolean {
@@ -251,6 +257,16 @@ export class LexicalIndex {
     return key;
   }
 
+  private groupNumber(audiences: readonly string[]): number {
+    const key = [...audiences].sort().join('\u0000');
+    let g = this.groupOf.get(key);
+    if (g === undefined) {
+      this.groupOf.set(key, (g = this.groups.length));
+      this.groups.push(key === '' ? [] : key.split('\u0000'));
+    }
+    return g;
+  }
+
   /** Adds a chunk, replacing any earlier version of it. */
   upsert(doc: LexicalDoc): void {
     lexicalWork.chunksIndexed++;
@@ -260,6 +276,8 @@ export class LexicalIndex {
     this.stringBytes += 2 * doc.id.length + 120;
     this.live = grown(this.live, n + 1);
     this.lengths = grown(this.lengths, n + 1);
+    this.group = grown(this.group, n + 1);
+    this.group[n] = this.groupNumber(doc.audiences ?? []);
     this.live[n] = 1;
     this.numberOf.set(doc.id, n);
     const tf = new Map<number, number>();
@@ -313,14 +331,16 @@ export class LexicalIndex {
     yield* this.pool.compact();
     this.lengths = trimmed(this.lengths, this.ids.length);
     this.live = trimmed(this.live, this.ids.length);
+    this.group = trimmed(this.group, this.ids.length);
   }
 
   /**
    * Okapi BM25 (k1 1.2, b 0.75, FTS5's IDF) of the query terms, plus the proximity weight times the
    * BM25 of the adjacent pairs. A term repeated in the query counts
-   * each time (as in FTS5). Ties break by chunk id.
+   * each time (as in FTS5). Ties break by chunk id. With `audiences`, chunks of documents naming
+   * none of them are not candidates at all (nor counted in document frequencies).
    */
-  search(query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number): RankedHit[] {
+  search(query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number, audiences: readonly string[] | null = null): RankedHit[] {
     if (this.liveCount === 0 || limit <= 0) return [];
     const size = this.ids.length;
     if (this.scores.length < size) {
@@ -332,8 +352,15 @@ export class LexicalIndex {
     const touched: number[] = [];
     const avgdl = Math.max(this.liveLength / this.liveCount, 1);
     const { doc, tf, next, head } = this.pool;
-    const live = this.live;
     const lengths = this.lengths;
+    // A restricted reader sees a chunk only when its audience group names one of the reader's audiences.
+    let live = this.live;
+    if (audiences !== null) {
+      const allowed = this.groups.map((g) => g.some((a) => audiences.includes(a)));
+      const group = this.group;
+      live = new Uint8Array(this.live.length);
+      for (let d = 0; d < size; d++) live[d] = this.live[d]! && allowed[group[d]!] ? 1 : 0;
+    }
 
     const add = (key: number | undefined, weight: number, onlyMatched: boolean) => {
       if (key === undefined) return;

@@ -4,7 +4,7 @@
  * applies the chunks changed since its cached one, so a write committed by any process or node is
  * visible to the next search everywhere.
  */
-import type { LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, SegmentRead } from '../ports/search-index.js';
+import type { Audiences, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, SegmentRead } from '../ports/search-index.js';
 import type { Scope } from '../ports/store.js';
 import { indexCache } from './index-cache.js';
 import { DEFAULT_LEXICAL_WEIGHTS, LexicalIndex, type LexicalWeights } from './lexical-index.js';
@@ -81,12 +81,14 @@ export class LexicalRanker {
     this.cache = options.cache ?? true;
   }
 
-  async search(scope: Scope, query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number): Promise<RankedHit[]> {
+  /** `audiences`: only chunks of documents naming one of them are ranked (null: every chunk). */
+  async search(scope: Scope, query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number, audiences: Audiences = null): Promise<RankedHit[]> {
     if (query.terms.length === 0 || limit <= 0) return [];
-    const segmented = await this.segmented(scope);
+    // Segments carry no audiences yet: a restricted reader is ranked by the workspace's index.
+    const segmented = audiences === null ? await this.segmented(scope) : null;
     if (segmented) return segmented.search(query, limit);
     const index = this.cache ? await this.current(scope) : await this.build(await this.source.load(scope));
-    return index.search(query, limit);
+    return index.search(query, limit, audiences);
   }
 
   /** Loads (or refreshes) a workspace's index ahead of its first search. */

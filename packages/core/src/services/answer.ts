@@ -1,12 +1,10 @@
-import { readableBy } from '../helpcenter/rules.js';
 import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import type { AnswerResponse } from '../schemas/responses.js';
 import type { Generator, GeneratorUsage } from '../ports/generator.js';
-import type { DocumentRef } from '../ports/store.js';
 import { answerSchema, detectLocale, type AnswerInput, type Locale } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
-import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
+import { audiencesOf, requireScope, type RequestContext, type ServiceDeps } from './context.js';
 import { numberCitations, retrieveContext } from './grounding.js';
 import { answerLocale, findPersona, personaRequest } from './personas.js';
 import type { Counted, QueryChannel, QueryService } from './queries.js';
@@ -29,11 +27,11 @@ async function complete(generator: Generator, request: Parameters<Generator['gen
 export function createAnswerService(deps: ServiceDeps & { generator: Generator; search: SearchService; queries: QueryService }) {
   const { generator } = deps;
 
-  async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal, restrict?: (doc: DocumentRef) => boolean): Promise<Result<AnswerResponse, PanyaError>> {
+  async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal): Promise<Result<AnswerResponse, PanyaError>> {
     const persona = await findPersona(deps.store, ctx.scope, input.personaId);
     if (persona.isErr()) return err(persona.error);
     const locale = answerLocale(input, persona.value);
-    const context = await retrieveContext(deps.search, ctx.scope, input.query, restrict ?? readableBy(ctx.principal));
+    const context = await retrieveContext(deps.search, ctx.scope, input.query, audiencesOf(ctx));
     let generated: Awaited<ReturnType<typeof complete>>;
     try {
       generated = await complete(generator, { query: input.query, locale, context: context.passages, ...personaRequest(persona.value), ...(signal ? { signal } : {}) });
@@ -49,7 +47,7 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
   return {
     /**
      * An answer for an already validated, authorized request, without counting it (the operation
-     * table counts); `restrict` limits the passages to the documents it accepts.
+     * table counts); the passages come from the documents the caller's audiences read.
      */
     generate: answer,
 

@@ -3,7 +3,7 @@ import { errors, type PanyaError } from '../errors.js';
 import type { ApiKeyScope } from '../ports/store.js';
 import type { Addressing, AccessService } from './access.js';
 import type { ApiKeyService } from './api-keys.js';
-import { requireScope, type RequestContext } from './context.js';
+import { audiencesOf, requireScope, type RequestContext } from './context.js';
 import { HELP_CENTER_SURFACE } from '../helpcenter/rules.js';
 import { cronSecretMatches } from './jobs.js';
 import { normalizeOrigin } from './tenant-settings.js';
@@ -22,6 +22,11 @@ export interface Credentials {
   requestedWith?: boolean;
   /** The `Origin` header: sent by browsers, so its presence marks a browser caller. */
   origin?: string | undefined;
+  /**
+   * A visitor token the tenant's backend signed (widget `data-visitor-token`, help center): on a
+   * public key's request it becomes the verified `identity`, or the request is refused (401).
+   */
+  visitorToken?: string | undefined;
 }
 
 /** What the addressed route admits beyond its scope. */
@@ -72,6 +77,8 @@ export function createAuthService(deps: {
   allowsAnyTenant(origin: string): Promise<boolean>;
   /** The origins of the tenant's help center (help host, active custom hostnames). */
   helpCenterOrigins(tenantId: string): Promise<string[]>;
+  /** Verifies a visitor token for the request (visitor-identity service). */
+  identify(ctx: RequestContext, token: string): Promise<Result<RequestContext, PanyaError>>;
 }) {
   /** An allowed origin of the tenant; a key restricted to the help center also works on the help center's own pages. */
   async function allowedFor(ctx: RequestContext, origin: string): Promise<boolean> {
@@ -121,7 +128,10 @@ export function createAuthService(deps: {
         const allowed = requireScope(ctx.value, rules.requires);
         if (allowed.isErr()) return err(allowed.error);
       }
-      return ok(withImplied(ctx.value, rules.implies));
+      const resolved = withImplied(ctx.value, rules.implies);
+      // Only a public reader's audiences depend on who the visitor is; internal callers read everything.
+      if (credentials.visitorToken !== undefined && audiencesOf(resolved) !== null) return deps.identify(resolved, credentials.visitorToken);
+      return ok(resolved);
     },
 
     /**

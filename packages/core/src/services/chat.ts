@@ -1,4 +1,3 @@
-import { readableBy } from '../helpcenter/rules.js';
 import { err, ok, type Result } from 'neverthrow';
 import { errors, isPanyaError, isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import { condenseQuery } from '../generators/condense.js';
@@ -8,7 +7,7 @@ import type { ChatTurn, Generator, GeneratorUsage } from '../ports/generator.js'
 import type { ChatEvent } from '../schemas/responses.js';
 import { chatSchema, detectLocale, type ChatInput } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
-import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
+import { audiencesOf, requireScope, type RequestContext, type ServiceDeps } from './context.js';
 import { CitationNumbering, retrieveContext } from './grounding.js';
 import type { LimitsService, RateLimitStatus } from './limits.js';
 import type { MessageSignal } from './conversations.js';
@@ -96,7 +95,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
           try {
             yield { event: 'meta', data: { conversationId: conversation.id, messageId } };
             const standalone = history.length === 0 ? query : generator.condense ? await generator.condense(query, history, signal) : condenseQuery(query, history);
-            const context = await retrieveContext(deps.search, ctx.scope, standalone, readableBy(ctx.principal));
+            const context = await retrieveContext(deps.search, ctx.scope, standalone, audiencesOf(ctx));
             const numbering = new CitationNumbering(context);
             let text = '';
             let usage: GeneratorUsage = { inputTokens: 0, outputTokens: 0 };

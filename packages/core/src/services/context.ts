@@ -3,6 +3,7 @@ import { AbortTransaction, errors, isAbortTransaction, isStoreConflict, type Pan
 import type { Clock, Ids, Logger } from '../ports/system.js';
 import type { MembershipRole } from '../ports/users.js';
 import type { ApiKeyScope, PublicSurface, Scope, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
+import { readerAudiences, type VisitorIdentity } from '../audiences/rules.js';
 
 /** What every service gets: the store and the system ports. */
 export interface ServiceDeps {
@@ -43,6 +44,16 @@ export interface RequestContext {
    * slots are counted per visitor inside the site's.
    */
   visitor?: string;
+  /**
+   * The visitor's identity, verified from a token the tenant's backend signed (widget, help
+   * center). Absent: an anonymous visitor, who reads `public` documents only.
+   */
+  identity?: VisitorIdentity;
+}
+
+/** The audiences a request reads (audiences/rules.ts); null: every document of its workspace. */
+export function audiencesOf(ctx: Pick<RequestContext, 'principal' | 'identity'>): string[] | null {
+  return readerAudiences(ctx.principal, ctx.identity ?? null);
 }
 
 /**

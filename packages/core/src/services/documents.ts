@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, isStoreConflict, panyaError, type FieldIssue, type PanyaError } from '../errors.js';
 import type { DocumentPatch, DocumentRecord, Page, PublicSurface, Scope, Store } from '../ports/store.js';
+import { documentVisibility } from '../audiences/rules.js';
 import {
   bulkDocumentsSchema,
   createDocumentSchema,
@@ -32,7 +33,7 @@ export interface AppliedSyncEvent {
   documentId: string | null;
 }
 
-type SyncedFields = { title: string; contentMd: string; url: string | null; publicSurfaces: PublicSurface[]; metadata: Record<string, unknown> };
+type SyncedFields = { title: string; contentMd: string; url: string | null; publicSurfaces: PublicSurface[]; audiences?: string[] | undefined; metadata: Record<string, unknown> };
 
 /** A content-sync event from a connector: upsert or delete the document with this external id. */
 export type SyncEvent =
@@ -47,12 +48,15 @@ function canonical(value: unknown): string {
 }
 
 /** The fields of `next` that differ from the stored document (a sync writes only those). */
-function changedFields(doc: DocumentRecord, next: { title: string; contentMd: string; url: string | null; publicSurfaces: PublicSurface[]; metadata: Record<string, unknown> }) {
-  const changed: { title?: string; contentMd?: string; url?: string | null; publicSurfaces?: PublicSurface[]; metadata?: Record<string, unknown> } = {};
+function changedFields(doc: DocumentRecord, next: SyncedFields) {
+  const changed: { title?: string; contentMd?: string; url?: string | null; publicSurfaces?: PublicSurface[]; audiences?: string[]; metadata?: Record<string, unknown> } = {};
   if (doc.title !== next.title) changed.title = next.title;
   if (doc.contentMd !== next.contentMd) changed.contentMd = next.contentMd;
   if (doc.url !== next.url) changed.url = next.url;
-  if (canonical([...doc.publicSurfaces].sort()) !== canonical([...next.publicSurfaces].sort())) changed.publicSurfaces = next.publicSurfaces;
+  // The whole document: audiences left out follow the surfaces alone.
+  const visibility = documentVisibility({ publicSurfaces: next.publicSurfaces, audiences: next.audiences ?? [] });
+  if (canonical([...doc.publicSurfaces].sort()) !== canonical([...visibility.publicSurfaces].sort())) changed.publicSurfaces = visibility.publicSurfaces;
+  if (canonical(doc.audiences) !== canonical(visibility.audiences)) changed.audiences = visibility.audiences;
   if (canonical(doc.metadata) !== canonical(next.metadata)) changed.metadata = next.metadata;
   return changed;
 }
@@ -163,7 +167,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       title: input.title,
       contentMd: input.contentMd,
       url: input.url,
-      publicSurfaces: input.publicSurfaces,
+      ...documentVisibility({ publicSurfaces: input.publicSurfaces, audiences: input.audiences ?? [] }),
       externalId: input.externalId,
       metadata: input.metadata,
       status: 'pending',
@@ -271,10 +275,21 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     if (input.contentMd !== undefined) patch.contentMd = input.contentMd;
     if (input.url !== undefined) patch.url = input.url;
     if (input.publicSurfaces !== undefined) patch.publicSurfaces = [...new Set(input.publicSurfaces)];
+    if (input.audiences !== undefined) patch.audiences = input.audiences;
     if (input.metadata !== undefined) patch.metadata = input.metadata;
     if (input.externalId !== undefined) patch.externalId = input.externalId;
     if (needsReindex(input)) Object.assign(patch, { status: 'pending', error: null, requeue: true });
     return patch;
+  }
+
+  /**
+   * A patch naming audiences or public surfaces names both, kept equal (`documentVisibility`);
+   * the stored document supplies the one left out.
+   */
+  async function withVisibility<T extends { audiences?: string[] | undefined; publicSurfaces?: PublicSurface[] | undefined }>(db: Store, scope: Scope, id: string, fields: T): Promise<T> {
+    if (fields.audiences === undefined && fields.publicSurfaces === undefined) return fields;
+    const current = await db.documents.get(scope, id);
+    return current ? { ...fields, ...documentVisibility(fields, current) } : fields;
   }
 
   async function deleteInScope(tx: Store, scope: Scope, id: string): Promise<boolean> {
@@ -340,7 +355,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         results.push({ op: 'create', index, id: doc.id, status: 'created' });
       }
       for (const [index, { id, ...fields }] of update.entries()) {
-        const updated = await tx.documents.update(ctx.scope, id, toPatch(fields, now));
+        const updated = await tx.documents.update(ctx.scope, id, toPatch(await withVisibility(tx, ctx.scope, id, fields), now));
         if (!updated) missing.push({ path: `update[${index}].id`, message: `document ${id} not found` });
         else {
           if (needsReindex(fields)) changed.push(id);
@@ -430,7 +445,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(updateDocumentSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      const written = await conflictAsError(() => store.documents.update(ctx.scope, id, toPatch(parsed.value, clock.now().toISOString())));
+      const fields = parsed.value;
+      const write = (db: Store) => withVisibility(db, ctx.scope, id, fields).then((patch) => db.documents.update(ctx.scope, id, toPatch(patch, clock.now().toISOString())));
+      // A visibility change reads the other field first: in one transaction, so none is lost.
+      const written = await conflictAsError(() => (fields.audiences !== undefined || fields.publicSurfaces !== undefined ? store.transaction(write) : write(store)));
       if (written.isErr()) return err(written.error);
       const updated = written.value;
       if (!updated) return err(errors.notFound('Document'));

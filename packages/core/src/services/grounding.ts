@@ -1,7 +1,8 @@
 import { CONTEXT_PASSAGES } from '../bounds.js';
 import type { Citation } from '../ports/conversations.js';
 import type { GeneratorContext } from '../ports/generator.js';
-import type { DocumentRef, Scope } from '../ports/store.js';
+import type { Audiences } from '../ports/search-index.js';
+import type { Scope } from '../ports/store.js';
 import { plainText } from '../text/plain.js';
 import type { SearchService } from './search.js';
 
@@ -26,8 +27,8 @@ const CONTINUATION_CHARS = 600;
  * top 6). A top passage that ends inside a list takes in the next chunk of its document when that
  * chunk is of the same section and goes on with the list: a how-to answer needs every step.
  */
-export async function retrieveContext(search: SearchService, scope: Scope, query: string, restrict?: (doc: DocumentRef) => boolean): Promise<GroundingContext> {
-  const { results } = await search.run(scope, { query, topK: CONTEXT_PASSAGES }, restrict);
+export async function retrieveContext(search: SearchService, scope: Scope, query: string, audiences: Audiences = null): Promise<GroundingContext> {
+  const { results } = await search.run(scope, { query, topK: CONTEXT_PASSAGES }, audiences);
   const passages: GeneratorContext[] = results.map((r, i) => ({ n: i + 1, chunkId: r.chunkId, documentId: r.documentId, title: r.title, headingPath: r.headingPath, text: r.text }));
   await Promise.all(
     passages.slice(0, NEIGHBOUR_PASSAGES).map(async (p) => {

@@ -10,9 +10,7 @@ import {
   HELP_QUERY_MAX_CHARS,
   HELP_SEARCH_RESULTS,
   inactiveHostnameRedirect,
-  isPublished,
   parseHelpPath,
-  readableBy,
   siteBase,
   workspacePurge,
   type HelpHost,
@@ -25,7 +23,8 @@ import type { HostLookupCache } from '../helpcenter/host-cache.js';
 import type { ReservedHostnames } from '../hostnames/reserved.js';
 import { claimsHost } from '../hostnames/rules.js';
 import type { ApiKeyService } from './api-keys.js';
-import type { RequestContext, ServiceDeps } from './context.js';
+import { audiencesOf, type RequestContext, type ServiceDeps } from './context.js';
+import { canRead, readerAudiences, type VisitorIdentity } from '../audiences/rules.js';
 import type { SearchService } from './search.js';
 import { suspendedWorkspaceError } from './workspaces.js';
 
@@ -103,6 +102,8 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
   }
 
   const scopeOf = (site: HelpSite): Scope => ({ tenantId: site.tenant.id, workspaceId: site.workspace.id });
+  /** The help center reads as its own key does: `public`, and a signed visitor's audiences. */
+  const helpAudiences = (identity: VisitorIdentity | null): string[] => readerAudiences({ surface: HELP_CENTER_SURFACE }, identity)!;
 
   /** Hostnames currently serving the tenant's help center (purge targets). */
   async function servingHostnames(tenantId: string): Promise<string[]> {
@@ -173,27 +174,31 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
       return site ? { kind: 'site', site, page: path.page } : { kind: 'not_found' };
     },
 
-    /** Published articles of the site, by title; none means the help center answers 404. */
-    async articles(site: HelpSite): Promise<DocumentRecord[]> {
-      const docs = await store.documents.listPublished(scopeOf(site), HELP_CENTER_SURFACE, HELP_HOME_ARTICLES);
+    /**
+     * The site's articles its visitor reads, by title: published ones, and with a verified
+     * identity also those of `customers` and the visitor's segments.
+     */
+    async articles(site: HelpSite, identity: VisitorIdentity | null = null): Promise<DocumentRecord[]> {
+      const docs = await store.documents.listReadable(scopeOf(site), helpAudiences(identity), HELP_HOME_ARTICLES);
       return docs.sort((a, b) => a.title.localeCompare(b.title));
     },
 
-    async hasArticles(site: HelpSite): Promise<boolean> {
-      return (await store.documents.listPublished(scopeOf(site), HELP_CENTER_SURFACE, 1)).length > 0;
+    /** Whether the site shows anything to its visitor (spec: no published document → 404 for the anonymous). */
+    async hasArticles(site: HelpSite, identity: VisitorIdentity | null = null): Promise<boolean> {
+      return (await store.documents.listReadable(scopeOf(site), helpAudiences(identity), 1)).length > 0;
     },
 
-    /** A published article of the site; anything else is not found (never a hint that it exists). */
-    async article(site: HelpSite, id: string): Promise<DocumentRecord | null> {
+    /** An article of the site its visitor reads; anything else is not found (never a hint that it exists). */
+    async article(site: HelpSite, id: string, identity: VisitorIdentity | null = null): Promise<DocumentRecord | null> {
       const doc = await store.documents.get(scopeOf(site), id);
-      return doc && isPublished(doc) ? doc : null;
+      return doc && canRead(helpAudiences(identity), doc.audiences) ? doc : null;
     },
 
-    /** The hybrid search over published documents only. Public pages are not metered. */
-    async search(site: HelpSite, query: unknown): Promise<{ query: string; results: SearchResult[] }> {
+    /** The hybrid search over the documents its visitor reads. Public pages are not metered. */
+    async search(site: HelpSite, query: unknown, identity: VisitorIdentity | null = null): Promise<{ query: string; results: SearchResult[] }> {
       const q = boundQuery(query);
       if (!q) return { query: q, results: [] };
-      const { results } = await deps.search.run(scopeOf(site), { query: q, topK: HELP_SEARCH_RESULTS }, isPublished);
+      const { results } = await deps.search.run(scopeOf(site), { query: q, topK: HELP_SEARCH_RESULTS }, helpAudiences(identity));
       return { query: q, results };
     },
 
@@ -234,7 +239,7 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
       const active = (await store.hostnames.list(ctx.tenant.id)).find((h) => h.status === 'active');
       const origin = active ? `https://${active.hostname}` : helpHost?.origin;
       const base = origin ? `${origin}${siteBase(active ? null : ctx.tenant.slug, ctx.workspace)}` : null;
-      const restricted = readableBy(ctx.principal) !== undefined;
+      const restricted = audiencesOf(ctx) !== null;
       return {
         name: ctx.workspace.name,
         brandAccent: ctx.workspace.brandAccent ?? null,

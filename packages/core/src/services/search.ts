@@ -1,10 +1,10 @@
-import { isPublished, readableBy } from '../helpcenter/rules.js';
+import { canRead } from '../audiences/rules.js';
 import { LRUCache } from 'lru-cache';
 import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, type PanyaError } from '../errors.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { RankedHit } from '../ports/search-index.js';
-import type { DocumentRef, Scope } from '../ports/store.js';
+import type { Audiences, RankedHit } from '../ports/search-index.js';
+import type { Scope } from '../ports/store.js';
 import type { SearchResponse, SearchResult } from '../schemas/responses.js';
 import { searchSchema, type SearchInput, type SearchRequest } from '../schemas/search.js';
 import { parseInput } from '../schemas/validate.js';
@@ -15,7 +15,7 @@ import { MAX_QUERY_FRAGMENTS } from '../bounds.js';
 import { plainText } from '../text/plain.js';
 import { boundTerms, searchTerms } from '../text/query.js';
 import { queryFragments, tokenize } from '../text/tokenizer.js';
-import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
+import { audiencesOf, requireScope, type RequestContext, type ServiceDeps } from './context.js';
 
 export type { SearchResponse, SearchResult } from '../schemas/responses.js';
 
@@ -91,21 +91,22 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
   const inFlight = new Map<string, { generation: number; answer: Promise<SearchResponse> }>();
 
   /** Runs the channels independently and fuses them: the retrieval core, without the API's caps. */
-  async function retrieve(scope: Scope, query: string, limit: number, weights: SearchWeights = defaults): Promise<FusedHit[]> {
-    return (await retrieval(scope, query, limit, weights)).hits;
+  async function retrieve(scope: Scope, query: string, limit: number, weights: SearchWeights = defaults, audiences: Audiences = null): Promise<FusedHit[]> {
+    return (await retrieval(scope, query, limit, weights, audiences)).hits;
   }
 
-  async function retrieval(scope: Scope, query: string, limit: number, weights: SearchWeights): Promise<Retrieval> {
-    if (!deps.searched) return channels(scope, query, limit, weights);
+  async function retrieval(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences): Promise<Retrieval> {
+    if (!deps.searched) return channels(scope, query, limit, weights, audiences);
     const started = performance.now();
     try {
-      return await channels(scope, query, limit, weights);
+      return await channels(scope, query, limit, weights, audiences);
     } finally {
       deps.searched((performance.now() - started) / 1000);
     }
   }
 
-  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights): Promise<Retrieval> {
+  /** Every channel filters by `audiences` inside its own query, before its top k (null: no filter). */
+  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences): Promise<Retrieval> {
     const k = Math.max(depth, limit);
     // Topic words only ("how long does shipping take" → shipping); all of it if nothing is left.
     const topic = searchTerms(query);
@@ -116,10 +117,10 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     // A query-time embedder ranks the keyword channels' candidates: they run even when weighed 0.
     const queryTime = weights.semantic > 0 && embedder.queryTime === true;
     const [lexical, semantic] = await Promise.all([
-      (weights.lexical > 0 || queryTime) && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k) : none,
+      (weights.lexical > 0 || queryTime) && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k, audiences) : none,
       weights.semantic > 0 && capabilities.vectors && !queryTime
         ? embedder.embedQuery(query).then(
-            (v) => store.search.semantic(scope, v, k),
+            (v) => store.search.semantic(scope, v, k, audiences),
             (error: unknown) => ((complete = false), keywordsOnly(error)),
           )
         : none,
@@ -127,7 +128,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     // Query-time vectors need trigram candidates only where the lexical ones are few.
     const few = lexical.length < TRIGRAM_FALLBACK_BELOW;
     const fallback = capabilities.trigram && fragments.length > 0 && ((weights.trigram > 0 && (weights.lexical === 0 || few)) || (queryTime && few));
-    const trigram = fallback ? await store.search.trigram(scope, fragments, k) : [];
+    const trigram = fallback ? await store.search.trigram(scope, fragments, k, audiences) : [];
     const vectors = queryTime && queryTimeVectors ? await queryTimeVectors.rank(query, await store.search.getChunks(scope, topCandidates(lexical, trigram)), k) : semantic;
     return { hits: reciprocalRankFusion({ lexical, trigram, semantic: vectors }, weights, RRF_K), complete };
   }
@@ -182,20 +183,21 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
 
   /**
    * The one search every door runs (REST, MCP's `svc_search`, Dify, the library): what the caller
-   * may read of its workspace — a publishable or help-center key only published documents.
+   * may read of its workspace — only documents of the caller's audiences (`audiencesOf`).
    */
   function forCaller(ctx: RequestContext, request: SearchRequest): Promise<SearchResponse> {
-    return run(ctx.scope, request, readableBy(ctx.principal));
+    return run(ctx.scope, request, audiencesOf(ctx));
   }
 
   /**
-   * Ranked, hydrated chunks for an already validated request. `restrict` keeps only chunks of the
-   * documents it accepts (the help center: published documents), chosen among all fused candidates.
+   * Ranked, hydrated chunks for an already validated request. `audiences`: the reader's audience
+   * set (`audiencesOf(ctx)`); every channel ranks only chunks of documents it may read. Null or
+   * absent: every document (internal readers).
    */
-  async function run(scope: Scope, request: SearchRequest, restrict?: (doc: DocumentRef) => boolean): Promise<SearchResponse> {
+  async function run(scope: Scope, request: SearchRequest, audiences: Audiences = null): Promise<SearchResponse> {
     const started = performance.now();
-    const key = cached && cacheKey(scope, request, restrict);
-    if (!cached || !key) return (await answer(scope, request, restrict, started)).response;
+    const key = cached && cacheKey(scope, request, audiences);
+    if (!cached || !key) return (await answer(scope, request, audiences, started)).response;
     // Read before answering: an answer is filed under a generation no newer than its data.
     const generation = await store.search.generation(scope.tenantId);
     const hit = cached.get(key);
@@ -205,7 +207,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
       deps.answeredFromCache?.();
       return { ...shared, tookMs: elapsed(started) };
     }
-    const computing = answer(scope, request, restrict, started).then(({ response, complete }) => {
+    const computing = answer(scope, request, audiences, started).then(({ response, complete }) => {
       const kept = frozen(response);
       // An answer without the vector channel (its provider failed) is not kept: the next asks again.
       if (complete) cached.set(key, { generation, response: kept }, { size: answerSize(key, kept) });
@@ -219,13 +221,13 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     }
   }
 
-  async function answer(scope: Scope, request: SearchRequest, restrict: ((doc: DocumentRef) => boolean) | undefined, started: number): Promise<{ response: SearchResponse; complete: boolean }> {
+  async function answer(scope: Scope, request: SearchRequest, audiences: Audiences, started: number): Promise<{ response: SearchResponse; complete: boolean }> {
     const { query, topK } = request;
     const weights = { ...defaults, ...request.weights };
-    const { hits: fused, complete } = await retrieval(scope, query, topK, weights);
+    const { hits: fused, complete } = await retrieval(scope, query, topK, weights, audiences);
     const k = Math.max(depth, topK);
 
-    const top = fused.slice(0, options.reranker || restrict ? k : topK);
+    const top = fused.slice(0, options.reranker ? k : topK);
     const chunks = new Map((await store.search.getChunks(scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));
     const docs = new Map((await store.documents.getRefs(scope, [...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [d.id, d]));
     let results: SearchResult[] = [];
@@ -233,7 +235,8 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
       const chunk = chunks.get(hit.chunkId);
       if (!chunk) continue;
       const doc = docs.get(chunk.documentId);
-      if (restrict && (!doc || !restrict(doc))) continue;
+      // The channels filtered already; a document whose audiences changed since is not shown.
+      if (audiences !== null && (!doc || !canRead(audiences, doc.audiences))) continue;
       results.push({
         chunkId: chunk.id,
         documentId: chunk.documentId,
@@ -290,9 +293,9 @@ function answerCache(options: { maxBytes?: number; ttlMs?: number } = {}): LRUCa
  * Where an answer is filed: the scope, the audience the results were filtered for and the
  * validated request. Null for a filter the cache cannot name (such answers are not kept).
  */
-function cacheKey(scope: Scope, request: SearchRequest, restrict: ((doc: DocumentRef) => boolean) | undefined): string | null {
-  const audience = restrict === undefined ? 'all' : restrict === isPublished ? 'published' : null;
-  return audience && `${scope.tenantId}\u0000${scope.workspaceId}\u0000${audience}\u0000${JSON.stringify(request)}`;
+function cacheKey(scope: Scope, request: SearchRequest, audiences: Audiences): string | null {
+  const audience = audiences === null ? 'all' : JSON.stringify(audiences);
+  return `${scope.tenantId}\u0000${scope.workspaceId}\u0000${audience}\u0000${JSON.stringify(request)}`;
 }
 
 /** The strings an answer holds, at two bytes a character, plus a fixed share per result. */

@@ -127,8 +127,8 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         const refs = await store.documents.getRefs(s.scopeA, [d.id, plain.id, 'doc_missing']);
         expect(refs.sort((x, y) => x.id.localeCompare(y.id))).toEqual(
           [
-            { id: d.id, url: 'https://x.test/a', publicSurfaces: ['help_center'] },
-            { id: plain.id, url: plain.url, publicSurfaces: plain.publicSurfaces },
+            { id: d.id, url: 'https://x.test/a', publicSurfaces: ['help_center'], audiences: ['public'] },
+            { id: plain.id, url: plain.url, publicSurfaces: plain.publicSurfaces, audiences: ['internal'] },
           ].sort((x, y) => x.id.localeCompare(y.id)),
         );
         expect(await store.documents.getRefs(s.scopeA, [])).toEqual([]);

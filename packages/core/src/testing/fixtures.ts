@@ -2,6 +2,7 @@ import type { TestContext } from 'vitest';
 import { ENGINE_INTERNALS, type Engine, type EngineInternals } from '../engine.js';
 import type { DocumentRecord, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { createIds } from '../system.js';
+import { documentVisibility } from '../audiences/rules.js';
 
 const ids = createIds();
 const stamp = () => new Date().toISOString();
@@ -27,6 +28,8 @@ export function makeWorkspace(tenantId: string, slug: string, overrides: Partial
 }
 
 export function makeDocument(tenantId: string, workspaceId: string, overrides: Partial<DocumentRecord> = {}): DocumentRecord {
+  // Audiences follow the surfaces (as core writes them) unless given.
+  const visibility = documentVisibility({ publicSurfaces: overrides.publicSurfaces ?? [], audiences: overrides.audiences ?? [] });
   return {
     id: ids.next('doc'),
     tenantId,
@@ -34,7 +37,7 @@ export function makeDocument(tenantId: string, workspaceId: string, overrides: P
     title: 'Title',
     contentMd: '# Title\n\nBody',
     url: null,
-    publicSurfaces: [],
+    ...visibility,
     externalId: null,
     metadata: {},
     status: 'pending',

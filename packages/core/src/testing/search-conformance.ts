@@ -49,6 +49,50 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       expect(await store.search.hasVectors()).toBe(false);
     });
 
+    it("filters every channel by the reader's audiences inside its query, before its limit, and re-files a document whose audiences change", async () => {
+      const store = getStore();
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      const partner = makeDocument(s.a.id, s.aDefault.id, { audiences: ['partner-th'] });
+      const internal = makeDocument(s.a.id, s.aDefault.id);
+      const published = makeDocument(s.a.id, s.aDefault.id, { publicSurfaces: ['help_center'] });
+      for (const d of [partner, internal, published]) await store.documents.insert(d);
+      // The hidden documents are every channel's best matches: a filter applied after a top 1 would leave nothing.
+      const best = chunk(partner.id, 'zebracorn zebracorn zebracorn refunds', unit(1, 0, 0, 0));
+      const inner = chunk(internal.id, 'zebracorn zebracorn refunds', unit(0.9, 0.1, 0, 0));
+      const open = chunk(published.id, 'zebracorn refunds are paid within seven working days of the request', unit(0.2, 0.8, 0, 0));
+      await store.search.replaceDocumentChunks(s.scopeA, partner.id, [best]);
+      await store.search.replaceDocumentChunks(s.scopeA, internal.id, [inner]);
+      await store.search.replaceDocumentChunks(s.scopeA, published.id, [open]);
+      const anonymous = ['public'];
+      const signed = ['customers', 'partner-th', 'public'];
+      const ids = (hits: { chunkId: string }[]) => hits.map((h) => h.chunkId);
+
+      expect(ids(await store.search.lexical(s.scopeA, q('zebracorn'), 1, anonymous))).toEqual([open.id]);
+      expect(ids(await store.search.lexical(s.scopeA, q('zebracorn'), 1, signed))).toEqual([best.id]);
+      expect(ids(await store.search.lexical(s.scopeA, q('zebracorn'), 10, signed)).sort()).toEqual([best.id, open.id].sort());
+      expect(await store.search.lexical(s.scopeA, q('zebracorn'), 10, null)).toHaveLength(3);
+      expect(await store.search.lexical(s.scopeA, q('zebracorn'), 10, ['enterprise'])).toEqual([]);
+      if (store.search.capabilities.trigram) {
+        expect(ids(await store.search.trigram(s.scopeA, ['zebracorn'], 1, anonymous))).toEqual([open.id]);
+        expect(ids(await store.search.trigram(s.scopeA, ['zebracorn'], 1, signed))).toEqual([best.id]);
+        expect(await store.search.trigram(s.scopeA, ['zebracorn'], 10, null)).toHaveLength(3);
+      }
+      if (store.search.capabilities.vectors) {
+        expect(ids(await store.search.semantic(s.scopeA, unit(1, 0, 0, 0), 1, anonymous))).toEqual([open.id]);
+        expect(ids(await store.search.semantic(s.scopeA, unit(1, 0, 0, 0), 1, signed))).toEqual([best.id]);
+        expect(ids(await store.search.semantic(s.scopeA, unit(1, 0, 0, 0), 1, null))).toEqual([best.id]);
+      }
+      expect((await store.documents.listReadable(s.scopeA, anonymous, 10)).map((d) => d.id)).toEqual([published.id]);
+      expect((await store.documents.listReadable(s.scopeA, signed, 10)).map((d) => d.id).sort()).toEqual([partner.id, published.id].sort());
+
+      // Published to everyone: the warm lexical index re-reads the document's chunks, whatever process wrote it.
+      await store.documents.update(s.scopeA, partner.id, { audiences: ['public'], updatedAt: new Date().toISOString() });
+      expect(ids(await store.search.lexical(s.scopeA, q('zebracorn'), 1, anonymous))).toEqual([best.id]);
+      await store.documents.update(s.scopeA, partner.id, { audiences: ['internal'], updatedAt: new Date().toISOString() });
+      expect(ids(await store.search.lexical(s.scopeA, q('zebracorn'), 10, signed))).toEqual([open.id]);
+    });
+
     it('resets to another embedder, dropping every chunk', async () => {
       const store = getStore();
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
