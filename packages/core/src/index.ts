@@ -16,7 +16,7 @@ export { type Embedder, type EmbeddingUsage, type EmbedOptions, type EmbedResult
 export { type ChatTurn, type Contextualizer, type GenerateRequest, type Generator, type GeneratorEvent, type GeneratorUsage, type PersonaInstructions } from './ports/generator.js';
 export { type EdgeHostnameRef, type EdgeObservation, type EdgeProvider, type EdgePurge, type EdgeRegistration, type EdgeRegistrationRequest, type HostnameProblem, type OwnershipRecord } from './ports/edge.js';
 export { checkApex, checkHostnameAllowance, type CustomHostnameRecord, dnsInstructions, failureMessage, generateOwnership, type HostnameEvent, hostnameHealth, type HostnameStatus, type HostnameStore, parseHostname, type TenantTombstone, type TombstoneStore, transition } from './hostnames/index.js';
-export { HELP_QUERY_MAX_CHARS, parseHelpHost } from './helpcenter/rules.js';
+export { HELP_QUERY_MAX_CHARS, headingAnchor, parseHelpHost } from './helpcenter/rules.js';
 export { type HelpSite } from './services/help-center.js';
 export { childrenFirst } from './services/erasure.js';
 export { type BillingWebhookEvent, type LiveSubscription, PAYMENT_PROCESSOR_SPEC_VERSION, type PaymentProcessor, type SubscriptionChangeInput, type SubscriptionStatus } from './ports/payment.js';

@@ -69,22 +69,27 @@ export function questionSimilarity(a: QuestionKey, b: QuestionKey): number {
   return total === 0 ? 0 : (2 * shared) / total;
 }
 
-/** What a curated answer is matched on: its question and its paraphrases. */
-export interface Matchable {
-  question: string;
-  paraphrases: readonly string[];
+/** A candidate with the keys of its question and paraphrases. */
+export interface Keyed<T> {
+  record: T;
+  keys: readonly QuestionKey[];
 }
 
-/** The best-matching entry at or above `threshold`, with its score; null when none is close enough. */
-export function bestMatch<T extends Matchable>(query: string, entries: readonly T[], threshold = CURATED_MATCH_THRESHOLD): { entry: T; score: number } | null {
-  const key = questionKey(query);
-  if (key.terms.size === 0) return null;
-  let best: { entry: T; score: number } | null = null;
-  for (const entry of entries) {
-    for (const text of [entry.question, ...entry.paraphrases]) {
-      const score = questionSimilarity(key, questionKey(text));
-      if (score >= threshold && (!best || score > best.score)) best = { entry, score };
+/** The candidate whose best key is closest to `query`, at or above `threshold`; null when none is close enough. */
+export function bestMatch<T>(query: QuestionKey, candidates: readonly Keyed<T>[], threshold = CURATED_MATCH_THRESHOLD): { record: T; score: number } | null {
+  if (query.terms.size === 0) return null;
+  let best: { record: T; score: number } | null = null;
+  for (const candidate of candidates) {
+    for (const key of candidate.keys) {
+      const score = questionSimilarity(query, key);
+      if (score >= threshold && (!best || score > best.score)) best = { record: candidate.record, score };
     }
   }
   return best;
+}
+
+/** `bestMatch` over a question and its paraphrases, keyed on the fly. */
+export function matchQuestion<T extends { question: string; paraphrases: readonly string[] }>(query: string, entries: readonly T[], threshold = CURATED_MATCH_THRESHOLD): T | null {
+  const candidates = entries.map((record) => ({ record, keys: [record.question, ...record.paraphrases].map(questionKey) }));
+  return bestMatch(questionKey(query), candidates, threshold)?.record ?? null;
 }
