@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones } from '@panya/core/rows';
+import { SqlCuratedAnswers, SqlEvals, SqlHostnames, SqlTombstones } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -53,6 +53,8 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     jobs: new PgJobs(db, n),
     conversations: new PgConversations(db, n),
     hostnames: new SqlHostnames(kit),
+    curatedAnswers: new SqlCuratedAnswers(kit),
+    evals: new SqlEvals(kit),
     tombstones: new SqlTombstones(kit),
     billing: new PgBilling(db, n),
     resolutions: new PgResolutions(db, n),
@@ -106,6 +108,8 @@ export class PostgresStore implements Store {
   readonly jobs;
   readonly conversations;
   readonly hostnames;
+  readonly curatedAnswers;
+  readonly evals;
   readonly tombstones;
   readonly billing;
   readonly resolutions;
@@ -143,6 +147,8 @@ export class PostgresStore implements Store {
     this.jobs = root.jobs;
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
+    this.curatedAnswers = root.curatedAnswers;
+    this.evals = root.evals;
     this.tombstones = root.tombstones;
     this.billing = root.billing;
     this.resolutions = root.resolutions;

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones, type SqlDriver } from '@panya/core/rows';
+import { SqlCuratedAnswers, SqlEvals, SqlHostnames, SqlTombstones, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -94,6 +94,8 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     jobs: new SqliteJobs(sql, run),
     conversations: new SqliteConversations(db, sql, run),
     hostnames: new SqlHostnames(kit),
+    curatedAnswers: new SqlCuratedAnswers(kit),
+    evals: new SqlEvals(kit),
     tombstones: new SqlTombstones(kit),
     billing: new SqliteBilling(sql, run),
     resolutions: new SqliteResolutions(db, sql, run),
@@ -124,6 +126,8 @@ export class SqliteStore implements Store {
   readonly jobs;
   readonly conversations;
   readonly hostnames;
+  readonly curatedAnswers;
+  readonly evals;
   readonly tombstones;
   readonly billing;
   readonly resolutions;
@@ -182,6 +186,8 @@ export class SqliteStore implements Store {
     this.jobs = root.jobs;
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
+    this.curatedAnswers = root.curatedAnswers;
+    this.evals = root.evals;
     this.tombstones = root.tombstones;
     this.billing = root.billing;
     this.resolutions = root.resolutions;

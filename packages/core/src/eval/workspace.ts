@@ -50,15 +50,15 @@ export function summarize(results: readonly EvalQuestionResult[]): EvalMetrics {
 export const EVAL_METRICS = ['hitAt1', 'hitAt5', 'mrr', 'ndcgAt10', 'citationAccuracy'] as const;
 export type EvalMetricName = (typeof EVAL_METRICS)[number];
 
-export interface EvalChange {
+export type EvalChange = {
   questionId: string;
   question: string;
   /** Rank of the first expected document before and after (null: not in the top 10). */
   before: number | null;
   after: number | null;
-}
+};
 
-export interface EvalDiff {
+export type EvalDiff = {
   previousRunId: string;
   /** This run's metric minus the previous run's (null where either lacks it). */
   metrics: Record<EvalMetricName, number | null>;
@@ -70,7 +70,7 @@ export interface EvalDiff {
   /** Questions only one of the runs had (the set changed between them). */
   added: number;
   removed: number;
-}
+};
 
 /** How `run` compares with `previous` (both finished runs of one set). */
 export function compareRuns(run: Pick<EvalRunRecord, 'metrics' | 'results'>, previous: Pick<EvalRunRecord, 'id' | 'metrics' | 'results'>): EvalDiff {

@@ -7,16 +7,16 @@ import type { Scope } from './scope.js';
 export const EVAL_QUESTION_SOURCES = ['manual', 'curated', 'feedback', 'import'] as const;
 export type EvalQuestionSource = (typeof EVAL_QUESTION_SOURCES)[number];
 
-export interface EvalQuestion {
+export type EvalQuestion = {
   /** Stable within the set: runs are compared question by question. */
   id: string;
   question: string;
   /** Documents that answer it (any of them counts as a hit). */
   documentIds: string[];
   source: EvalQuestionSource;
-}
+};
 
-export interface EvalSetRecord {
+export type EvalSetRecord = {
   id: string;
   tenantId: string;
   workspaceId: string;
@@ -24,9 +24,9 @@ export interface EvalSetRecord {
   questions: EvalQuestion[];
   createdAt: string;
   updatedAt: string;
-}
+};
 
-export interface EvalMetrics {
+export type EvalMetrics = {
   hitAt1: number;
   hitAt5: number;
   mrr: number;
@@ -34,9 +34,9 @@ export interface EvalMetrics {
   /** Share of the cited documents (over all answers) that are expected documents of their question; null when not measured. */
   citationAccuracy: number | null;
   questions: number;
-}
+};
 
-export interface EvalQuestionResult {
+export type EvalQuestionResult = {
   questionId: string;
   question: string;
   /** 1-based rank of the first expected document among the retrieved documents; null: not in the top 10. */
@@ -47,12 +47,12 @@ export interface EvalQuestionResult {
   cited: string[] | null;
   /** Cited documents that are expected ones / all cited; null when nothing was cited or not measured. */
   citationAccuracy: number | null;
-}
+};
 
 export const EVAL_RUN_STATUSES = ['running', 'done', 'failed'] as const;
 export type EvalRunStatus = (typeof EVAL_RUN_STATUSES)[number];
 
-export interface EvalRunRecord {
+export type EvalRunRecord = {
   id: string;
   tenantId: string;
   workspaceId: string;
@@ -67,7 +67,7 @@ export interface EvalRunRecord {
   error: string | null;
   createdAt: string;
   finishedAt: string | null;
-}
+};
 
 export interface EvalStore {
   insertSet(set: EvalSetRecord): Promise<void>;

@@ -39,13 +39,13 @@ export const updateCuratedAnswerSchema = z
   .refine((v) => Object.keys(v).length > 0, 'give question, paraphrases, answer or documentIds');
 
 /** What an answer says about the curated answer it gave. */
-export interface CuratedMark {
+export type CuratedMark = {
   id: string;
   question: string;
   origin: CuratedAnswerRecord['origin'];
   originRef: string | null;
   documentIds: string[];
-}
+};
 
 export const curatedMark = (r: CuratedAnswerRecord): CuratedMark => ({ id: r.id, question: r.question, origin: r.origin, originRef: r.originRef, documentIds: r.documentIds });
 

@@ -98,8 +98,8 @@ export function createEvalService(deps: ServiceDeps & { search: SearchService; a
     }
     if (seed.includes('feedback')) {
       const conversations = await store.conversations.list(ctx.scope, {}, { limit: FEEDBACK_CONVERSATIONS });
-      for (const conversation of conversations.data) {
-        const { data: messages } = await store.conversations.messagesAfter(ctx.scope, conversation.id, { limit: FEEDBACK_MESSAGES });
+      for (const conversation of conversations.items) {
+        const { items: messages } = await store.conversations.messagesAfter(ctx.scope, conversation.id, { limit: FEEDBACK_MESSAGES });
         messages.forEach((m, i) => {
           const asked = messages[i - 1];
           if (m.role !== 'assistant' || m.feedback?.rating !== 'up' || m.citations.length === 0 || asked?.role !== 'user') return;

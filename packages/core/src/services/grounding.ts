@@ -74,7 +74,7 @@ function snippet(text: string): string {
   return flat.length <= SNIPPET_CHARS ? flat : `${flat.slice(0, SNIPPET_CHARS - 1).trimEnd()}…`;
 }
 
-function citationOf(p: GeneratorContext, n: number, context: GroundingContext): Citation {
+function citationOf(p: GeneratorContext, n: number, context: GroundingContext): Required<Citation> {
   const article = context.articles?.get(p.documentId);
   const section = p.headingPath.at(-1);
   const anchor = section ? headingAnchor(section) : '';
@@ -91,10 +91,10 @@ function citationOf(p: GeneratorContext, n: number, context: GroundingContext): 
 }
 
 /** The passages an answer cites as `[n]`, in order of first citation; unknown numbers are ignored. */
-export function citationsIn(answer: string, context: GroundingContext): Citation[] {
+export function citationsIn(answer: string, context: GroundingContext): Required<Citation>[] {
   const byN = new Map(context.passages.map((p) => [p.n, p]));
   const seen = new Set<number>();
-  const citations: Citation[] = [];
+  const citations: Required<Citation>[] = [];
   for (const match of answer.matchAll(MARKER)) {
     for (const n of numbersOf(match[1]!)) {
       const p = byN.get(n);
@@ -144,7 +144,7 @@ export class CitationNumbering {
   }
 
   /** The cited passages, numbered as shown. */
-  citations(): Citation[] {
+  citations(): Required<Citation>[] {
     return [...this.shown].map(([n, shown]) => citationOf(this.byN.get(n)!, shown, this.context));
   }
 
@@ -160,7 +160,7 @@ export class CitationNumbering {
 }
 
 /** Renumbers a complete answer (see `CitationNumbering`). */
-export function numberCitations(answer: string, context: GroundingContext): { text: string; citations: Citation[] } {
+export function numberCitations(answer: string, context: GroundingContext): { text: string; citations: Required<Citation>[] } {
   const numbering = new CitationNumbering(context);
   const text = numbering.push(answer) + numbering.flush();
   return { text, citations: numbering.citations() };
