@@ -118,10 +118,11 @@ describe.each(STORES)('citations on $name', (storeCase) => {
     await opened?.drop();
   });
 
-  it.each([
+  const generators: [string, () => Generator | undefined][] = [
     ['extractive', () => undefined],
     ['openai-compatible', () => new OpenAIGenerator({ baseUrl: fake.url, model: 'gpt-4o-mini', apiKey: 'sk-test', maxRetries: 0 })],
-  ] as const)('100 %s answers and chats cite only passages of their evidence, with section and article links', async (_name, generator) => {
+  ];
+  it.each(generators)('100 %s answers and chats cite only passages of their evidence, with section and article links', async (_name, generator) => {
     server?.close();
     await engine?.close();
     await opened?.drop();

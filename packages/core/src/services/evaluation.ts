@@ -64,6 +64,8 @@ export function createEvalService(deps: ServiceDeps & { search: SearchService; a
   const { store, clock, ids, logger } = deps;
   const setNotFound = () => errors.notFound('Evaluation set');
   let running = 0;
+  /** Background runs of this process, until they end. */
+  const tasks = new Map<string, Promise<void>>();
 
   async function missingDocuments(scope: Scope, questions: readonly Pick<EvalQuestion, 'documentIds'>[]): Promise<Set<string>> {
     const wanted = [...new Set(questions.flatMap((q) => q.documentIds))];
@@ -241,9 +243,18 @@ export function createEvalService(deps: ServiceDeps & { search: SearchService; a
         await execute(ctx, run, set, input.citations, false);
       } else {
         running++;
-        void execute(ctx, run, set, input.citations, true).finally(() => running--);
+        const task = execute(ctx, run, set, input.citations, true).finally(() => {
+          running--;
+          tasks.delete(run.id);
+        });
+        tasks.set(run.id, task);
       }
       return ok(await runView(ctx.scope, (await store.evals.getRun(ctx.scope, run.id))!));
+    },
+
+    /** Resolves when this process's background run `id` has ended (at once for any other). */
+    async finished(id: string): Promise<void> {
+      await tasks.get(id);
     },
 
     async getRun(ctx: RequestContext, id: string): Promise<Result<EvalRunView, PanyaError>> {
