@@ -191,6 +191,44 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
     await screen('playground');
   });
 
+  it('runs an evaluation set from the playground and shows the run beside the previous one', async () => {
+    const call = async (method: string, path: string, body?: object) =>
+      (await fetch(`${base}/api${path}`, { method, headers: { ...tenant.auth, 'Content-Type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })).json();
+    const docs = (await call('GET', '/docs')).data as { id: string; title: string }[];
+    const id = (title: string) => docs.find((d) => d.title === title)!.id;
+    const set = await call('POST', '/eval/sets', {
+      name: 'Support FAQ',
+      questions: [
+        { question: 'How long do refunds take?', documentIds: [id('Refund policy')] },
+        { question: 'Chiang Mai delivery days', documentIds: [id('Shipping times')] },
+        { question: 'คืนเงินภายในกี่วัน', documentIds: [id('นโยบายการคืนเงิน')] },
+        { question: 'refunds shipping', documentIds: [id('Shipping times')] },
+      ],
+    });
+    // The previous run: trigram only.
+    expect((await call('POST', '/eval/runs', { setId: set.id, weights: { lexical: 0, semantic: 0, trigram: 1 } })).status).toBe('done');
+
+    await open('Documents'); // the playground loads the sets as it opens
+    await open('Retrieval playground');
+    const panel = page.getByRole('region', { name: 'Evaluation' });
+    await panel.getByLabel('Evaluation set').waitFor();
+    expect(await panel.getByLabel('Evaluation set').locator('option:checked').textContent()).toBe('Support FAQ (4 questions)');
+    // The latest run is shown at once: the first of its set.
+    await panel.getByText('The first run of this set').waitFor();
+    await panel.getByRole('button', { name: 'Run evaluation' }).click();
+    await panel.getByText(/\d better, \d worse, \d unchanged since the previous run/).waitFor();
+    const runs = (await call('GET', `/eval/runs?setId=${set.id}`)).data as { id: string }[];
+    expect(runs).toHaveLength(2);
+    const shown = await call('GET', `/eval/runs/${runs[0]!.id}`);
+    const row = panel.locator('tr[data-metric=mrr]');
+    expect(await row.locator('[data-col=value]').textContent()).toBe(shown.metrics.mrr.toFixed(4));
+    expect(await row.locator('[data-col=change]').textContent()).toMatch(/^([+-]\d\.\d{4}|0\.0000)$/);
+    expect(Number(await row.locator('[data-col=change]').textContent())).toBeCloseTo(shown.diff.metrics.mrr, 4);
+    expect(await panel.locator('[data-changes=wins] li').count()).toBe(shown.diff.wins.length);
+    expect(await panel.locator('[data-changes=losses] li').count()).toBe(shown.diff.losses.length);
+    await screen('playground-evaluation');
+  });
+
   it('toggles Help center on a document and shows the article on the help center page', async () => {
     const home = `${helpBase}/acme/`;
     const helpPage = await context.newPage();

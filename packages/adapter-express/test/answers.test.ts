@@ -57,7 +57,7 @@ describe('POST /api/answer', () => {
     expect(res.body.answer).toMatch(/7 business days.*\[\d\]/);
     expect(res.body.citations.length).toBeGreaterThan(0);
     const citation = res.body.citations[0];
-    expect(Object.keys(citation).sort()).toEqual(['chunkId', 'documentId', 'n', 'snippet', 'title', 'url']);
+    expect(Object.keys(citation).sort()).toEqual(['articleUrl', 'chunkId', 'documentId', 'headingPath', 'n', 'snippet', 'title', 'url']);
     expect(citation.documentId).toBe(ids[1]);
     expect(res.body.answer).toContain(`[${citation.n}]`);
     const chunk = await engineInternals(engine).store.search.getChunks({ tenantId: tenant.id, workspaceId: (await engineInternals(engine).store.workspaces.getDefault(tenant.id))!.id }, [citation.chunkId]);

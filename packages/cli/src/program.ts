@@ -19,9 +19,10 @@ import {
   workspaceUpdateCommand,
 } from './commands/workspace.js';
 import { basename, resolve } from 'node:path';
-import { parseHelpHost, PUBLIC_BUDGET_QUOTA_KEYS, QUOTA_KEYS, SHUTDOWN_GRACE_MS, type Engine } from '@panya/core';
+import { defaultSearchWeights, parseHelpHost, PUBLIC_BUDGET_QUOTA_KEYS, QUOTA_KEYS, SHUTDOWN_GRACE_MS, type Engine } from '@panya/core';
 import type { EnvConfig } from './config.js';
-import { evalCommand } from './commands/eval.js';
+import { evalCommand, parseWeights } from './commands/eval.js';
+import { workspaceEvalCommand } from './commands/workspace-eval.js';
 import { reindexCommand } from './commands/reindex.js';
 import { createUserCommand } from './commands/user.js';
 import { startScheduler } from './scheduler.js';
@@ -366,15 +367,38 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
       );
     });
 
-  program
-    .command('eval')
-    .description('measure retrieval quality on a BEIR-format folder (corpus.jsonl, queries.jsonl, qrels/test.tsv or qrels.tsv)')
-    .argument('<dir>', 'dataset folder')
+  dbOption(program.command('eval'))
+    .description("measure retrieval quality: a workspace's evaluation set (--workspace), or a BEIR-format folder (corpus.jsonl, queries.jsonl, qrels/test.tsv or qrels.tsv)")
+    .argument('[dir]', 'BEIR dataset folder (without --workspace)')
+    .option('--workspace <slug>', "run this workspace's evaluation set against the database (--db) and store the run")
+    .option('--tenant <slug>', 'the tenant of --workspace')
+    .option('--set <id>', "the evaluation set (default: the workspace's newest)")
+    .option('--no-citations', 'score retrieval only (no answers generated)')
+    .option('--fail-below <list>', 'exit non-zero below any of these, e.g. hitAt1=0.8,mrr=0.7 (hitAt1, hitAt5, mrr, ndcgAt10, citationAccuracy)')
     .option('--split <split>', 'test | train', 'test')
     .option('--embedder <name>', 'auto | hash | local | openai (default hash)', embedderChoice)
     .option('--weights <list>', 'hybrid RRF weights, e.g. lexical=1,semantic=0.05,trigram=0.5')
     .option('--json', 'print JSON')
-    .action(async (dir: string, opts: { split: string; embedder?: EnvConfig['PANYA_EMBEDDER']; json?: boolean; weights?: string }) => {
+    .action(async (dir: string | undefined, opts: { db?: string; workspace?: string; tenant?: string; set?: string; citations: boolean; failBelow?: string; split: string; embedder?: EnvConfig['PANYA_EMBEDDER']; json?: boolean; weights?: string }) => {
+      if (opts.workspace) {
+        if (dir) throw new CommandError('Give either a dataset folder or --workspace, not both.');
+        if (!opts.tenant) throw new CommandError('--workspace needs --tenant <slug>.');
+        const { workspace, tenant } = opts;
+        await withEngine(opts.db, async (engine) => {
+          await workspaceEvalCommand(engine, io, {
+            tenant,
+            workspace,
+            citations: opts.citations,
+            ...(opts.set ? { set: opts.set } : {}),
+            ...(opts.weights ? { weights: parseWeights(opts.weights, defaultSearchWeights(engine.embedder)) } : {}),
+            ...(opts.failBelow ? { failBelow: opts.failBelow } : {}),
+            ...(opts.json ? { json: true } : {}),
+          });
+        });
+        return;
+      }
+      if (!dir) throw new CommandError('Give a BEIR dataset folder, or --workspace <slug> --tenant <slug>.');
+      if (opts.failBelow) throw new CommandError('--fail-below applies to --workspace runs.');
       if (opts.split !== 'test' && opts.split !== 'train') throw new CommandError('--split must be test or train.');
       await withEngine(':memory:', (engine) => evalCommand(engine, io, dir, { split: opts.split as 'test' | 'train', name: basename(resolve(dir)), tty: Boolean(process.stderr.isTTY), ...(opts.json ? { json: true } : {}), ...(opts.weights ? { weights: opts.weights } : {}) }), { embedder: opts.embedder ?? 'hash' });
     });

@@ -4,6 +4,8 @@ import { ExtractiveGenerator } from './generators/extractive.js';
 import type { Contextualizer, Generator } from './ports/generator.js';
 import { createAnswerService } from './services/answer.js';
 import { createChatService } from './services/chat.js';
+import { createCuratedAnswerService } from './services/curated-answers.js';
+import { createEvalService } from './services/evaluation.js';
 import { createConversationService, createMessageSignal } from './services/conversations.js';
 import { createInboxService } from './services/inbox.js';
 import { createPersonaService } from './services/personas.js';
@@ -119,6 +121,10 @@ export interface Engine {
   readonly queries: ReturnType<typeof createQueryService>;
   readonly answers: ReturnType<typeof createAnswerService>;
   readonly chat: ReturnType<typeof createChatService>;
+  /** A workspace's approved answers; `match(scope, question)` says whether one covers a question. */
+  readonly curatedAnswers: ReturnType<typeof createCuratedAnswerService>;
+  /** A workspace's evaluation sets and runs. */
+  readonly evals: ReturnType<typeof createEvalService>;
   readonly conversations: ReturnType<typeof createConversationService>;
   readonly tickets: ReturnType<typeof createTicketService>;
   readonly personas: ReturnType<typeof createPersonaService>;
@@ -181,10 +187,12 @@ export function createEngine(options: EngineOptions): Engine {
   const hosts = createHostLookupCache(clock);
   const reserved = reservedHostnames({ apiHostnames: options.apiHostnames ?? [], helpHostname: options.helpHost?.hostname ?? null, edgeTarget: options.edgeTarget ?? null, deny: options.reservedHostnames ?? [] });
   const hostnames = createHostnameService({ ...deps, edge, edgeTarget: options.edgeTarget ?? null, hostsChanged: hosts.clear, reserved });
-  const answers = createAnswerService({ ...deps, generator, search, queries });
   // A revoked embedded key: the pages that carried it are purged (the next render provisions a new one).
   const apiKeys = createApiKeyService({ ...deps, revoked: async (key) => key.embeddedKey && key.workspaceId && helpCenter.siteChanged({ tenantId: key.tenantId, workspaceId: key.workspaceId }) });
   const helpCenter = createHelpCenterService({ ...deps, edge, helpHost: options.helpHost ?? null, search, apiKeys, hosts, reserved });
+  const curatedAnswers = createCuratedAnswerService(deps);
+  const sources = { curated: curatedAnswers, articleBase: helpCenter.articleBase };
+  const answers = createAnswerService({ ...deps, ...sources, generator, search, queries });
   const erasure = createErasureService({ ...deps, helpHost: options.helpHost ?? null, purge: helpCenter.sendPurge, hostsChanged: hosts.clear });
   /** A plan change (operator or payment processor): hostnames go inactive or back, and their cached pages go. */
   const planChanged = async (tenantId: string) => {
@@ -229,7 +237,9 @@ export function createEngine(options: EngineOptions): Engine {
     usage,
     queries,
     answers,
-    chat: createChatService({ ...deps, generator, search, limits, messages }),
+    chat: createChatService({ ...deps, ...sources, generator, search, limits, messages }),
+    curatedAnswers,
+    evals: createEvalService({ ...deps, search, answers }),
     conversations: createConversationService({ ...deps, messages }),
     tickets: createTicketService(deps),
     personas: createPersonaService(deps),

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -49,6 +49,8 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     jobs: new PgJobs(db, n),
     conversations: new PgConversations(db, n),
     hostnames: new SqlHostnames(kit),
+    curatedAnswers: new SqlCuratedAnswers(kit),
+    evals: new SqlEvals(kit),
     tombstones: new SqlTombstones(kit),
     visitorKeys: new SqlVisitorKeys(kit),
     billing: new SqlBilling(kit),
@@ -103,6 +105,8 @@ export class PostgresStore implements Store {
   readonly jobs;
   readonly conversations;
   readonly hostnames;
+  readonly curatedAnswers;
+  readonly evals;
   readonly tombstones;
   readonly visitorKeys;
   readonly billing;
@@ -141,6 +145,8 @@ export class PostgresStore implements Store {
     this.jobs = root.jobs;
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
+    this.curatedAnswers = root.curatedAnswers;
+    this.evals = root.evals;
     this.tombstones = root.tombstones;
     this.visitorKeys = root.visitorKeys;
     this.billing = root.billing;

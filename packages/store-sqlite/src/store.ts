@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, type SqlDriver, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, type SqlDriver, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -90,6 +90,8 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     jobs: new SqliteJobs(sql, run),
     conversations: new SqliteConversations(db, sql, run),
     hostnames: new SqlHostnames(kit),
+    curatedAnswers: new SqlCuratedAnswers(kit),
+    evals: new SqlEvals(kit),
     tombstones: new SqlTombstones(kit),
     visitorKeys: new SqlVisitorKeys(kit),
     billing: new SqlBilling(kit),
@@ -121,6 +123,8 @@ export class SqliteStore implements Store {
   readonly jobs;
   readonly conversations;
   readonly hostnames;
+  readonly curatedAnswers;
+  readonly evals;
   readonly tombstones;
   readonly visitorKeys;
   readonly billing;
@@ -180,6 +184,8 @@ export class SqliteStore implements Store {
     this.jobs = root.jobs;
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
+    this.curatedAnswers = root.curatedAnswers;
+    this.evals = root.evals;
     this.tombstones = root.tombstones;
     this.visitorKeys = root.visitorKeys;
     this.billing = root.billing;

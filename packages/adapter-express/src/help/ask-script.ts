@@ -40,7 +40,7 @@ export const ASK_SCRIPT = String.raw`(function () {
           var list = el('ol');
           answer.citations.forEach(function (c) {
             var item = el('li'); item.value = c.n;
-            var link = el('a', c.title); link.href = form.dataset.articles + encodeURIComponent(c.documentId);
+            var link = el('a', c.title); link.href = /^https?:/i.test(c.articleUrl || '') ? c.articleUrl : form.dataset.articles + encodeURIComponent(c.documentId);
             item.appendChild(link); list.appendChild(item);
           });
           nodes.push(el('h3', F.sources), list);

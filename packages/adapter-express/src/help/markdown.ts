@@ -3,7 +3,11 @@
  * must not carry taken out: raw HTML is shown as text, and links or images whose address is not
  * http(s), mailto or relative (e.g. `javascript:`, `data:`) lose their address.
  */
+import { headingAnchor } from '@panya/core';
 import { Marked, type Tokens } from 'marked';
+
+/** Anchors already given in the article being rendered (rendering is synchronous, one article at a time). */
+let anchorsSeen = new Map<string, number>();
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -28,6 +32,14 @@ const markdown = new Marked({
   gfm: true,
   async: false,
   renderer: {
+    // Headings carry the anchor a citation's `articleUrl` links to.
+    heading({ tokens, depth, text }: Tokens.Heading) {
+      const base = headingAnchor(text.replace(/[*_`[\]()]/g, ''));
+      const seen = anchorsSeen.get(base) ?? 0;
+      anchorsSeen.set(base, seen + 1);
+      const id = base && seen > 0 ? `${base}-${seen + 1}` : base;
+      return `<h${depth}${id ? ` id="${escapeHtml(id)}"` : ''}>${this.parser.parseInline(tokens)}</h${depth}>\n`;
+    },
     html({ text }: Tokens.HTML | Tokens.Tag) {
       return escapeHtml(text);
     },
@@ -47,6 +59,7 @@ const markdown = new Marked({
 
 /** Safe HTML for an article's markdown. */
 export function renderMarkdown(source: string): string {
+  anchorsSeen = new Map();
   return markdown.parse(source, { async: false }) as string;
 }
 

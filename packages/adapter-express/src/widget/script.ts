@@ -161,7 +161,7 @@ export const WIDGET_SCRIPT = String.raw`(function () {
           else if (event === 'citation') {
             if (!sources) { answer.appendChild(el('div', { class: 'sr' }, T.sources)); sources = el('ol', { class: 'sources', 'aria-label': T.sources }); answer.appendChild(sources); }
             var item = el('li', { value: String(value.n) });
-            var href = config.articleUrl ? config.articleUrl.replace('{documentId}', encodeURIComponent(value.documentId)) : value.url;
+            var href = value.articleUrl || (config.articleUrl ? config.articleUrl.replace('{documentId}', encodeURIComponent(value.documentId)) : value.url);
             if (href && /^https?:/i.test(href)) item.appendChild(el('a', { href: href, target: '_blank', rel: 'noopener' }, value.title));
             else item.textContent = value.title;
             sources.appendChild(item);

@@ -3,6 +3,7 @@ import { api } from '../api.js';
 import type { AppContext } from '../context.js';
 import { t, useLang } from '../i18n.js';
 import { ErrorBox, useAction } from '../ui.js';
+import { EvaluationPanel } from './evaluation.js';
 
 interface Explained {
   results: {
@@ -96,6 +97,7 @@ export function PlaygroundScreen({ ctx }: { ctx: AppContext }) {
           )}
         </section>
       ) : null}
+      <EvaluationPanel ctx={ctx} />
     </>
   );
 }

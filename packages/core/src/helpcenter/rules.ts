@@ -136,3 +136,17 @@ export function tenantPurge(helpHost: HelpHost | null, tenantSlug: string, hostn
     hosts: [...hostnames],
   });
 }
+
+/**
+ * The `id` a help-center article gives a heading, so a citation can link to its section: the
+ * heading's words (any script) lowercased and joined by hyphens. Headings repeated in one article
+ * get `-2`, `-3`, … after the first (the page renders them so; a citation links the first).
+ */
+export function headingAnchor(heading: string): string {
+  return heading
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+}

@@ -7,6 +7,8 @@ import type { AnswerService } from '../services/answer.js';
 import type { ApiKeyService } from '../services/api-keys.js';
 import type { AccessService } from '../services/access.js';
 import type { BillingService } from '../services/billing.js';
+import type { CuratedAnswerService } from '../services/curated-answers.js';
+import type { EvalService } from '../services/evaluation.js';
 import type { ConversationService } from '../services/conversations.js';
 import type { InboxService } from '../services/inbox.js';
 import type { PersonaService } from '../services/personas.js';
@@ -44,6 +46,8 @@ export interface OperationServices {
   settings: TenantSettingsService;
   apiKeys: ApiKeyService;
   helpCenter: HelpCenterService;
+  curatedAnswers: CuratedAnswerService;
+  evals: EvalService;
 }
 
 /** What an operation runs with: the authenticated request, the services, and the caller's abort signal. */

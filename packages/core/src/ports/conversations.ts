@@ -7,7 +7,12 @@ export type Citation = {
   documentId: string;
   chunkId: string;
   title: string;
+  /** (Absent on messages stored before citations carried it.) The section of the document the cited chunk is in, outermost heading first. */
+  headingPath?: string[];
+  /** The document's source link, if it has one. */
   url: string | null;
+  /** The cited section in the help center (`…/articles/{id}#{heading}`); null when the document is not published there. */
+  articleUrl?: string | null;
   snippet: string;
 };
 

@@ -8,6 +8,8 @@
  * Isolation is structural: every method that touches tenant data takes the tenant (and,
  * for workspace data, the workspace) and filters by it in the query itself.
  */
+import type { CuratedAnswerStore } from './curated-answers.js';
+import type { EvalStore } from './evaluation.js';
 import type { HostnameStore, TombstoneStore } from '../hostnames/record.js';
 import type { VisitorKeyStore } from '../visitors/keys.js';
 import type { PlanId, Quotas } from '../plans.js';
@@ -386,6 +388,8 @@ export interface Store {
   readonly visitors: VisitorStore;
   readonly customers: CustomerStore;
   readonly inbox: InboxStore;
+  readonly curatedAnswers: CuratedAnswerStore;
+  readonly evals: EvalStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
    * `tx` it is given; other callers wait until the transaction ends.

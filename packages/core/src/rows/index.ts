@@ -20,3 +20,5 @@ export { SqlResolutions } from './aggregates/resolutions.js';
 export { SqlCustomers, SqlPersonas, SqlTickets } from './aggregates/support.js';
 export { SqlConnectors, SqlIdempotency, SqlOrigins } from './aggregates/sync.js';
 export { SqlVisitorKeys } from './aggregates/visitor-keys.js';
+export { SqlCuratedAnswers } from './aggregates/curated-answers.js';
+export { SqlEvals } from './aggregates/evaluation.js';

@@ -5,7 +5,7 @@
  */
 import { addColumns, createTable, type KitStatements } from './ddl.js';
 import type { RenderContext } from './sql.js';
-import { DOCUMENTS, VISITOR_KEYS } from './tables.js';
+import { DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS } from './tables.js';
 
 export interface KitMigration {
   /** Stable and unique: `<table>-<what>`. */
@@ -56,6 +56,17 @@ function documentAudiences(ctx: RenderContext): string[] {
 export const KIT_MIGRATIONS: readonly KitMigration[] = [
   { id: 'documents-audiences', statements: (ctx) => [...addColumns(DOCUMENTS, ['audiences'])(ctx), ...documentAudiences(ctx)] },
   { id: 'visitor-keys-v1', statements: createTable(VISITOR_KEYS, { primaryKey: ['tenantId', 'workspaceId'] }) },
+  {
+    id: 'curated-answers-v1',
+    statements: createTable(CURATED_ANSWERS, { primaryKey: ['id'], indexes: [{ name: 'curated_answers_workspace', fields: ['tenantId', 'workspaceId', 'createdAt'] }] }),
+  },
+  {
+    id: 'eval-v1',
+    statements: (ctx) => [
+      ...createTable(EVAL_SETS, { primaryKey: ['id'], indexes: [{ name: 'eval_sets_workspace', fields: ['tenantId', 'workspaceId', 'createdAt'] }] })(ctx),
+      ...createTable(EVAL_RUNS, { primaryKey: ['id'], indexes: [{ name: 'eval_runs_set', fields: ['tenantId', 'workspaceId', 'setId', 'createdAt'] }] })(ctx),
+    ],
+  },
 ];
 
 /** Where each store records the steps it applied. */

@@ -8,6 +8,8 @@ import type { VisitorKeyRecord } from '../visitors/keys.js';
 import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
 import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
 import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
+import type { CuratedAnswerRecord } from '../ports/curated-answers.js';
+import type { EvalRunRecord, EvalSetRecord } from '../ports/evaluation.js';
 import type { ApiQueryEvent, UsageRecord } from '../ports/usage.js';
 import type { MembershipRecord, SessionRecord, UserRecord } from '../ports/users.js';
 import type { ResolutionRecord } from '../ports/resolutions.js';
@@ -300,4 +302,31 @@ export const VISITOR_KEYS = table<VisitorKeyRecord>('visitor_keys', [
   ['issuer', 'issuer', 'text', { nullable: true }],
   ['audience', 'audience', 'text', { nullable: true }],
   ...stamped,
+]);
+
+export const CURATED_ANSWERS = table<CuratedAnswerRecord>('curated_answers', [
+  ...tenantScoped,
+  ['question', 'question', 'text'],
+  ['paraphrases', 'paraphrases', 'json'],
+  ['answer', 'answer', 'text'],
+  ['documentIds', 'document_ids', 'json'],
+  ['origin', 'origin', 'text'],
+  ['originRef', 'origin_ref', 'text', { nullable: true }],
+  ['createdBy', 'created_by', 'text', { nullable: true }],
+  ...stamped,
+]);
+
+export const EVAL_SETS = table<EvalSetRecord>('eval_sets', [...tenantScoped, ['name', 'name', 'text'], ['questions', 'questions', 'json'], ...stamped]);
+
+export const EVAL_RUNS = table<EvalRunRecord>('eval_runs', [
+  ...tenantScoped,
+  ['setId', 'set_id', 'text'],
+  ['status', 'status', 'text'],
+  ['weights', 'weights', 'json', { nullable: true }],
+  ['metrics', 'metrics', 'json', { nullable: true }],
+  ['results', 'results', 'json'],
+  ['previousRunId', 'previous_run_id', 'text', { nullable: true }],
+  ['error', 'error', 'text', { nullable: true }],
+  ['createdAt', 'created_at', 'time'],
+  ['finishedAt', 'finished_at', 'time', { nullable: true }],
 ]);

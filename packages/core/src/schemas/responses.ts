@@ -47,15 +47,29 @@ export const citationSchema = z.looseObject({
   documentId: z.string(),
   chunkId: z.string(),
   title: z.string(),
-  url: z.string().nullable(),
+  headingPath: z.array(z.string()).describe('The section of the document the cited chunk is in, outermost heading first.'),
+  url: z.string().nullable().describe("The document's source link, if it has one."),
+  articleUrl: z.string().nullable().describe('The cited section in the help center (`…/articles/{documentId}#{heading}`); null when the document is not published there.'),
   snippet: z.string(),
 });
+
+/** Present when the answer is a workspace's curated answer, given verbatim instead of a generated one. */
+export const curatedMarkSchema = z
+  .looseObject({
+    id: z.string(),
+    question: z.string().describe('The curated question the query matched.'),
+    origin: z.enum(['gap', 'feedback', 'manual']).describe('Where the curated answer came from.'),
+    originRef: z.string().nullable(),
+    documentIds: z.array(z.string()).describe('The documents the curated answer rests on.'),
+  })
+  .describe('Present when the answer is a curated answer of the workspace, given verbatim.');
 
 export const answerResponseSchema = z.looseObject({
   answer: z.string().describe('The answer, with [n] markers pointing to `citations`.'),
   citations: z.array(citationSchema),
   locale: z.enum(LOCALES),
   grounded: z.boolean().describe('False: the knowledge base holds no answer; say so rather than guess.'),
+  curated: curatedMarkSchema.optional(),
 });
 export type AnswerResponse = z.infer<typeof answerResponseSchema>;
 
@@ -66,7 +80,7 @@ export const chatEventSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('meta'), data: z.looseObject({ conversationId: z.string(), messageId: z.string() }) }),
   z.object({ event: z.literal('delta'), data: z.looseObject({ text: z.string() }) }),
   z.object({ event: z.literal('citation'), data: citationSchema }),
-  z.object({ event: z.literal('done'), data: z.looseObject({ usage: usageSchema, grounded: z.boolean(), query: z.string() }) }),
+  z.object({ event: z.literal('done'), data: z.looseObject({ usage: usageSchema, grounded: z.boolean(), query: z.string(), curated: curatedMarkSchema.optional() }) }),
   z.object({ event: z.literal('error'), data: z.looseObject({ code: z.string(), detail: z.string() }) }),
 ]);
 export type ChatEvent = z.infer<typeof chatEventSchema>;

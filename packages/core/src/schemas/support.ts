@@ -83,7 +83,7 @@ export const messageSchema = z.looseObject({
   conversationId: z.string(),
   role: z.enum(['user', 'assistant']),
   content: z.string(),
-  citations: z.array(citationSchema),
+  citations: z.array(citationSchema.partial({ headingPath: true, articleUrl: true })).describe('headingPath and articleUrl are absent on messages stored before citations carried them.'),
   grounded: z.boolean().nullable(),
   feedback: feedbackJson,
   createdAt: z.string(),

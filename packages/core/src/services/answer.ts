@@ -2,10 +2,12 @@ import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, upstreamUnavailable, type PanyaError } from '../errors.js';
 import type { AnswerResponse } from '../schemas/responses.js';
 import type { Generator, GeneratorUsage } from '../ports/generator.js';
+import type { Audiences } from '../ports/search-index.js';
 import { answerSchema, detectLocale, type AnswerInput, type Locale } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
 import { audiencesOf, requireScope, type RequestContext, type ServiceDeps } from './context.js';
-import { numberCitations, retrieveContext } from './grounding.js';
+import { curatedMark, type CuratedAnswerService } from './curated-answers.js';
+import { numberCitations, retrieveContext, type ArticleLinks } from './grounding.js';
 import { answerLocale, findPersona, personaRequest } from './personas.js';
 import type { Counted, QueryChannel, QueryService } from './queries.js';
 import type { SearchService } from './search.js';
@@ -23,15 +25,33 @@ async function complete(generator: Generator, request: Parameters<Generator['gen
   return { text: text.trim(), usage };
 }
 
-/** Grounded answers with `[n]` citations; each call is a billable API query. */
-export function createAnswerService(deps: ServiceDeps & { generator: Generator; search: SearchService; queries: QueryService }) {
+/** What answers and chat consult besides the search: the workspace's curated answers and where its articles are shown. */
+export interface AnswerSources {
+  curated?: Pick<CuratedAnswerService, 'match'>;
+  /** The help-center base of a request's workspace (citations link published documents there). */
+  articleBase?: (ctx: RequestContext) => Promise<string | null>;
+}
+
+/** The article links of a request's citations. */
+export async function articleLinks(deps: ServiceDeps & AnswerSources, ctx: RequestContext): Promise<ArticleLinks | undefined> {
+  if (!deps.articleBase) return undefined;
+  return { base: await deps.articleBase(ctx), refs: (scope, ids) => deps.store.documents.getRefs(scope, ids) };
+}
+
+/**
+ * Grounded answers with `[n]` citations; each call is a billable API query. A query that matches
+ * a curated answer of the workspace gets that answer verbatim, marked `curated`, without generation.
+ */
+export function createAnswerService(deps: ServiceDeps & AnswerSources & { generator: Generator; search: SearchService; queries: QueryService }) {
   const { generator } = deps;
 
-  async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal): Promise<Result<AnswerResponse, PanyaError>> {
+  async function answer(ctx: RequestContext, input: AnswerInput, signal?: AbortSignal, audiences?: Audiences, options: { curated?: boolean } = {}): Promise<Result<AnswerResponse, PanyaError>> {
     const persona = await findPersona(deps.store, ctx.scope, input.personaId);
     if (persona.isErr()) return err(persona.error);
     const locale = answerLocale(input, persona.value);
-    const context = await retrieveContext(deps.search, ctx.scope, input.query, audiencesOf(ctx));
+    const curated = options.curated === false ? null : await deps.curated?.match(ctx.scope, input.query);
+    if (curated) return ok({ answer: curated.answer, citations: [], locale, grounded: true, curated: curatedMark(curated) });
+    const context = await retrieveContext(deps.search, ctx.scope, input.query, audiences === undefined ? audiencesOf(ctx) : audiences, await articleLinks(deps, ctx));
     let generated: Awaited<ReturnType<typeof complete>>;
     try {
       generated = await complete(generator, { query: input.query, locale, context: context.passages, ...personaRequest(persona.value), ...(signal ? { signal } : {}) });
@@ -47,7 +67,9 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
   return {
     /**
      * An answer for an already validated, authorized request, without counting it (the operation
-     * table counts); the passages come from the documents the caller's audiences read.
+     * table counts); the passages come from the documents the caller's audiences read (or
+     * `audiences`, when given); `curated: false` generates even when a curated answer matches
+     * (evaluation scores the generated answer).
      */
     generate: answer,
 

@@ -8,6 +8,8 @@ import type { ChatEvent } from '../schemas/responses.js';
 import { chatSchema, detectLocale, type ChatInput } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
 import { audiencesOf, requireScope, type RequestContext, type ServiceDeps } from './context.js';
+import { articleLinks, type AnswerSources } from './answer.js';
+import { curatedMark } from './curated-answers.js';
 import { CitationNumbering, retrieveContext } from './grounding.js';
 import type { LimitsService, RateLimitStatus } from './limits.js';
 import type { MessageSignal } from './conversations.js';
@@ -32,7 +34,7 @@ export interface ChatStream {
  * rate limit, unknown conversation) is decided before the stream starts, so HTTP can still
  * answer with a status code; failures after that arrive as an `error` event.
  */
-export function createChatService(deps: ServiceDeps & { generator: Generator; search: SearchService; limits: LimitsService; messages?: MessageSignal; streamSlots?: StreamSlots }) {
+export function createChatService(deps: ServiceDeps & AnswerSources & { generator: Generator; search: SearchService; limits: LimitsService; messages?: MessageSignal; streamSlots?: StreamSlots }) {
   const { store, clock, ids, logger, generator } = deps;
   const slots = deps.streamSlots ?? createStreamSlots();
 
@@ -95,7 +97,16 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
           try {
             yield { event: 'meta', data: { conversationId: conversation.id, messageId } };
             const standalone = history.length === 0 ? query : generator.condense ? await generator.condense(query, history, signal) : condenseQuery(query, history);
-            const context = await retrieveContext(deps.search, ctx.scope, standalone, audiencesOf(ctx));
+            const curated = await deps.curated?.match(ctx.scope, standalone);
+            if (curated) {
+              // The approved text as written, in one piece: it is never re-generated or paraphrased.
+              yield { event: 'delta', data: { text: curated.answer } };
+              await store.conversations.appendMessage(ctx.scope, { id: messageId, conversationId: conversation.id, tenantId: ctx.scope.tenantId, workspaceId: ctx.scope.workspaceId, role: 'assistant', content: curated.answer, citations: [], grounded: true, createdAt: clock.now().toISOString() });
+              deps.messages?.notify(conversation.id);
+              yield { event: 'done', data: { usage: { inputTokens: 0, outputTokens: 0 }, grounded: true, query: standalone, curated: curatedMark(curated) } };
+              return;
+            }
+            const context = await retrieveContext(deps.search, ctx.scope, standalone, audiencesOf(ctx), await articleLinks(deps, ctx));
             const numbering = new CitationNumbering(context);
             let text = '';
             let usage: GeneratorUsage = { inputTokens: 0, outputTokens: 0 };

@@ -2,7 +2,9 @@ import { CONTEXT_PASSAGES } from '../bounds.js';
 import type { Citation } from '../ports/conversations.js';
 import type { GeneratorContext } from '../ports/generator.js';
 import type { Audiences } from '../ports/search-index.js';
-import type { Scope } from '../ports/store.js';
+import type { DocumentRef, Scope } from '../ports/store.js';
+import { headingAnchor } from '../helpcenter/rules.js';
+import { AUDIENCE_PUBLIC, canRead } from '../audiences/rules.js';
 import { plainText } from '../text/plain.js';
 import type { SearchService } from './search.js';
 
@@ -11,6 +13,14 @@ const SNIPPET_CHARS = 240;
 export interface GroundingContext {
   passages: GeneratorContext[];
   urls: Map<string, string | null>;
+  /** Help-center article URL (without anchor) of each published document of the context. */
+  articles?: Map<string, string>;
+}
+
+/** Where the caller's help center shows articles: `{base}/articles/{id}`; null when it has none. */
+export interface ArticleLinks {
+  base: string | null;
+  refs(scope: Scope, ids: readonly string[]): Promise<DocumentRef[]>;
 }
 
 /** Passages (by rank) whose list, cut at the chunk's end, may be completed from the next chunk. */
@@ -27,7 +37,7 @@ const CONTINUATION_CHARS = 600;
  * top 6). A top passage that ends inside a list takes in the next chunk of its document when that
  * chunk is of the same section and goes on with the list: a how-to answer needs every step.
  */
-export async function retrieveContext(search: SearchService, scope: Scope, query: string, audiences: Audiences = null): Promise<GroundingContext> {
+export async function retrieveContext(search: SearchService, scope: Scope, query: string, audiences: Audiences = null, links?: ArticleLinks): Promise<GroundingContext> {
   const { results } = await search.run(scope, { query, topK: CONTEXT_PASSAGES }, audiences);
   const passages: GeneratorContext[] = results.map((r, i) => ({ n: i + 1, chunkId: r.chunkId, documentId: r.documentId, title: r.title, headingPath: r.headingPath, text: r.text }));
   await Promise.all(
@@ -45,7 +55,12 @@ export async function retrieveContext(search: SearchService, scope: Scope, query
       if (from < lines.length) p.text = `${p.text}\n${lines.slice(from).join('\n')}`;
     }),
   );
-  return { passages, urls: new Map(results.map((r) => [r.documentId, r.url])) };
+  const context: GroundingContext = { passages, urls: new Map(results.map((r) => [r.documentId, r.url])) };
+  if (links?.base && passages.length > 0) {
+    const refs = await links.refs(scope, [...new Set(passages.map((p) => p.documentId))]);
+    context.articles = new Map(refs.filter((d) => canRead([AUDIENCE_PUBLIC], d.audiences)).map((d) => [d.id, `${links.base}/articles/${encodeURIComponent(d.id)}`]));
+  }
+  return context;
 }
 
 /** Plain text of a chunk for a citation preview: markdown markers, table rules and fences removed. */
@@ -61,28 +76,44 @@ function snippet(text: string): string {
   return flat.length <= SNIPPET_CHARS ? flat : `${flat.slice(0, SNIPPET_CHARS - 1).trimEnd()}…`;
 }
 
-function citationOf(p: GeneratorContext, n: number, context: GroundingContext): Citation {
-  return { n, documentId: p.documentId, chunkId: p.chunkId, title: plainText(p.title), url: context.urls.get(p.documentId) ?? null, snippet: snippet(p.text) };
+function citationOf(p: GeneratorContext, n: number, context: GroundingContext): Required<Citation> {
+  const article = context.articles?.get(p.documentId);
+  const section = p.headingPath.at(-1);
+  const anchor = section ? headingAnchor(section) : '';
+  return {
+    n,
+    documentId: p.documentId,
+    chunkId: p.chunkId,
+    title: plainText(p.title),
+    headingPath: p.headingPath,
+    url: context.urls.get(p.documentId) ?? null,
+    articleUrl: article ? `${article}${anchor ? `#${anchor}` : ''}` : null,
+    snippet: snippet(p.text),
+  };
 }
 
 /** The passages an answer cites as `[n]`, in order of first citation; unknown numbers are ignored. */
-export function citationsIn(answer: string, context: GroundingContext): Citation[] {
+export function citationsIn(answer: string, context: GroundingContext): Required<Citation>[] {
   const byN = new Map(context.passages.map((p) => [p.n, p]));
   const seen = new Set<number>();
-  const citations: Citation[] = [];
-  for (const match of answer.matchAll(/\[(\d{1,3})\]/g)) {
-    const n = Number(match[1]);
-    const p = byN.get(n);
-    if (!p || seen.has(n)) continue;
-    seen.add(n);
-    citations.push(citationOf(p, n, context));
+  const citations: Required<Citation>[] = [];
+  for (const match of answer.matchAll(MARKER)) {
+    for (const n of numbersOf(match[1]!)) {
+      const p = byN.get(n);
+      if (!p || seen.has(n)) continue;
+      seen.add(n);
+      citations.push(citationOf(p, n, context));
+    }
   }
   return citations;
 }
 
-const MARKER = / ?\[(\d{1,3})\]/g;
-/** A marker that the next piece of a stream may complete ("… [1" + "2]"). */
-const OPEN_MARKER = / ?\[\d{0,3}$/;
+/** A citation marker: `[2]`, or several passages in one bracket (`[1, 3]`). */
+const MARKER = / ?\[(\d{1,3}(?:\s*,\s*\d{1,3}){0,9})\]/g;
+/** A marker that the next piece of a stream may complete ("… [1" + "2]", "[1," + " 3]"); bounded. */
+const OPEN_MARKER = / ?\[(?:\d{1,3}(?:\s*,\s*\d{0,3}){0,9}\s*)?$/;
+
+const numbersOf = (list: string) => list.split(',').map((d) => Number(d.trim()));
 
 /**
  * Renumbers an answer's citations 1..n in order of first use while it streams: generators cite
@@ -115,22 +146,23 @@ export class CitationNumbering {
   }
 
   /** The cited passages, numbered as shown. */
-  citations(): Citation[] {
+  citations(): Required<Citation>[] {
     return [...this.shown].map(([n, shown]) => citationOf(this.byN.get(n)!, shown, this.context));
   }
 
+  /** Each marker becomes `[k]` per known passage (`[1, 3]` → `[1][2]`); a marker naming none is removed. */
   private rewrite(text: string): string {
-    return text.replace(MARKER, (marker, digits: string) => {
-      const n = Number(digits);
-      if (!this.byN.has(n)) return '';
-      if (!this.shown.has(n)) this.shown.set(n, this.shown.size + 1);
-      return marker.replace(`[${digits}]`, `[${this.shown.get(n)}]`);
+    return text.replace(MARKER, (marker, list: string) => {
+      const known = [...new Set(numbersOf(list))].filter((n) => this.byN.has(n));
+      if (known.length === 0) return '';
+      for (const n of known) if (!this.shown.has(n)) this.shown.set(n, this.shown.size + 1);
+      return `${marker.startsWith(' ') ? ' ' : ''}${known.map((n) => `[${this.shown.get(n)}]`).join('')}`;
     });
   }
 }
 
 /** Renumbers a complete answer (see `CitationNumbering`). */
-export function numberCitations(answer: string, context: GroundingContext): { text: string; citations: Citation[] } {
+export function numberCitations(answer: string, context: GroundingContext): { text: string; citations: Required<Citation>[] } {
   const numbering = new CitationNumbering(context);
   const text = numbering.push(answer) + numbering.flush();
   return { text, citations: numbering.citations() };

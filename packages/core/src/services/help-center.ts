@@ -121,6 +121,13 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
     }
   }
 
+  /** Where the request's workspace shows its articles (`{base}/articles/{id}`): its active custom hostname, else the help host; null with neither. */
+  async function articleBase(ctx: Pick<RequestContext, 'tenant' | 'workspace'>): Promise<string | null> {
+    const active = (await store.hostnames.list(ctx.tenant.id)).find((h) => h.status === 'active');
+    const origin = active ? `https://${active.hostname}` : helpHost?.origin;
+    return origin ? `${origin}${siteBase(active ? null : ctx.tenant.slug, ctx.workspace)}` : null;
+  }
+
   return {
     helpHost,
 
@@ -236,9 +243,7 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
      * (every publishable key; a secret key may cite internal documents, which have no public page).
      */
     async widget(ctx: RequestContext): Promise<WidgetConfig> {
-      const active = (await store.hostnames.list(ctx.tenant.id)).find((h) => h.status === 'active');
-      const origin = active ? `https://${active.hostname}` : helpHost?.origin;
-      const base = origin ? `${origin}${siteBase(active ? null : ctx.tenant.slug, ctx.workspace)}` : null;
+      const base = await articleBase(ctx);
       const restricted = audiencesOf(ctx) !== null;
       return {
         name: ctx.workspace.name,
@@ -247,6 +252,8 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
         articleUrl: base && restricted ? `${base}/articles/{documentId}` : null,
       };
     },
+
+    articleBase,
 
     /** Whether an ask-box request's key may answer on this site: the site's tenant and workspace, help-center documents only. */
     admits(site: HelpSite, ctx: RequestContext): boolean {

@@ -46,8 +46,8 @@ export type FakeOpenAIHandler = (req: FakeOpenAIRequest, res: ServerResponse, n:
 export interface FakeOpenAIOptions {
   /** Width of embeddings when a request names no `dimensions`. Default 4. */
   dimension?: number;
-  /** The pieces the default chat answer streams. Default `DEFAULT_ANSWER`. */
-  answer?: readonly string[];
+  /** The pieces the default chat answer streams (or a function of the request and its number). Default `DEFAULT_ANSWER`. */
+  answer?: readonly string[] | ((req: FakeOpenAIRequest, n: number) => readonly string[]);
 }
 
 export interface FakeOpenAI {
@@ -67,15 +67,46 @@ export interface FakeOpenAI {
 /** The canned grounded answer: it cites passage 1. */
 export const DEFAULT_ANSWER: readonly string[] = ['Refunds take ', '7 business days', ' [1].'];
 
+/**
+ * A model's untidy citing, varied by `seed`: markers of passages that exist and of passages that
+ * do not (up to [12]), several in one bracket ("[2, 9]"), and markers split across stream pieces
+ * ("[1" + "1]", "[" + "3]", "[2," + " 5]"). What the server sends on must still cite only real passages.
+ */
+export function messyCitations(seed: number): string[] {
+  let state = (seed * 2654435761) >>> 0 || 1;
+  const next = (max: number) => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state % max;
+  };
+  const marker = () => {
+    const count = 1 + next(3);
+    return `[${Array.from({ length: count }, () => 1 + next(12)).join(next(2) ? ', ' : ',')}]`;
+  };
+  const text = ['The answer is in the passages', ' Refunds take 7 business days', ' Orders ship within 2 days', ' Keep the receipt'].map((s) => `${s} ${marker()}${next(2) ? marker() : ''}.`).join('') + ` See also ${marker()}`;
+  // Cut anywhere, so some cuts fall inside markers.
+  const pieces: string[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const len = 1 + next(7);
+    pieces.push(text.slice(at, at + len));
+    at += len;
+  }
+  return pieces;
+}
+
 /** Starts the server on a free local port. */
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const requests: FakeOpenAIRequest[] = [];
   let handler: FakeOpenAIHandler | null = null;
 
   const answer = async (req: FakeOpenAIRequest, res: ServerResponse): Promise<void> => {
+    const n = requests.indexOf(req) + 1;
     if (req.method === 'POST' && req.url === '/v1/embeddings') return sendEmbeddings(res, req.body as EmbeddingsBody, { dims: (req.body as EmbeddingsBody).dimensions ?? options.dimension ?? 4 });
     if (req.method === 'POST' && req.url === '/v1/chat/completions') {
-      const pieces = options.answer ?? DEFAULT_ANSWER;
+      const pieces = typeof options.answer === 'function' ? options.answer(req, n) : (options.answer ?? DEFAULT_ANSWER);
       if ((req.body as ChatBody).stream) return streamChat(res, pieces);
       return sendCompletion(res, pieces.join(''));
     }

@@ -1,6 +1,7 @@
 export {
   startFakeOpenAI,
   DEFAULT_ANSWER,
+  messyCitations,
   fakeEmbedding,
   fakeTokenCount,
   sendEmbeddings,
