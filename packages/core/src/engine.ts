@@ -6,6 +6,7 @@ import { createAnswerService } from './services/answer.js';
 import { createChatService } from './services/chat.js';
 import { createConversationService, createMessageSignal } from './services/conversations.js';
 import { createInboxService } from './services/inbox.js';
+import { createInsightsService } from './services/insights.js';
 import { createPersonaService } from './services/personas.js';
 import { createTicketService } from './services/tickets.js';
 import { createVisitorService } from './services/visitors.js';
@@ -14,7 +15,7 @@ import { countResolutions } from './services/resolutions.js';
 import type { Embedder } from './ports/embedder.js';
 import type { PaymentProcessor } from './ports/payment.js';
 import type { PriceCatalog } from './billing/catalog.js';
-import type { Store } from './ports/store.js';
+import type { Scope, Store } from './ports/store.js';
 import type { Clock, Ids, Logger } from './ports/system.js';
 import { createAccessService } from './services/access.js';
 import { createIdempotencyService } from './services/idempotency.js';
@@ -113,6 +114,8 @@ export interface Engine {
   readonly personas: ReturnType<typeof createPersonaService>;
   readonly visitors: ReturnType<typeof createVisitorService>;
   readonly inbox: ReturnType<typeof createInboxService>;
+  /** Content gaps and feedback traced to passages. */
+  readonly insights: ReturnType<typeof createInsightsService>;
   readonly users: ReturnType<typeof createUserService>;
   readonly hostnames: ReturnType<typeof createHostnameService>;
   readonly helpCenter: ReturnType<typeof createHelpCenterService>;
@@ -194,7 +197,12 @@ export function createEngine(options: EngineOptions): Engine {
   const documents = createDocumentService({ ...deps, indexing: worker, ...(options.ingestRunner ? {} : { ingest }), worker, changed: helpCenter.siteChanged });
   const connectors = createConnectorService({ ...deps, access, documents });
   const settings = createTenantSettingsService({ ...deps, connectors });
-  const jobs = createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}), ...(options.holder ? { holder: options.holder } : {}) });
+  /** The document a content gap's questions come closest to: the search pipeline's best hit. */
+  const nearestDocument = async (scope: Scope, query: string) => {
+    const best = (await search.run(scope, { query, topK: 1 })).results[0];
+    return best ? { id: best.documentId, title: best.title, url: best.url } : null;
+  };
+  const jobs = createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, nearestDocument, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}), ...(options.holder ? { holder: options.holder } : {}) });
   const engine: Engine = {
     embedder,
     generator,
@@ -220,6 +228,7 @@ export function createEngine(options: EngineOptions): Engine {
     personas: createPersonaService(deps),
     visitors: createVisitorService(deps),
     inbox: createInboxService(deps),
+    insights: createInsightsService({ ...deps, recompute: () => void jobs.run('content-gaps', {}).catch((error: unknown) => logger.warn('content gaps run failed', { error: error instanceof Error ? error.message : String(error) })) }),
     users,
     hostnames,
     helpCenter,

@@ -8,6 +8,7 @@ import type { ApiKeyService } from '../services/api-keys.js';
 import type { BillingService } from '../services/billing.js';
 import type { ConversationService } from '../services/conversations.js';
 import type { InboxService } from '../services/inbox.js';
+import type { InsightsService } from '../services/insights.js';
 import type { PersonaService } from '../services/personas.js';
 import type { TicketService } from '../services/tickets.js';
 import type { VisitorService } from '../services/visitors.js';
@@ -37,6 +38,7 @@ export interface OperationServices {
   visitors: VisitorService;
   customers: CustomerService;
   inbox: InboxService;
+  insights: InsightsService;
   erasure: ErasureService;
   settings: TenantSettingsService;
   apiKeys: ApiKeyService;

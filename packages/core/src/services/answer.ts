@@ -8,6 +8,7 @@ import { answerSchema, detectLocale, type AnswerInput, type Locale } from '../sc
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
 import { numberCitations, retrieveContext } from './grounding.js';
+import { recordQuestion } from './insights.js';
 import { answerLocale, findPersona, personaRequest } from './personas.js';
 import type { Counted, QueryChannel, QueryService } from './queries.js';
 import type { SearchService } from './search.js';
@@ -43,6 +44,7 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
       return err(upstreamUnavailable(error));
     }
     const { text, citations } = numberCitations(generated.text, context);
+    await recordQuestion(deps, ctx.scope, { question: input.query, source: 'answer', answer: text, citations, topScore: context.topScore });
     return ok({ answer: text, citations, locale, grounded: citations.length > 0 });
   }
 

@@ -10,6 +10,7 @@ import { chatSchema, detectLocale, type ChatInput } from '../schemas/answers.js'
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
 import { CitationNumbering, retrieveContext } from './grounding.js';
+import { recordQuestion } from './insights.js';
 import type { LimitsService, RateLimitStatus } from './limits.js';
 import type { MessageSignal } from './conversations.js';
 import { answerLocale, findPersona, personaRequest } from './personas.js';
@@ -127,6 +128,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
               createdAt: clock.now().toISOString(),
             });
             deps.messages?.notify(conversation.id);
+            await recordQuestion(deps, ctx.scope, { question: query, source: 'chat', answer: text, citations, topScore: context.topScore, conversationId: conversation.id, messageId });
             yield { event: 'done', data: { usage, grounded: citations.length > 0, query: standalone } };
           } catch (error) {
             if (signal?.aborted) return;

@@ -10,6 +10,8 @@ const SNIPPET_CHARS = 240;
 export interface GroundingContext {
   passages: GeneratorContext[];
   urls: Map<string, string | null>;
+  /** The best fused search score among the passages; null when retrieval found nothing. */
+  topScore: number | null;
 }
 
 /** Passages (by rank) whose list, cut at the chunk's end, may be completed from the next chunk. */
@@ -44,7 +46,7 @@ export async function retrieveContext(search: SearchService, scope: Scope, query
       if (from < lines.length) p.text = `${p.text}\n${lines.slice(from).join('\n')}`;
     }),
   );
-  return { passages, urls: new Map(results.map((r) => [r.documentId, r.url])) };
+  return { passages, urls: new Map(results.map((r) => [r.documentId, r.url])), topScore: results[0]?.score ?? null };
 }
 
 /** Plain text of a chunk for a citation preview: markdown markers, table rules and fences removed. */
