@@ -51,9 +51,12 @@ export interface GapCluster {
 /** Question framing that says nothing about the topic ("how", "can I", Thai question particles). */
 const FRAMING = new Set(['how', 'what', 'why', 'when', 'where', 'which', 'can', 'pleas', 'ไหม', 'มั้ย', 'ค่ะ', 'คะ', 'ครับ', 'ยัง', 'ไง', 'อยาก', 'วิธี', 'ได้', 'หรือ', 'เปล่า', 'บ้าง', 'อะไร', 'ทำไม']);
 
+/** What `maskPersonalData` left in place of personal data: not a topic. */
+const MASK_MARKERS = /\[(?:email|card|thai-id|phone)\]/g;
+
 /** Distinct index terms of a question, at most MAX_TERMS (the longest first). */
 export function questionTerms(question: string): string[] {
-  const terms = [...new Set(tokenize(question))].filter((t) => !THAI_FUNCTION_WORDS.has(t) && !FRAMING.has(t) && !/^\d+$/.test(t) && !t.startsWith('['));
+  const terms = [...new Set(tokenize(question.replace(MASK_MARKERS, ' ')))].filter((t) => !THAI_FUNCTION_WORDS.has(t) && !FRAMING.has(t) && !/^\d+$/.test(t));
   if (terms.length <= MAX_TERMS) return terms;
   return terms.sort((a, b) => [...b].length - [...a].length).slice(0, MAX_TERMS);
 }
