@@ -94,7 +94,7 @@ describe.each(STORES)('insights on $name', { timeout: 180_000 }, (storeCase) => 
     drop = opened.drop;
     engine = createEngine({ store: opened.store });
     app = createPanyaApp(engine);
-    acme = await makeTenant(engine, 'acme');
+    acme = await makeTenant(engine, 'acme', ['read', 'write', 'mcp', 'admin'], 'enterprise');
     for (const a of ARTICLES) docs.set(a.title, (await request(app).post('/api/docs?wait=true').set(acme.auth).send(a).expect(201)).body.id);
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones } from '@panya/core/rows';
+import { SqlFeedback, SqlHostnames, SqlQuestionLog, SqlTombstones } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -54,6 +54,8 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     conversations: new PgConversations(db, n),
     hostnames: new SqlHostnames(kit),
     tombstones: new SqlTombstones(kit),
+    questions: new SqlQuestionLog(kit),
+    feedback: new SqlFeedback(kit),
     billing: new PgBilling(db, n),
     resolutions: new PgResolutions(db, n),
     flows: new PgFlows(db, n),
@@ -107,6 +109,8 @@ export class PostgresStore implements Store {
   readonly conversations;
   readonly hostnames;
   readonly tombstones;
+  readonly questions;
+  readonly feedback;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -144,6 +148,8 @@ export class PostgresStore implements Store {
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
+    this.questions = root.questions;
+    this.feedback = root.feedback;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

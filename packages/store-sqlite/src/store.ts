@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones, type SqlDriver } from '@panya/core/rows';
+import { SqlFeedback, SqlHostnames, SqlQuestionLog, SqlTombstones, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -95,6 +95,8 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     conversations: new SqliteConversations(db, sql, run),
     hostnames: new SqlHostnames(kit),
     tombstones: new SqlTombstones(kit),
+    questions: new SqlQuestionLog(kit),
+    feedback: new SqlFeedback(kit),
     billing: new SqliteBilling(sql, run),
     resolutions: new SqliteResolutions(db, sql, run),
     flows: new SqliteFlows(sql, run),
@@ -125,6 +127,8 @@ export class SqliteStore implements Store {
   readonly conversations;
   readonly hostnames;
   readonly tombstones;
+  readonly questions;
+  readonly feedback;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -183,6 +187,8 @@ export class SqliteStore implements Store {
     this.conversations = root.conversations;
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
+    this.questions = root.questions;
+    this.feedback = root.feedback;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

@@ -32,15 +32,15 @@ function reasonsOf(q: QuestionRecord): GapReason[] {
 }
 
 async function* questionsIn(ctx: JobContext, scope: Scope, window: { since: string; until: string }): AsyncGenerator<QuestionRecord[]> {
-  let after: string | undefined;
+  let after: QuestionRecord | undefined;
   let read = 0;
   while (read < MAX_GAP_QUESTIONS) {
-    const slice = await ctx.store.questions.gapQuestions(scope, window, { limit: GAP_SLICE, ...(after ? { after } : {}) });
+    const slice = await ctx.store.questions.gapQuestions(scope, window, { limit: GAP_SLICE, ...(after ? { after: { createdAt: after.createdAt, id: after.id } } : {}) });
     if (slice.length === 0) return;
     read += slice.length;
     yield slice;
     if (slice.length < GAP_SLICE) return;
-    after = slice.at(-1)!.id;
+    after = slice.at(-1)!;
     await yieldThread();
   }
 }

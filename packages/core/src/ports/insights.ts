@@ -47,6 +47,15 @@ export interface GapSnapshot {
   clusters: unknown[];
 }
 
+/** What is stored for a workspace and period: the last computation (if any) and a pending request. */
+export interface StoredGaps {
+  period: string;
+  computedAt: string | null;
+  questions: number;
+  clusters: unknown[];
+  requestedAt: string | null;
+}
+
 export interface GapRequest {
   tenantId: string;
   workspaceId: string;
@@ -61,11 +70,11 @@ export interface QuestionLogStore {
   byMessage(scope: Scope, messageId: string): Promise<QuestionRecord | null>;
   /**
    * Questions asked in `[since, until)` that were refused, weakly grounded, thumbed down or handed
-   * off, in id order after `after`.
+   * off, oldest first, after `after` (the last one of the previous slice).
    */
-  gapQuestions(scope: Scope, window: { since: string; until: string }, options: { after?: string; limit: number }): Promise<QuestionRecord[]>;
-  getGaps(scope: Scope, period: string): Promise<(GapSnapshot & { requestedAt: string | null }) | null>;
-  /** Asks for a recomputation (kept once per workspace and period). */
+  gapQuestions(scope: Scope, window: { since: string; until: string }, options: { after?: Pick<QuestionRecord, 'createdAt' | 'id'>; limit: number }): Promise<QuestionRecord[]>;
+  getGaps(scope: Scope, period: string): Promise<StoredGaps | null>;
+  /** Asks for a recomputation; an earlier pending request is kept (its time orders the queue). */
   requestGaps(scope: Scope, period: string, at: string): Promise<void>;
   /** Oldest requests first; of one tenant when given. */
   pendingGapRequests(limit: number, tenantId?: string): Promise<GapRequest[]>;

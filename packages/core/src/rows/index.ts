@@ -14,3 +14,4 @@ export { SqlTable } from './table.js';
 export { addColumns, addIndexes, createTable, type IndexSpec, type KitStatements, type TableOptions } from './ddl.js';
 export { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE, type KitMigration } from './kit-migrations.js';
 export { SqlHostnames, SqlTombstones } from './aggregates/hostnames.js';
+export { SqlFeedback, SqlQuestionLog } from './aggregates/insights.js';

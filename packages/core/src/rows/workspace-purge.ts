@@ -15,6 +15,10 @@ export interface CascadeStep {
 export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'chunks', via: 'search-index' },
   { table: 'chunk_vectors', via: 'with-chunks' },
+  { table: 'feedback_citations', via: 'rows' },
+  { table: 'feedback', via: 'rows' },
+  { table: 'question_log', via: 'rows' },
+  { table: 'gap_snapshots', via: 'rows' },
   { table: 'resolutions', via: 'rows' },
   { table: 'flow_runs', via: 'rows' },
   { table: 'flows', via: 'rows' },

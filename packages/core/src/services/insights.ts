@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { errors, type PanyaError } from '../errors.js';
 import { maskPersonalData } from '../insights/mask-personal-data.js';
 import type { Citation, MessageRecord } from '../ports/conversations.js';
-import type { AnswerOutcome, CitedPassage, FeedbackRecord, GapSnapshot } from '../ports/insights.js';
+import type { AnswerOutcome, CitedPassage, FeedbackRecord } from '../ports/insights.js';
 import type { Scope, Store } from '../ports/store.js';
 import type { List } from '../schemas/responses.js';
 import { GAP_PERIOD_DAYS, type DocumentFeedbackJson, type FeedbackJson, type GapPeriod, type GapsJson, type ListFeedbackQuery } from '../schemas/insights.js';
@@ -136,11 +136,11 @@ export function createInsightsService(deps: ServiceDeps & { recompute?: () => vo
       if (allowed.isErr()) return err(allowed.error);
       const now = clock.now();
       const stored = await store.questions.getGaps(ctx.scope, query.period);
-      const stale = !stored || now.getTime() - Date.parse(stored.computedAt) > GAPS_STALE_MS;
-      let recomputing = stored?.requestedAt != null;
-      if (stale && !recomputing) {
+      const stale = !stored?.computedAt || now.getTime() - Date.parse(stored.computedAt) > GAPS_STALE_MS;
+      const recomputing = stale || stored?.requestedAt != null;
+      if (stale) {
         await store.questions.requestGaps(ctx.scope, query.period, now.toISOString());
-        recomputing = true;
+        // Started at once on this node (the job's lease keeps it to one run); else the schedule takes it.
         deps.recompute?.();
       }
       return ok({
@@ -198,4 +198,3 @@ export function createInsightsService(deps: ServiceDeps & { recompute?: () => vo
 
 export type InsightsService = ReturnType<typeof createInsightsService>;
 
-export type { GapSnapshot };
