@@ -98,8 +98,9 @@ describe.each(STORES)('insights on $name', { timeout: 180_000 }, (storeCase) => 
     for (const a of ARTICLES) docs.set(a.title, (await request(app).post('/api/docs?wait=true').set(acme.auth).send(a).expect(201)).body.id);
   });
   afterAll(async () => {
-    await engine.close();
+    await engineInternals(engine).worker.stop();
     await drop();
+    await engine.close();
   });
 
   it('groups 200 chat turns’ unanswerable questions into an English and a Thai gap, masked', async () => {
