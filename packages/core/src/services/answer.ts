@@ -44,7 +44,7 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
       return err(upstreamUnavailable(error));
     }
     const { text, citations } = numberCitations(generated.text, context);
-    await recordQuestion(deps, ctx.scope, { question: input.query, source: 'answer', answer: text, citations, topScore: context.topScore });
+    await recordQuestion(deps, ctx.scope, { question: input.query, source: 'answer', answer: text, citations, topScore: context.topScore ?? null });
     return ok({ answer: text, citations, locale, grounded: citations.length > 0 });
   }
 

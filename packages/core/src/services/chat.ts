@@ -128,7 +128,7 @@ export function createChatService(deps: ServiceDeps & { generator: Generator; se
               createdAt: clock.now().toISOString(),
             });
             deps.messages?.notify(conversation.id);
-            await recordQuestion(deps, ctx.scope, { question: query, source: 'chat', answer: text, citations, topScore: context.topScore, conversationId: conversation.id, messageId });
+            await recordQuestion(deps, ctx.scope, { question: query, source: 'chat', answer: text, citations, topScore: context.topScore ?? null, conversationId: conversation.id, messageId });
             yield { event: 'done', data: { usage, grounded: citations.length > 0, query: standalone } };
           } catch (error) {
             if (signal?.aborted) return;

@@ -11,7 +11,7 @@ export interface GroundingContext {
   passages: GeneratorContext[];
   urls: Map<string, string | null>;
   /** The best fused search score among the passages; null when retrieval found nothing. */
-  topScore: number | null;
+  topScore?: number | null;
 }
 
 /** Passages (by rank) whose list, cut at the chunk's end, may be completed from the next chunk. */
