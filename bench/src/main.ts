@@ -196,7 +196,7 @@ In-process, SQLite in memory: a tenant with 200,000 conversations counted in ear
 `,
     gaps: `## gaps — the content-gaps job
 
-In-process, SQLite in memory: 50,000 gap questions (refused, weakly grounded or thumbed down) in the last 30 days and 5,000 in the 30 days before, two thirds English and one third Thai, drawn by Zipf from 400 synthetic topics (three content words each, phrased through several question templates; 5 % carry an e-mail, a phone number or a Thai ID), over a 40-document knowledge base. **job ms** — \`jobs.run('content-gaps')\` (read in slices of 1,000, cluster, count the previous period against the clusters, look up each kept cluster's nearest document, store), median of 3; **event loop max** — the longest the thread was held while it ran (\`monitorEventLoopDelay\`), i.e. what a request arriving meanwhile could wait.
+In-process, SQLite in memory: 50,000 gap questions (refused, weakly grounded or thumbed down) in the last 30 days and 5,000 in the 30 days before, two thirds English and one third Thai, drawn by Zipf from 400 synthetic topics (three content words each, phrased through several question templates; 5 % carry an e-mail, a phone number or a Thai ID), over a 40-document knowledge base. **job ms** — \`jobs.run('content-gaps')\` (read in slices of 1,000, cluster, count the previous period against the clusters, look up each kept cluster's nearest document, store), median of 3, wall and CPU time (on a shared machine the wall time grows with the load average, printed with the result); **event loop max** — the longest the thread was held while it ran (\`monitorEventLoopDelay\`), i.e. what a request arriving meanwhile could wait.
 `,
     tenants: `## tenants — many small tenants on one server
 

@@ -159,8 +159,10 @@ function renderGaps(r: Any): string {
       ['gap questions clustered (previous period counted against them)', `${r.gapQuestions.toLocaleString('en-US')} (${r.previousPeriodQuestions.toLocaleString('en-US')})`],
       ['clusters kept', r.clustersKept],
       ['job ms (median of runs)', `${f(r.jobMs, 0)} (${r.runsMs.join(' / ')})`],
-      ['questions/s', r.questionsPerSec.toLocaleString('en-US')],
+      ['job CPU ms (median of runs)', r.jobCpuMs === undefined ? '–' : f(r.jobCpuMs, 0)],
+      ['questions/s (wall) / per CPU second', `${r.questionsPerSec.toLocaleString('en-US')} / ${r.questionsPerCpuSec?.toLocaleString('en-US') ?? '–'}`],
       ['event loop: longest hold ms / p99 ms', `${f(r.eventLoopMaxMs, 1)} / ${f(r.eventLoopP99Ms, 1)}`],
+      ['load average at the end (cores)', `${r.machine?.loadAverageAfter?.[0] ?? '–'} (${r.machine?.nproc ?? '–'})`],
       ['peak RSS', `${Math.round(r.peakRssBytes / 1e6)} MB`],
     ],
   );

@@ -61,9 +61,14 @@ export function questionTerms(question: string): string[] {
   return terms.sort((a, b) => [...b].length - [...a].length).slice(0, MAX_TERMS);
 }
 
+/** Distinct question texts whose terms are kept per computation (support traffic repeats itself). */
+const TERMS_CACHED = 50_000;
+
 export class GapClusterer {
   private readonly clusters: Cluster[] = [];
   private readonly postings = new Map<string, number[]>();
+  /** Segmenting is most of the cost of a question: a text asked again is segmented once. */
+  private readonly termsOf = new Map<string, string[]>();
 
   constructor(private readonly threshold = GAP_SIMILARITY) {}
 
@@ -73,7 +78,7 @@ export class GapClusterer {
 
   /** Adds a question of the period being analysed. */
   add(q: GapQuestion): void {
-    const terms = questionTerms(q.question);
+    const terms = this.terms(q.question);
     if (terms.length === 0) return;
     const best = this.closest(terms);
     const cluster = best ?? this.open();
@@ -95,7 +100,7 @@ export class GapClusterer {
 
   /** Counts a question of the previous period against the clusters found (it opens none). */
   countPrevious(question: string): void {
-    const terms = questionTerms(question);
+    const terms = this.terms(question);
     if (terms.length === 0) return;
     const best = this.closest(terms);
     if (best) best.previous++;
@@ -114,6 +119,16 @@ export class GapClusterer {
         reasons: { ...c.reasons },
         lastAskedAt: c.lastAt,
       }));
+  }
+
+  private terms(question: string): string[] {
+    const key = question.trim().toLowerCase();
+    let terms = this.termsOf.get(key);
+    if (!terms) {
+      terms = questionTerms(question);
+      if (this.termsOf.size < TERMS_CACHED) this.termsOf.set(key, terms);
+    }
+    return terms;
   }
 
   private open(): Cluster {
