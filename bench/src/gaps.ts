@@ -87,7 +87,7 @@ log(`logged ${QUESTIONS} + ${Math.round(QUESTIONS / 10)} questions in ${Math.rou
 
 const runs: { ms: number; cpuMs: number; loopMaxMs: number; loopP99Ms: number; clusters: number; questions: number }[] = [];
 for (let r = 0; r < RUNS; r++) {
-  await store.questions.requestGaps(scope, '30d', new Date().toISOString());
+  await store.questions.requestGaps(scope, '30d', new Date().toISOString(), new Date().toISOString());
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   t = performance.now();

@@ -150,6 +150,25 @@ describe.each(STORES)('insights on $name', { timeout: 180_000 }, (storeCase) => 
     expect(again.body).toMatchObject({ computedAt: gaps.computedAt, stale: false, recomputing: false });
   });
 
+  it('tells whether a curated answer covers a gap once the store has curated answers', async () => {
+    const { store } = engineInternals(engine);
+    const asked: string[] = [];
+    // A curated-answer store as the port names it: `match(scope, question)` → the answer, or null.
+    Object.assign(store, { curatedAnswers: { match: async (_scope: unknown, q: string) => (asked.push(q), /apple pay/i.test(q) ? { id: 'cur_applepay' } : null) } });
+    try {
+      const before = (await request(app).get('/api/insights/gaps?period=30d').set(acme.auth).expect(200)).body.computedAt as string;
+      await store.questions.requestGaps({ tenantId: acme.tenant.id, workspaceId: acme.defaultWorkspace.id }, '30d', new Date().toISOString(), new Date().toISOString());
+      let summary = await engine.jobs.run('content-gaps', {});
+      while (summary._unsafeUnwrap().ran === false) summary = await engine.jobs.run('content-gaps', {});
+      const gaps = await computedGaps(before);
+      expect(gaps.data.find((g: { terms: string[] }) => g.terms.includes('appl')).curatedAnswer).toEqual({ covered: true, id: 'cur_applepay' });
+      expect(gaps.data.find((g: { terms: string[] }) => g.terms.includes('จอด')).curatedAnswer).toEqual({ covered: false, id: null });
+      expect(asked.length).toBeGreaterThan(0);
+    } finally {
+      delete (store as { curatedAnswers?: unknown }).curatedAnswers;
+    }
+  });
+
   it('lists a thumbs-down with the chunks it cited, per document, until an edit addresses it', async () => {
     const answer = await chat('How long do refunds take?');
     expect(answer.citations.length).toBeGreaterThan(0);

@@ -6,7 +6,7 @@ import { createAnswerService } from './services/answer.js';
 import { createChatService } from './services/chat.js';
 import { createConversationService, createMessageSignal } from './services/conversations.js';
 import { createInboxService } from './services/inbox.js';
-import { createInsightsService } from './services/insights.js';
+import { createInsightsService, oneAtATime } from './services/insights.js';
 import { createPersonaService } from './services/personas.js';
 import { createTicketService } from './services/tickets.js';
 import { createVisitorService } from './services/visitors.js';
@@ -228,7 +228,7 @@ export function createEngine(options: EngineOptions): Engine {
     personas: createPersonaService(deps),
     visitors: createVisitorService(deps),
     inbox: createInboxService(deps),
-    insights: createInsightsService({ ...deps, recompute: () => void jobs.run('content-gaps', {}).catch((error: unknown) => logger.warn('content gaps run failed', { error: error instanceof Error ? error.message : String(error) })) }),
+    insights: createInsightsService({ ...deps, recompute: oneAtATime(() => jobs.run('content-gaps', {}), (error) => logger.warn('content gaps run failed', { error: error instanceof Error ? error.message : String(error) })) }),
     users,
     hostnames,
     helpCenter,

@@ -74,8 +74,11 @@ export interface QuestionLogStore {
    */
   gapQuestions(scope: Scope, window: { since: string; until: string }, options: { after?: Pick<QuestionRecord, 'createdAt' | 'id'>; limit: number }): Promise<QuestionRecord[]>;
   getGaps(scope: Scope, period: string): Promise<StoredGaps | null>;
-  /** Asks for a recomputation; an earlier pending request is kept (its time orders the queue). */
-  requestGaps(scope: Scope, period: string, at: string): Promise<void>;
+  /**
+   * Asks for a recomputation unless one computed at or after `staleBefore` is stored by now (a
+   * read that raced with the job's save asks for nothing); an earlier pending request is kept.
+   */
+  requestGaps(scope: Scope, period: string, at: string, staleBefore: string): Promise<void>;
   /** Oldest requests first; of one tenant when given. */
   pendingGapRequests(limit: number, tenantId?: string): Promise<GapRequest[]>;
   /** Stores a computation and clears a request made at or before `requestedAt`. */

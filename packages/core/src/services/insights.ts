@@ -121,6 +121,29 @@ function publicFeedback(record: FeedbackRecord): FeedbackJson {
   };
 }
 
+/**
+ * Runs `task` once at a time on this node: a call while it runs asks for one more run after it
+ * (the job's store lease keeps other nodes out; it admits its own holder twice).
+ */
+export function oneAtATime(task: () => Promise<unknown>, onError: (error: unknown) => void): () => void {
+  let running = false;
+  let again = false;
+  return function start() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void (async () => {
+      do {
+        again = false;
+        await task().catch(onError);
+      } while (again);
+      running = false;
+    })();
+  };
+}
+
 const cursorError = () => errors.invalid('Invalid cursor.', [{ path: 'cursor', message: 'not a cursor from this API' }]);
 
 /**
@@ -139,7 +162,7 @@ export function createInsightsService(deps: ServiceDeps & { recompute?: () => vo
       const stale = !stored?.computedAt || now.getTime() - Date.parse(stored.computedAt) > GAPS_STALE_MS;
       const recomputing = stale || stored?.requestedAt != null;
       if (stale) {
-        await store.questions.requestGaps(ctx.scope, query.period, now.toISOString());
+        await store.questions.requestGaps(ctx.scope, query.period, now.toISOString(), new Date(now.getTime() - GAPS_STALE_MS).toISOString());
         // Started at once on this node (the job's lease keeps it to one run); else the schedule takes it.
         deps.recompute?.();
       }

@@ -5,6 +5,7 @@ import type { Scope, Store } from '../ports/store.js';
 import { seedTwoTenants } from './fixtures.js';
 
 let seq = 0;
+const EPOCH = '1970-01-01T00:00:00.000Z';
 function question(scope: Scope, overrides: Partial<QuestionRecord> = {}): QuestionRecord {
   seq++;
   return {
@@ -76,9 +77,9 @@ export function insightsSuite(getStore: () => Store): void {
       const store = getStore();
       const s = await seedTwoTenants(store);
       expect(await store.questions.getGaps(s.scopeA, '30d')).toBeNull();
-      await store.questions.requestGaps(s.scopeA, '30d', '2026-03-01T00:00:00.000Z');
-      await store.questions.requestGaps(s.scopeA, '30d', '2026-03-01T00:05:00.000Z');
-      await store.questions.requestGaps(s.scopeB, '7d', '2026-03-01T00:01:00.000Z');
+      await store.questions.requestGaps(s.scopeA, '30d', '2026-03-01T00:00:00.000Z', EPOCH);
+      await store.questions.requestGaps(s.scopeA, '30d', '2026-03-01T00:05:00.000Z', EPOCH);
+      await store.questions.requestGaps(s.scopeB, '7d', '2026-03-01T00:01:00.000Z', EPOCH);
       expect(await store.questions.pendingGapRequests(10)).toEqual([
         { tenantId: s.a.id, workspaceId: s.aDefault.id, period: '30d', requestedAt: '2026-03-01T00:00:00.000Z' },
         { tenantId: s.b.id, workspaceId: s.bDefault.id, period: '7d', requestedAt: '2026-03-01T00:01:00.000Z' },
@@ -87,8 +88,11 @@ export function insightsSuite(getStore: () => Store): void {
       const clusters = [{ id: 'g1', count: 3, examples: ['ร้านมีที่จอดรถไหม'] }];
       await store.questions.saveGaps(s.scopeA, { period: '30d', computedAt: '2026-03-01T00:02:00.000Z', questions: 3, clusters }, '2026-03-01T00:00:00.000Z');
       expect(await store.questions.getGaps(s.scopeA, '30d')).toEqual({ period: '30d', computedAt: '2026-03-01T00:02:00.000Z', questions: 3, clusters, requestedAt: null });
+      // A read that saw no fresh result but comes after the save asks for nothing.
+      await store.questions.requestGaps(s.scopeA, '30d', '2026-03-01T00:03:00.000Z', '2026-03-01T00:01:00.000Z');
+      expect(await store.questions.getGaps(s.scopeA, '30d')).toMatchObject({ requestedAt: null });
       // A request made after the computation started stays pending.
-      await store.questions.requestGaps(s.scopeA, '30d', '2026-03-01T00:10:00.000Z');
+      await store.questions.requestGaps(s.scopeA, '30d', '2026-03-01T00:10:00.000Z', '2026-03-01T00:09:00.000Z');
       await store.questions.saveGaps(s.scopeA, { period: '30d', computedAt: '2026-03-01T00:11:00.000Z', questions: 4, clusters }, '2026-03-01T00:09:00.000Z');
       expect(await store.questions.getGaps(s.scopeA, '30d')).toMatchObject({ questions: 4, requestedAt: '2026-03-01T00:10:00.000Z' });
       expect(await store.questions.getGaps(s.scopeA2, '30d')).toBeNull();

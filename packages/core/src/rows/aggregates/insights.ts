@@ -52,12 +52,14 @@ export class SqlQuestionLog implements QuestionLogStore {
     return stored;
   }
 
-  async requestGaps(scope: Scope, period: string, at: string) {
+  async requestGaps(scope: Scope, period: string, at: string, staleBefore: string) {
     const requested = this.gaps.value('requestedAt', at);
+    const stale = this.gaps.value('computedAt', staleBefore);
     // An earlier pending request keeps its place in the queue.
     await this.gaps.run(
       sql`INSERT INTO ${this.gaps.ref} (tenant_id, workspace_id, period, questions, clusters, requested_at) VALUES (${scope.tenantId}, ${scope.workspaceId}, ${period}, 0, ${this.gaps.value('clusters', [])}, ${requested})
-          ON CONFLICT (tenant_id, workspace_id, period) DO UPDATE SET requested_at = COALESCE(${this.gaps.ref}.requested_at, excluded.requested_at)`,
+          ON CONFLICT (tenant_id, workspace_id, period) DO UPDATE SET requested_at = COALESCE(${this.gaps.ref}.requested_at, excluded.requested_at)
+          WHERE ${this.gaps.ref}.computed_at IS NULL OR ${this.gaps.ref}.computed_at < ${stale}`,
     );
   }
 
