@@ -172,14 +172,14 @@ describe.each(STORES)('insights on $name', { timeout: 180_000 }, (storeCase) => 
   it('lists a thumbs-down with the chunks it cited, per document, until an edit addresses it', async () => {
     const answer = await chat('How long do refunds take?');
     expect(answer.citations.length).toBeGreaterThan(0);
-    await request(app).post(`/api/messages/${answer.messageId}/feedback`).set(acme.auth).send({ rating: 'down', comment: 'I paid by cash' }).expect(200);
+    await request(app).post(`/api/messages/${answer.messageId}/feedback`).set(acme.auth).send({ rating: 'down', comment: 'I paid by cash, write to somchai@example.co.th' }).expect(200);
     const other = await chat('How long does shipping to Bangkok take?');
     await request(app).post(`/api/messages/${other.messageId}/feedback`).set(acme.auth).send({ rating: 'up' }).expect(200);
 
     const down = (await request(app).get('/api/feedback?rating=down').set(acme.auth).expect(200)).body;
     expect(down.data).toHaveLength(1);
     const refundDoc = docs.get('Refund policy')!;
-    expect(down.data[0]).toMatchObject({ messageId: answer.messageId, conversationId: answer.conversationId, rating: 'down', comment: 'I paid by cash', question: 'How long do refunds take?', addressedByEdit: false });
+    expect(down.data[0]).toMatchObject({ messageId: answer.messageId, conversationId: answer.conversationId, rating: 'down', comment: 'I paid by cash, write to [email]', question: 'How long do refunds take?', addressedByEdit: false });
     expect(down.data[0].citations.map((c: { chunkId: string }) => c.chunkId)).toEqual(answer.citations.map((c) => c.chunkId));
     expect(down.data[0].citations[0]).toMatchObject({ documentId: refundDoc, addressedByEdit: false });
     // Filters: comment, document, period; a cursor pages.

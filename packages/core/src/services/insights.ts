@@ -92,7 +92,8 @@ export async function recordFeedback(tx: Store, ids: ServiceDeps['ids'], scope: 
     messageId: message.id,
     conversationId: message.conversationId,
     rating: feedback.rating,
-    comment: feedback.comment,
+    // What the feedback list shows is masked like the question log; the message keeps the words as sent.
+    comment: feedback.comment === null ? null : maskPersonalData(feedback.comment),
     question: logged?.question ?? null,
     citations: citations.map((c) => ({ ...c, addressedAt: null })),
     createdAt: feedback.at,
