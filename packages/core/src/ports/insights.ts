@@ -68,6 +68,8 @@ export interface QuestionLogStore {
   /** Marks the questions of one answer (`messageId`) or of a whole conversation. */
   mark(scope: Scope, target: { messageId: string } | { conversationId: string }, flags: { thumbsDown?: true; handedOff?: true }): Promise<number>;
   byMessage(scope: Scope, messageId: string): Promise<QuestionRecord | null>;
+  /** The version (`updatedAt`) of each of these documents of the workspace, without reading their content. */
+  documentVersions(scope: Scope, documentIds: readonly string[]): Promise<Map<string, string>>;
   /**
    * Questions asked in `[since, until)` that were refused, weakly grounded, thumbed down or handed
    * off, oldest first, after `after` (the last one of the previous slice).

@@ -36,7 +36,7 @@ export function answerEvidence(text: string, citations: readonly Citation[]): Ev
 /** The cited passages with the version of their document the answer read. */
 async function citedPassages(store: Store, scope: Scope, citations: readonly Pick<Citation, 'documentId' | 'chunkId'>[]): Promise<CitedPassage[]> {
   if (citations.length === 0) return [];
-  const docs = new Map((await store.documents.getMany(scope, [...new Set(citations.map((c) => c.documentId))])).map((d) => [d.id, d.updatedAt]));
+  const docs = await store.questions.documentVersions(scope, [...new Set(citations.map((c) => c.documentId))]);
   return citations.map((c) => ({ documentId: c.documentId, chunkId: c.chunkId, documentVersion: docs.get(c.documentId) ?? '' }));
 }
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedbackRecord, QuestionRecord } from '../ports/insights.js';
 import type { Scope, Store } from '../ports/store.js';
-import { seedTwoTenants } from './fixtures.js';
+import { makeDocument, seedTwoTenants } from './fixtures.js';
 
 let seq = 0;
 const EPOCH = '1970-01-01T00:00:00.000Z';
@@ -58,6 +58,16 @@ export function insightsSuite(getStore: () => Store): void {
       expect(first).toEqual(kept.slice(0, 2).sort((x, y) => x.id.localeCompare(y.id)));
       const rest = await store.questions.gapQuestions(s.scopeA, window, { limit: 2, after: first[1]! });
       expect(rest).toEqual([kept[2]]);
+    });
+
+    it('reads the versions of a workspace’s documents', async () => {
+      const store = getStore();
+      const s = await seedTwoTenants(store);
+      const doc = makeDocument(s.a.id, s.aDefault.id, { updatedAt: '2026-03-04T05:06:07.089Z' });
+      await store.documents.insert(doc);
+      expect(await store.questions.documentVersions(s.scopeA, [doc.id, 'doc_missing'])).toEqual(new Map([[doc.id, '2026-03-04T05:06:07.089Z']]));
+      expect((await store.questions.documentVersions(s.scopeA2, [doc.id])).size).toBe(0);
+      expect((await store.questions.documentVersions(s.scopeA, [])).size).toBe(0);
     });
 
     it('marks the questions of an answer or a conversation', async () => {

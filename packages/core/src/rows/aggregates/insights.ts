@@ -36,6 +36,12 @@ export class SqlQuestionLog implements QuestionLogStore {
     return this.rows.one(sql`SELECT * FROM ${this.rows.ref} WHERE ${inScope(scope)} AND message_id = ${messageId} ORDER BY id DESC LIMIT 1`);
   }
 
+  async documentVersions(scope: Scope, documentIds: readonly string[]) {
+    if (documentIds.length === 0) return new Map<string, string>();
+    const { rows } = await this.rows.driver.query(sql`SELECT id, updated_at FROM ${sql.table('documents')} WHERE ${inScope(scope)} AND id ${sql.in(documentIds)}`);
+    return new Map(rows.map((r: Row) => [String(r.id), isoOf(r.updated_at)]));
+  }
+
   gapQuestions(scope: Scope, window: { since: string; until: string }, options: { after?: Pick<QuestionRecord, 'createdAt' | 'id'>; limit: number }) {
     const since = this.rows.value('createdAt', window.since);
     const until = this.rows.value('createdAt', window.until);
