@@ -11,7 +11,7 @@ import { BENCH_DIR, CACHE_ROOT, sourceHash } from './lib/panya.js';
 import { RENDER } from './lib/report.js';
 import { median } from './lib/stats.js';
 
-const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact', 'stall', 'billing', 'tenants'] as const;
+const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact', 'stall', 'billing', 'tenants', 'gaps'] as const;
 type Name = (typeof ALL)[number];
 const readmeOnly = process.argv.includes('--readme');
 const asked = process.argv.slice(2).filter((a) => a !== '--' && a !== '--readme');
@@ -95,6 +95,9 @@ const runners: Record<Name, () => Promise<object>> = {
   },
   async tenants() {
     return runChild<object>('tenants.ts');
+  },
+  async gaps() {
+    return runChild<object>('gaps.ts', [process.env.BENCH_GAPS_QUESTIONS ?? '50000']);
   },
 };
 
@@ -190,6 +193,10 @@ SciFact (\`shared/eval/scifact\`: 5,183 abstracts, 300 test queries) loaded once
     billing: `## billing — the resolution detector
 
 In-process, SQLite in memory: a tenant with 200,000 conversations counted in earlier months and 2,000 new ones from last month. **First run** records the new ones (\`detectResolutions\`); **steady state** is the candidate scan every later \`*/15\` run makes, median of 9: the detector's window (this month and the previous one, through the partial index of qualifying conversations) against the same scan over the whole history.
+`,
+    gaps: `## gaps — the content-gaps job
+
+In-process, SQLite in memory: 50,000 gap questions (refused, weakly grounded or thumbed down) in the last 30 days and 5,000 in the 30 days before, two thirds English and one third Thai, drawn by Zipf from 400 synthetic topics (three content words each, phrased through several question templates; 5 % carry an e-mail, a phone number or a Thai ID), over a 40-document knowledge base. **job ms** — \`jobs.run('content-gaps')\` (read in slices of 1,000, cluster, count the previous period against the clusters, look up each kept cluster's nearest document, store), median of 3, wall and CPU time (on a shared machine the wall time grows with the load average, printed with the result); **event loop max** — the longest the thread was held while it ran (\`monitorEventLoopDelay\`), i.e. what a request arriving meanwhile could wait.
 `,
     tenants: `## tenants — many small tenants on one server
 

@@ -122,7 +122,7 @@ export function renderScifact(r: Any): string {
   return out.join('\n');
 }
 
-export const RENDER: Record<string, (r: Any) => string> = { search: renderSearch, http: renderHttp, ingest: renderIngest, quality: renderQuality, answers: renderAnswers, scifact: renderScifact, stall: renderStall, billing: renderBilling, tenants: renderTenants };
+export const RENDER: Record<string, (r: Any) => string> = { search: renderSearch, http: renderHttp, ingest: renderIngest, quality: renderQuality, answers: renderAnswers, scifact: renderScifact, stall: renderStall, billing: renderBilling, tenants: renderTenants, gaps: renderGaps };
 
 function renderStall(r: Any): string {
   const lines: string[] = [];
@@ -148,6 +148,22 @@ function renderStall(r: Any): string {
     lines.push(row('JSON imports of 200 documents (~1 MB) acknowledged (p50 ms)', (x) => (x.underLoad.imports ? `${x.underLoad.imports.documentsAcknowledged / l.importBatch} of ${x.underLoad.imports.requests} (${x.underLoad.imports.p50})` : '–')));
   }
   return lines.join('\n');
+}
+
+function renderGaps(r: Any): string {
+  return table(
+    ['content-gaps job', 'value'],
+    [
+      ['gap questions clustered (previous period counted against them)', `${r.gapQuestions.toLocaleString('en-US')} (${r.previousPeriodQuestions.toLocaleString('en-US')})`],
+      ['clusters kept', r.clustersKept],
+      ['job ms (median of runs)', `${f(r.jobMs, 0)} (${r.runsMs.join(' / ')})`],
+      ['job CPU ms (median of runs)', r.jobCpuMs === undefined ? '–' : f(r.jobCpuMs, 0)],
+      ['questions/s (wall) / per CPU second', `${r.questionsPerSec.toLocaleString('en-US')} / ${r.questionsPerCpuSec?.toLocaleString('en-US') ?? '–'}`],
+      ['event loop: longest hold ms / p99 ms', `${f(r.eventLoopMaxMs, 1)} / ${f(r.eventLoopP99Ms, 1)}`],
+      ['load average at the end (cores)', `${r.machine?.loadAverageAfter?.[0] ?? '–'} (${r.machine?.nproc ?? '–'})`],
+      ['peak RSS', `${Math.round(r.peakRssBytes / 1e6)} MB`],
+    ],
+  );
 }
 
 function renderBilling(r: Any): string {

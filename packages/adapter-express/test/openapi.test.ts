@@ -22,7 +22,7 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'cronSecret', 'publishableKey', 'session']);
     // The cron route names its jobs, each with its schedule.
     const job = doc.paths['/api/cron/{job}'].get.parameters.find((p: { name: string }) => p.name === 'job');
-    expect(job.schema.enum).toEqual(['sla-breach', 'resolutions', 'retention', 'workspace-cleanup', 'usage-reporter', 'hostname-poll', 'vectorize-reindex']);
+    expect(job.schema.enum).toEqual(['sla-breach', 'resolutions', 'retention', 'workspace-cleanup', 'usage-reporter', 'hostname-poll', 'vectorize-reindex', 'content-gaps']);
     expect(job.description).toContain('`usage-reporter` (`0 1 1 * *`)');
 
     for (const op of HTTP_OPERATIONS) {

@@ -5,6 +5,7 @@ import type { AppContext } from './context.js';
 import { lang, setLang, t, term, useLang, type MessageKey } from './i18n.js';
 import { BillingScreen } from './screens/billing.js';
 import { DocumentsScreen } from './screens/documents.js';
+import { GapsScreen } from './screens/gaps.js';
 import { HostnamesScreen } from './screens/hostnames.js';
 import { InboxScreen } from './screens/inbox.js';
 import { KeysScreen } from './screens/keys.js';
@@ -26,6 +27,7 @@ const ROUTES: Route[] = [
   { id: 'documents', label: 'nav.documents', screen: DocumentsScreen },
   { id: 'playground', label: 'nav.playground', screen: PlaygroundScreen },
   { id: 'inbox', label: 'nav.inbox', screen: InboxScreen },
+  { id: 'gaps', label: 'nav.gaps', screen: GapsScreen },
   { id: 'workspaces', label: 'nav.workspaces', admin: true, screen: WorkspacesScreen },
   { id: 'keys', label: 'nav.keys', admin: true, screen: KeysScreen },
   { id: 'hostnames', label: 'nav.hostnames', admin: true, screen: HostnamesScreen },

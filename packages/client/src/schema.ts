@@ -806,6 +806,54 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/insights/gaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["insights.gaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["feedback.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/{id}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["documents.feedback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs/upload": {
         parameters: {
             query?: never;
@@ -5181,6 +5229,207 @@ export interface operations {
             };
         };
     };
+    "insights.gaps": {
+        parameters: {
+            query?: {
+                period?: "7d" | "30d" | "90d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        period: "7d" | "30d" | "90d";
+                        /** @description When these clusters were computed; null before the first computation. */
+                        computedAt: string | null;
+                        stale: boolean;
+                        /** @description A recomputation is queued or running. */
+                        recomputing: boolean;
+                        /** @description Questions of the period that were refused, weakly grounded, thumbed down or handed off. */
+                        questions: number;
+                        data: ({
+                            id: string;
+                            /** @description The cluster’s most frequent terms (index form). */
+                            terms: string[];
+                            count: number;
+                            /** @description Questions of the previous period that fall in this cluster. */
+                            previousCount: number;
+                            /** @enum {string} */
+                            trend: "new" | "up" | "down" | "flat";
+                            /** @description Up to three questions, newest first, with personal data masked. */
+                            examples: string[];
+                            reasons: {
+                                refused: number;
+                                low_evidence: number;
+                                thumbs_down: number;
+                                handed_off: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            nearestDocument: ({
+                                id: string;
+                                title: string;
+                                url: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description Null when curated answers are not available. */
+                            curatedAnswer: ({
+                                covered: boolean;
+                                id: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            lastAskedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "feedback.list": {
+        parameters: {
+            query?: {
+                rating?: "up" | "down";
+                hasComment?: "true" | "false";
+                documentId?: string;
+                period?: "7d" | "30d" | "90d";
+                since?: string;
+                until?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: ({
+                            id: string;
+                            messageId: string;
+                            conversationId: string;
+                            /** @enum {string} */
+                            rating: "up" | "down";
+                            comment: string | null;
+                            question: string | null;
+                            citations: ({
+                                documentId: string;
+                                chunkId: string;
+                                /** @description The document’s `updatedAt` when the answer read it. */
+                                documentVersion: string;
+                                addressedByEdit: boolean;
+                                addressedAt: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description Every document the answer cited has been edited since. */
+                            addressedByEdit: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        documentId: string;
+                        version: string;
+                        negative: number;
+                        chunks: ({
+                            chunkId: string;
+                            documentVersion: string;
+                            /** @description The chunk is of the document’s current version. */
+                            current: boolean;
+                            negative: number;
+                            addressed: number;
+                            lastAt: string;
+                            headingPath: string[] | null;
+                            /** @description The passage, while it still exists. */
+                            text: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postApiDocsUpload: {
         parameters: {
             query?: {
@@ -5643,8 +5892,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The job; its UTC schedule under `panya serve --cron`: `sla-breach` (`* * * * *`), `resolutions` (`*\/15 * * * *`), `retention` (`0 3 * * *`), `workspace-cleanup` (`30 3 * * *`), `usage-reporter` (`0 1 1 * *`), `hostname-poll` (`*\/5 * * * *`), `vectorize-reindex` (`*\/10 * * * *`). */
-                job: "sla-breach" | "resolutions" | "retention" | "workspace-cleanup" | "usage-reporter" | "hostname-poll" | "vectorize-reindex";
+                /** @description The job; its UTC schedule under `panya serve --cron`: `sla-breach` (`* * * * *`), `resolutions` (`*\/15 * * * *`), `retention` (`0 3 * * *`), `workspace-cleanup` (`30 3 * * *`), `usage-reporter` (`0 1 1 * *`), `hostname-poll` (`*\/5 * * * *`), `vectorize-reindex` (`*\/10 * * * *`), `content-gaps` (`*\/5 * * * *`). */
+                job: "sla-breach" | "resolutions" | "retention" | "workspace-cleanup" | "usage-reporter" | "hostname-poll" | "vectorize-reindex" | "content-gaps";
             };
             cookie?: never;
         };

@@ -8,6 +8,7 @@ import { createCuratedAnswerService } from './services/curated-answers.js';
 import { createEvalService } from './services/evaluation.js';
 import { createConversationService, createMessageSignal } from './services/conversations.js';
 import { createInboxService } from './services/inbox.js';
+import { createInsightsService, oneAtATime } from './services/insights.js';
 import { createPersonaService } from './services/personas.js';
 import { createTicketService } from './services/tickets.js';
 import { createVisitorService } from './services/visitors.js';
@@ -17,7 +18,7 @@ import { countResolutions } from './services/resolutions.js';
 import type { Embedder } from './ports/embedder.js';
 import type { PaymentProcessor } from './ports/payment.js';
 import type { PriceCatalog } from './billing/catalog.js';
-import type { Store } from './ports/store.js';
+import type { Scope, Store } from './ports/store.js';
 import type { Clock, Ids, Logger } from './ports/system.js';
 import { createAccessService } from './services/access.js';
 import { createIdempotencyService } from './services/idempotency.js';
@@ -131,6 +132,8 @@ export interface Engine {
   readonly visitors: ReturnType<typeof createVisitorService>;
   readonly visitorIdentity: ReturnType<typeof createVisitorIdentityService>;
   readonly inbox: ReturnType<typeof createInboxService>;
+  /** Content gaps and feedback traced to passages. */
+  readonly insights: ReturnType<typeof createInsightsService>;
   readonly users: ReturnType<typeof createUserService>;
   readonly hostnames: ReturnType<typeof createHostnameService>;
   readonly helpCenter: ReturnType<typeof createHelpCenterService>;
@@ -214,7 +217,12 @@ export function createEngine(options: EngineOptions): Engine {
   const documents = createDocumentService({ ...deps, indexing: worker, ...(options.ingestRunner ? {} : { ingest }), worker, changed: helpCenter.siteChanged });
   const connectors = createConnectorService({ ...deps, access, documents });
   const settings = createTenantSettingsService({ ...deps, connectors });
-  const jobs = createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}), ...(options.holder ? { holder: options.holder } : {}) });
+  /** The document a content gap's questions come closest to: the search pipeline's best hit. */
+  const nearestDocument = async (scope: Scope, query: string) => {
+    const best = (await search.run(scope, { query, topK: 1 })).results[0];
+    return best ? { id: best.documentId, title: best.title, url: best.url } : null;
+  };
+  const jobs = createJobService({ ...deps, embedder, ensureIndex: ingest.ensureIndexInfo, hostnames, erasure, nearestDocument, ...(options.meterEventNames ? { meterEventNames: options.meterEventNames } : {}), ...(options.payments ? { payments: options.payments.processor } : {}), ...(options.holder ? { holder: options.holder } : {}) });
   const visitorIdentity = createVisitorIdentityService(deps);
   const engine: Engine = {
     // Set below, once every service it runs is wired.
@@ -246,6 +254,7 @@ export function createEngine(options: EngineOptions): Engine {
     visitors: createVisitorService(deps),
     visitorIdentity,
     inbox: createInboxService(deps),
+    insights: createInsightsService({ ...deps, recompute: oneAtATime(() => jobs.run('content-gaps', {}), (error) => logger.warn('content gaps run failed', { error: error instanceof Error ? error.message : String(error) })) }),
     users,
     hostnames,
     helpCenter,

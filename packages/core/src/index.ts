@@ -32,6 +32,8 @@ export { type MembershipRecord, type MembershipRole, type SessionRecord, type Us
 export { type RateBucket, type RateDecision, type RateLimitStore } from './ports/rate-limits.js';
 export { type ConversationFilter, type ConversationRecord, type ConversationStore, type MessageFeedback, type MessageRecord, type NewConversation, type NewMessage } from './ports/conversations.js';
 export { type DisqualifyOutcome, type DisqualifyReason, type ResolutionRecord, type ResolutionStore } from './ports/resolutions.js';
+export { type AnswerOutcome, type FeedbackRecord, type FeedbackStore, type QuestionLogStore, type QuestionRecord } from './ports/insights.js';
+export { maskPersonalData } from './insights/mask-personal-data.js';
 export { type FlowRecord, type FlowRunRecord, type FlowStep, type FlowStore } from './ports/flows.js';
 export { type CustomerPatch, type CustomerRecord, type CustomerStore, type InboxItem, type InboxReason, type InboxStore, type PersonaPatch, type PersonaRecord, type PersonaStore, type TicketComment, type TicketPatch, type TicketPriority, type TicketRecord, type TicketStatus, type TicketStore, type VisitorRecord, type VisitorStore } from './ports/support.js';
 export { nestedDeeperThan, parseInput, tooDeep } from './schemas/validate.js';

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -61,6 +61,8 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     idempotency: new SqlIdempotency(kit),
     tickets: new SqlTickets(kit),
     personas: new SqlPersonas(kit),
+    questions: new SqlQuestionLog(kit),
+    feedback: new SqlFeedback(kit),
     visitors: new PgVisitors(db, n),
     customers: new SqlCustomers(kit),
     inbox: new PgInbox(db, n),
@@ -109,6 +111,8 @@ export class PostgresStore implements Store {
   readonly evals;
   readonly tombstones;
   readonly visitorKeys;
+  readonly questions;
+  readonly feedback;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -149,6 +153,8 @@ export class PostgresStore implements Store {
     this.evals = root.evals;
     this.tombstones = root.tombstones;
     this.visitorKeys = root.visitorKeys;
+    this.questions = root.questions;
+    this.feedback = root.feedback;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

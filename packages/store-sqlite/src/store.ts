@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, type SqlDriver, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, type SqlDriver, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -102,6 +102,8 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     idempotency: new SqlIdempotency(kit),
     tickets: new SqlTickets(kit),
     personas: new SqlPersonas(kit),
+    questions: new SqlQuestionLog(kit),
+    feedback: new SqlFeedback(kit),
     visitors: new SqliteVisitors(db, sql, run),
     customers: new SqlCustomers(kit),
     inbox: new SqliteInbox(sql, run),
@@ -127,6 +129,8 @@ export class SqliteStore implements Store {
   readonly evals;
   readonly tombstones;
   readonly visitorKeys;
+  readonly questions;
+  readonly feedback;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -188,6 +192,8 @@ export class SqliteStore implements Store {
     this.evals = root.evals;
     this.tombstones = root.tombstones;
     this.visitorKeys = root.visitorKeys;
+    this.questions = root.questions;
+    this.feedback = root.feedback;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

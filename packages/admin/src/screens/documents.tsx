@@ -5,6 +5,7 @@ import { formatDate, t, useLang, type MessageKey } from '../i18n.js';
 import { renderMarkdown } from '../markdown.js';
 import type { DocJson, DocStatus, Page } from '../types.js';
 import { ErrorBox, Section, StatusBadge, useAction } from '../ui.js';
+import { DRAFT_KEY } from './gaps.js';
 
 const STATUSES: DocStatus[] = ['pending', 'indexing', 'indexed', 'failed'];
 const FIELDS = 'title,status,error,publicSurfaces,updatedAt';
@@ -18,7 +19,9 @@ export function DocumentsScreen({ ctx }: { ctx: AppContext }) {
   const [cursor, setCursor] = useState<string | null>(null);
   const [status, setStatus] = useState<'' | DocStatus>('');
   const [text, setText] = useState('');
-  const [editing, setEditing] = useState<DocJson | 'new' | null>(null);
+  // A draft handed over by another screen ("write an article" from a content gap) opens the editor.
+  const [draft] = useState(takeDraft);
+  const [editing, setEditing] = useState<DocJson | 'new' | null>(draft ? 'new' : null);
   const list = useAction();
 
   async function load(more = false) {
@@ -66,6 +69,7 @@ export function DocumentsScreen({ ctx }: { ctx: AppContext }) {
       <Editor
         ctx={ctx}
         doc={editing === 'new' ? null : editing}
+        draft={editing === 'new' ? draft : null}
         onClose={async () => {
           setEditing(null);
           polls.current = 0;
@@ -237,10 +241,23 @@ function Uploader({ ctx, onUploaded }: { ctx: AppContext; onUploaded: () => void
   );
 }
 
-function Editor({ ctx, doc, onClose }: { ctx: AppContext; doc: DocJson | null; onClose: () => Promise<void> }) {
+/** The draft another screen left for a new article, taken once. */
+function takeDraft(): { title: string; contentMd: string } | null {
+  const raw = sessionStorage.getItem(DRAFT_KEY);
+  if (!raw) return null;
+  sessionStorage.removeItem(DRAFT_KEY);
+  try {
+    const draft = JSON.parse(raw) as { title?: unknown; contentMd?: unknown };
+    return { title: String(draft.title ?? ''), contentMd: String(draft.contentMd ?? '') };
+  } catch {
+    return null;
+  }
+}
+
+function Editor({ ctx, doc, draft, onClose }: { ctx: AppContext; doc: DocJson | null; draft?: { title: string; contentMd: string } | null; onClose: () => Promise<void> }) {
   useLang();
-  const [title, setTitle] = useState(doc?.title ?? '');
-  const [content, setContent] = useState(doc?.contentMd ?? '');
+  const [title, setTitle] = useState(doc?.title ?? draft?.title ?? '');
+  const [content, setContent] = useState(doc?.contentMd ?? draft?.contentMd ?? '');
   const [helpCenter, setHelpCenter] = useState(doc?.publicSurfaces.includes('help_center') ?? false);
   const action = useAction();
 

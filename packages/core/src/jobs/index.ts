@@ -8,6 +8,7 @@ import { SEARCH_CHANGES_KEPT } from '../search/lexical-ranker.js';
 import { createIds } from '../system.js';
 import { vectorizeReindex } from './vectorize-reindex.js';
 import { workspaceCleanup } from './workspace-cleanup.js';
+import { contentGaps } from './content-gaps.js';
 
 export type { JobContext } from './types.js';
 
@@ -72,6 +73,12 @@ export const JOBS = {
     adminMode: false,
     run: vectorizeReindex,
   },
+  // Computes the gaps a read found missing or stale (reads also start it at once).
+  'content-gaps': {
+    schedule: '*/5 * * * *',
+    adminMode: true,
+    run: contentGaps,
+  },
 } satisfies Record<string, JobDefinition>;
 
 export type JobName = keyof typeof JOBS;
@@ -82,4 +89,5 @@ export function isJobName(name: string): name is JobName {
 }
 
 export { vectorizeReindex, type VectorizeReindexSummary } from './vectorize-reindex.js';
+export { contentGaps, computeGaps, type ContentGapsSummary } from './content-gaps.js';
 export { workspaceCleanup, type WorkspaceCleanupSummary } from './workspace-cleanup.js';

@@ -1,7 +1,7 @@
 import type { MeterEventNames } from '../billing/catalog.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { PaymentProcessor } from '../ports/payment.js';
-import type { Store } from '../ports/store.js';
+import type { Scope, Store } from '../ports/store.js';
 import type { Ids, Logger } from '../ports/system.js';
 
 /** What a scheduled job may use. `tenantId` set: admin mode, confined to that tenant. */
@@ -22,6 +22,8 @@ export interface JobContext {
   hostnames?: { poll(): Promise<Record<string, unknown>> };
   /** Tenant erasure (the retention job purges erased tenants' help-center URLs at the edge). */
   erasure?: { purgeErased(): Promise<{ tenantsPurged: number; cachePurges: number; purgeFailures: number }> };
+  /** The document a question is closest to (the search pipeline's best hit); absent in jobs run without an engine. */
+  nearestDocument?: (scope: Scope, query: string) => Promise<{ id: string; title: string; url: string | null } | null>;
   /** The payment processor the usage reporter sends meter events to; absent: billing is off. */
   payments?: PaymentProcessor;
 }

@@ -11,6 +11,7 @@ import type { CuratedAnswerService } from '../services/curated-answers.js';
 import type { EvalService } from '../services/evaluation.js';
 import type { ConversationService } from '../services/conversations.js';
 import type { InboxService } from '../services/inbox.js';
+import type { InsightsService } from '../services/insights.js';
 import type { PersonaService } from '../services/personas.js';
 import type { TicketService } from '../services/tickets.js';
 import type { VisitorService } from '../services/visitors.js';
@@ -42,6 +43,7 @@ export interface OperationServices {
   visitorIdentity: VisitorIdentityService;
   customers: CustomerService;
   inbox: InboxService;
+  insights: InsightsService;
   erasure: ErasureService;
   settings: TenantSettingsService;
   apiKeys: ApiKeyService;

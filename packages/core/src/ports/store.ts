@@ -23,6 +23,7 @@ import type { RateLimitStore } from './rate-limits.js';
 import type { UsageStore } from './usage.js';
 import type { UserStore } from './users.js';
 import type { Scope } from './scope.js';
+import type { FeedbackStore, QuestionLogStore } from './insights.js';
 import type { SearchIndex } from './search-index.js';
 
 export type { Scope } from './scope.js';
@@ -390,6 +391,10 @@ export interface Store {
   readonly inbox: InboxStore;
   readonly curatedAnswers: CuratedAnswerStore;
   readonly evals: EvalStore;
+  /** Every answer and chat turn with its evidence strength, and the content gaps computed from them. */
+  readonly questions: QuestionLogStore;
+  /** Feedback on answers with the passages (and document versions) they cited. */
+  readonly feedback: FeedbackStore;
   /**
    * Runs `fn` atomically: all of its writes commit together or none do. `fn` must use the
    * `tx` it is given; other callers wait until the transaction ends.

@@ -8,7 +8,7 @@ export interface Ids {
   next(prefix: IdPrefix): string;
 }
 
-export type IdPrefix = 'ten' | 'ws' | 'key' | 'doc' | 'chk' | 'evt' | 'usr' | 'mem' | 'conv' | 'msg' | 'req' | 'job' | 'hn' | 'res' | 'flow' | 'frun' | 'tkt' | 'cmt' | 'per' | 'vis' | 'cus' | 'cans' | 'evs' | 'evq' | 'evr';
+export type IdPrefix = 'ten' | 'ws' | 'key' | 'doc' | 'chk' | 'evt' | 'usr' | 'mem' | 'conv' | 'msg' | 'req' | 'job' | 'hn' | 'res' | 'flow' | 'frun' | 'tkt' | 'cmt' | 'per' | 'vis' | 'cus' | 'cans' | 'evs' | 'evq' | 'evr' | 'qst' | 'fb';
 
 export interface Logger {
   debug(msg: string, data?: Record<string, unknown>): void;

@@ -22,3 +22,4 @@ export { SqlConnectors, SqlIdempotency, SqlOrigins } from './aggregates/sync.js'
 export { SqlVisitorKeys } from './aggregates/visitor-keys.js';
 export { SqlCuratedAnswers } from './aggregates/curated-answers.js';
 export { SqlEvals } from './aggregates/evaluation.js';
+export { SqlFeedback, SqlQuestionLog } from './aggregates/insights.js';

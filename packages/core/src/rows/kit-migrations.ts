@@ -5,7 +5,7 @@
  */
 import { addColumns, createTable, type KitStatements } from './ddl.js';
 import type { RenderContext } from './sql.js';
-import { DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS } from './tables.js';
+import { DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG } from './tables.js';
 
 export interface KitMigration {
   /** Stable and unique: `<table>-<what>`. */
@@ -53,6 +53,9 @@ function documentAudiences(ctx: RenderContext): string[] {
   ];
 }
 
+/** The gap questions: refused, weakly grounded, thumbed down or handed off (a predicate both dialects read). */
+export const GAP_QUESTION = "(outcome <> 'answered' OR thumbs_down OR handed_off)";
+
 export const KIT_MIGRATIONS: readonly KitMigration[] = [
   { id: 'documents-audiences', statements: (ctx) => [...addColumns(DOCUMENTS, ['audiences'])(ctx), ...documentAudiences(ctx)] },
   { id: 'visitor-keys-v1', statements: createTable(VISITOR_KEYS, { primaryKey: ['tenantId', 'workspaceId'] }) },
@@ -65,6 +68,27 @@ export const KIT_MIGRATIONS: readonly KitMigration[] = [
     statements: (ctx) => [
       ...createTable(EVAL_SETS, { primaryKey: ['id'], indexes: [{ name: 'eval_sets_workspace', fields: ['tenantId', 'workspaceId', 'createdAt'] }] })(ctx),
       ...createTable(EVAL_RUNS, { primaryKey: ['id'], indexes: [{ name: 'eval_runs_set', fields: ['tenantId', 'workspaceId', 'setId', 'createdAt'] }] })(ctx),
+    ],
+  },
+  {
+    id: 'question-log-v1',
+    statements: (ctx) => [
+      ...createTable(QUESTION_LOG, {
+        primaryKey: ['id'],
+        indexes: [
+          { name: 'question_log_gaps', fields: ['tenantId', 'workspaceId', 'createdAt', 'id'], where: GAP_QUESTION },
+          { name: 'question_log_message', fields: ['tenantId', 'workspaceId', 'messageId'], where: 'message_id IS NOT NULL' },
+          { name: 'question_log_conversation', fields: ['tenantId', 'workspaceId', 'conversationId'], where: 'conversation_id IS NOT NULL' },
+        ],
+      })(ctx),
+      ...createTable(GAP_SNAPSHOTS, { primaryKey: ['tenantId', 'workspaceId', 'period'], indexes: [{ name: 'gap_snapshots_requested', fields: ['requestedAt'], where: 'requested_at IS NOT NULL' }] })(ctx),
+    ],
+  },
+  {
+    id: 'feedback-v1',
+    statements: (ctx) => [
+      ...createTable(FEEDBACK, { primaryKey: ['id'], indexes: [{ name: 'feedback_message', fields: ['tenantId', 'workspaceId', 'messageId'], unique: true }] })(ctx),
+      ...createTable(FEEDBACK_CITATIONS, { primaryKey: ['feedbackId', 'position'], indexes: [{ name: 'feedback_citations_document', fields: ['tenantId', 'workspaceId', 'documentId'] }] })(ctx),
     ],
   },
 ];

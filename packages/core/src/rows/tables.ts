@@ -7,6 +7,7 @@ import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.
 import type { VisitorKeyRecord } from '../visitors/keys.js';
 import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
 import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
+import type { FeedbackCitation, FeedbackRecord, QuestionRecord, StoredGaps } from '../ports/insights.js';
 import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
 import type { CuratedAnswerRecord } from '../ports/curated-answers.js';
 import type { EvalRunRecord, EvalSetRecord } from '../ports/evaluation.js';
@@ -329,4 +330,64 @@ export const EVAL_RUNS = table<EvalRunRecord>('eval_runs', [
   ['error', 'error', 'text', { nullable: true }],
   ['createdAt', 'created_at', 'time'],
   ['finishedAt', 'finished_at', 'time', { nullable: true }],
+]);
+
+export const QUESTION_LOG = table<QuestionRecord>('question_log', [
+  ...tenantScoped,
+  ['question', 'question', 'text'],
+  ['source', 'source', 'text'],
+  ['outcome', 'outcome', 'text'],
+  ['topScore', 'top_score', 'number', { type: 'real', nullable: true }],
+  ['groundedSentences', 'grounded_sentences', 'number'],
+  ['sentences', 'sentences', 'number'],
+  ['conversationId', 'conversation_id', 'text', { nullable: true }],
+  ['messageId', 'message_id', 'text', { nullable: true }],
+  ['citations', 'citations', 'json', { nullAs: [] }],
+  ['thumbsDown', 'thumbs_down', 'bool'],
+  ['handedOff', 'handed_off', 'bool'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const GAP_SNAPSHOTS = table<StoredGaps & { tenantId: string; workspaceId: string }>('gap_snapshots', [
+  ['tenantId', 'tenant_id', 'text'],
+  ['workspaceId', 'workspace_id', 'text'],
+  ['period', 'period', 'text'],
+  ['computedAt', 'computed_at', 'time', { nullable: true }],
+  ['questions', 'questions', 'number', { default: '0' }],
+  ['clusters', 'clusters', 'json', { nullAs: [], nullable: true }],
+  ['requestedAt', 'requested_at', 'time', { nullable: true }],
+]);
+
+/** Feedback on an answer; its cited passages are rows of `FEEDBACK_CITATIONS`. */
+export const FEEDBACK = table<Omit<FeedbackRecord, 'citations'>>('feedback', [
+  ...tenantScoped,
+  ['messageId', 'message_id', 'text'],
+  ['conversationId', 'conversation_id', 'text'],
+  ['rating', 'rating', 'text'],
+  ['comment', 'comment', 'text', { nullable: true }],
+  ['question', 'question', 'text', { nullable: true }],
+  ...stamped,
+]);
+
+export interface FeedbackCitationRow extends FeedbackCitation {
+  tenantId: string;
+  workspaceId: string;
+  feedbackId: string;
+  position: number;
+  /** The feedback's rating and time, kept beside each passage for the per-document view. */
+  rating: string;
+  createdAt: string;
+}
+
+export const FEEDBACK_CITATIONS = table<FeedbackCitationRow>('feedback_citations', [
+  ['tenantId', 'tenant_id', 'text'],
+  ['workspaceId', 'workspace_id', 'text'],
+  ['feedbackId', 'feedback_id', 'text'],
+  ['position', 'position', 'number'],
+  ['documentId', 'document_id', 'text'],
+  ['chunkId', 'chunk_id', 'text'],
+  ['documentVersion', 'document_version', 'text'],
+  ['rating', 'rating', 'text'],
+  ['createdAt', 'created_at', 'time'],
+  ['addressedAt', 'addressed_at', 'time', { nullable: true }],
 ]);

@@ -8,6 +8,7 @@ import { parseInput } from '../schemas/validate.js';
 import { audiencesOf, requireScope, type RequestContext, type ServiceDeps } from './context.js';
 import { curatedMark, type CuratedAnswerService } from './curated-answers.js';
 import { numberCitations, retrieveContext, type ArticleLinks } from './grounding.js';
+import { recordQuestion } from './insights.js';
 import { answerLocale, findPersona, personaRequest } from './personas.js';
 import type { Counted, QueryChannel, QueryService } from './queries.js';
 import type { SearchService } from './search.js';
@@ -61,6 +62,7 @@ export function createAnswerService(deps: ServiceDeps & AnswerSources & { genera
       return err(upstreamUnavailable(error));
     }
     const { text, citations } = numberCitations(generated.text, context);
+    await recordQuestion(deps, ctx.scope, { question: input.query, source: 'answer', answer: text, citations, topScore: context.topScore ?? null });
     return ok({ answer: text, citations, locale, grounded: citations.length > 0 });
   }
 

@@ -11,6 +11,7 @@ import { audiencesOf, requireScope, type RequestContext, type ServiceDeps } from
 import { articleLinks, type AnswerSources } from './answer.js';
 import { curatedMark } from './curated-answers.js';
 import { CitationNumbering, retrieveContext } from './grounding.js';
+import { recordQuestion } from './insights.js';
 import type { LimitsService, RateLimitStatus } from './limits.js';
 import type { MessageSignal } from './conversations.js';
 import { answerLocale, findPersona, personaRequest } from './personas.js';
@@ -137,6 +138,7 @@ export function createChatService(deps: ServiceDeps & AnswerSources & { generato
               createdAt: clock.now().toISOString(),
             });
             deps.messages?.notify(conversation.id);
+            await recordQuestion(deps, ctx.scope, { question: query, source: 'chat', answer: text, citations, topScore: context.topScore ?? null, conversationId: conversation.id, messageId });
             yield { event: 'done', data: { usage, grounded: citations.length > 0, query: standalone } };
           } catch (error) {
             if (signal?.aborted) return;

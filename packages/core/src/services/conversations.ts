@@ -10,6 +10,7 @@ import { disqualifyResolution } from './resolutions.js';
 import { runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import { decodeCursor, encodeCursor } from './cursors.js';
 import { createLongPollSlots } from './stream-slots.js';
+import { recordFeedback } from './insights.js';
 
 /**
  * Takes a conversation out of the resolutions: a thumbs-down or a ticket (hand-off to a human)
@@ -18,6 +19,8 @@ import { createLongPollSlots } from './stream-slots.js';
  */
 export async function disqualifyConversation(deps: Pick<ServiceDeps, 'store' | 'clock' | 'logger'>, scope: Scope, conversationId: string, reason: DisqualifyReason): Promise<DisqualifyOutcome | null> {
   const outcome = await disqualifyResolution(deps.store, scope, conversationId, reason, deps.clock.now());
+  // A hand-off means the answers did not do: its questions count as content gaps.
+  if (reason === 'ticket') await deps.store.questions.mark(scope, { conversationId }, { handedOff: true });
   if (outcome) deps.logger.info('conversation disqualified', { conversationId, reason, resolution: outcome });
   return outcome;
 }
@@ -195,6 +198,7 @@ export function createConversationService(deps: ServiceDeps & { messages: Messag
         if (message.role !== 'assistant') return err(errors.unprocessable('Feedback is given on answers, not on questions.', [{ path: 'id', message: 'not an assistant message' }]));
         const updated = await tx.conversations.setFeedback(ctx.scope, messageId, { rating: input.rating, comment: input.comment || null, at: clock.now().toISOString() });
         if (!updated) return err(errors.notFound('Message'));
+        await recordFeedback(tx, deps.ids, ctx.scope, message, updated.feedback!);
         if (input.rating === 'down') await disqualifyConversation({ ...deps, store: tx }, ctx.scope, message.conversationId, 'thumbs_down');
         return ok(publicMessage(updated));
       });

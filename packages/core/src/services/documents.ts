@@ -358,7 +358,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         const updated = await tx.documents.update(ctx.scope, id, toPatch(await withVisibility(tx, ctx.scope, id, fields), now));
         if (!updated) missing.push({ path: `update[${index}].id`, message: `document ${id} not found` });
         else {
-          if (needsReindex(fields)) changed.push(id);
+          if (needsReindex(fields)) {
+            changed.push(id);
+            await tx.feedback.markAddressed(ctx.scope, id, now);
+          }
           results.push({ op: 'update', index, id, status: 'updated' });
         }
       }
@@ -454,6 +457,8 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       if (!updated) return err(errors.notFound('Document'));
       afterWrite(ctx.scope);
       if (!needsReindex(parsed.value)) return ok(updated);
+      // Its text changed: feedback given on the earlier version is addressed by this edit.
+      await store.feedback.markAddressed(ctx.scope, id, updated.updatedAt);
       if (options.wait) return ok(await settle(ctx.scope, updated));
       notify(ctx.scope, [id]);
       return ok(updated);

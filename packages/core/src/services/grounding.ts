@@ -13,6 +13,8 @@ const SNIPPET_CHARS = 240;
 export interface GroundingContext {
   passages: GeneratorContext[];
   urls: Map<string, string | null>;
+  /** The best fused search score among the passages; null when retrieval found nothing. */
+  topScore?: number | null;
   /** Help-center article URL (without anchor) of each published document of the context. */
   articles?: Map<string, string>;
 }
@@ -55,7 +57,7 @@ export async function retrieveContext(search: SearchService, scope: Scope, query
       if (from < lines.length) p.text = `${p.text}\n${lines.slice(from).join('\n')}`;
     }),
   );
-  const context: GroundingContext = { passages, urls: new Map(results.map((r) => [r.documentId, r.url])) };
+  const context: GroundingContext = { passages, urls: new Map(results.map((r) => [r.documentId, r.url])), topScore: results[0]?.score ?? null };
   if (links?.base && passages.length > 0) {
     const refs = await links.refs(scope, [...new Set(passages.map((p) => p.documentId))]);
     context.articles = new Map(refs.filter((d) => canRead([AUDIENCE_PUBLIC], d.audiences)).map((d) => [d.id, `${links.base}/articles/${encodeURIComponent(d.id)}`]));

@@ -47,7 +47,7 @@ const LEASE_MS = 10 * 60_000;
  * Runs scheduled jobs under a per-job lease in the store, so that when every node's scheduler
  * (or several cron callers) fires at once, the job executes once.
  */
-export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames']; hostnames?: JobContext['hostnames']; erasure?: JobContext['erasure']; payments?: PaymentProcessor; holder?: LeaseHolder }) {
+export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensureIndex(): Promise<void>; meterEventNames?: JobContext['meterEventNames']; hostnames?: JobContext['hostnames']; erasure?: JobContext['erasure']; nearestDocument?: JobContext['nearestDocument']; payments?: PaymentProcessor; holder?: LeaseHolder }) {
   const { store, clock, logger, embedder } = deps;
   // `node/incarnation/jobs`, like ingest leases: a restart frees what the killed run held (`reclaim`).
   const self = deps.holder ? `${deps.holder.node}/${deps.holder.incarnation}/jobs` : `anonymous/${randomUUID()}/jobs`;
@@ -74,6 +74,7 @@ export function createJobService(deps: ServiceDeps & { embedder: Embedder; ensur
           meterEventNames: deps.meterEventNames ?? {},
           ...(deps.hostnames ? { hostnames: deps.hostnames } : {}),
           ...(deps.erasure ? { erasure: deps.erasure } : {}),
+          ...(deps.nearestDocument ? { nearestDocument: deps.nearestDocument } : {}),
           ...(deps.payments ? { payments: deps.payments } : {}),
           ...(options.tenantId ? { tenantId: options.tenantId } : {}),
           ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),

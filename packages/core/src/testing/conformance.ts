@@ -18,6 +18,7 @@ import { searchIndexSuite } from './search-conformance.js';
 import { syncSuite } from './sync-conformance.js';
 import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
 import { kitSuite } from './kit-conformance.js';
+import { insightsSuite } from './insights-conformance.js';
 import type { SqlDriver } from '../rows/driver.js';
 import { erasureSuite, publishedDocumentsSuite, type TenantSchemaProbe } from './erasure-conformance.js';
 
@@ -197,6 +198,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     conversationsSuite(() => store);
     supportSuite(() => store);
     hostnamesSuite(() => store);
+    insightsSuite(() => store);
     kitSuite(() => handle.kit);
     billingSuite(() => store);
     resolutionsSuite(() => store);

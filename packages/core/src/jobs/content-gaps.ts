@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { ok, type Result } from 'neverthrow';
+import type { PanyaError } from '../errors.js';
+import { GapClusterer, type GapReason } from '../insights/gap-clusters.js';
+import type { GapRequest, QuestionRecord } from '../ports/insights.js';
+import type { Scope } from '../ports/store.js';
+import { GAP_PERIOD_DAYS, type GapJson, type GapPeriod } from '../schemas/insights.js';
+import { gapWindows } from '../services/insights.js';
+import type { JobContext } from './types.js';
+
+/** Questions read per query. */
+export const GAP_SLICE = 1_000;
+/** Questions clustered between two yields of the thread (about 10 ms of segmenting on a busy core). */
+export const GAP_STEP = 100;
+/** Most questions one computation reads per window: the newest beyond it are not read. */
+export const MAX_GAP_QUESTIONS = 200_000;
+/** Clusters kept per computation (largest first). */
+export const MAX_GAPS = 50;
+/** Requests taken per round. */
+const REQUESTS = 20;
+
+export type ContentGapsSummary = { job: 'content-gaps'; computed: number; questions: number; left: boolean; elapsedMs: number };
+
+/** Hands the thread to waiting requests and timers between slices. */
+const yieldThread = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function reasonsOf(q: QuestionRecord): GapReason[] {
+  const reasons: GapReason[] = [];
+  if (q.outcome === 'refused') reasons.push('refused');
+  if (q.outcome === 'low_evidence') reasons.push('low_evidence');
+  if (q.thumbsDown) reasons.push('thumbs_down');
+  if (q.handedOff) reasons.push('handed_off');
+  return reasons;
+}
+
+async function* questionsIn(ctx: JobContext, scope: Scope, window: { since: string; until: string }): AsyncGenerator<QuestionRecord[]> {
+  let after: QuestionRecord | undefined;
+  let read = 0;
+  while (read < MAX_GAP_QUESTIONS) {
+    const slice = await ctx.store.questions.gapQuestions(scope, window, { limit: GAP_SLICE, ...(after ? { after: { createdAt: after.createdAt, id: after.id } } : {}) });
+    if (slice.length === 0) return;
+    read += slice.length;
+    yield slice;
+    if (slice.length < GAP_SLICE) return;
+    after = slice.at(-1)!;
+    await yieldThread();
+  }
+}
+
+function trendOf(count: number, previous: number): GapJson['trend'] {
+  if (previous === 0) return 'new';
+  if (count >= previous * 1.25) return 'up';
+  if (count <= previous * 0.8) return 'down';
+  return 'flat';
+}
+
+/** Duck-typed: curated answers are optional; when a store has them, a gap tells whether one covers it. */
+type CuratedMatcher = { match?(scope: Scope, question: string): Promise<unknown> };
+
+async function curatedCover(ctx: JobContext, scope: Scope, examples: readonly string[]): Promise<GapJson['curatedAnswer']> {
+  const curated = (ctx.store as { curatedAnswers?: CuratedMatcher }).curatedAnswers;
+  if (!curated?.match) return null;
+  for (const question of examples) {
+    const found = await curated.match(scope, question);
+    if (found) return { covered: true, id: typeof found === 'object' && found !== null && 'id' in found && typeof found.id === 'string' ? found.id : null };
+  }
+  return { covered: false, id: null };
+}
+
+/** Clusters one workspace's gap questions of a period, counts the previous period against them, and stores the result. */
+export async function computeGaps(ctx: JobContext, request: GapRequest, now: Date): Promise<number> {
+  const scope = { tenantId: request.tenantId, workspaceId: request.workspaceId };
+  const period = (Object.hasOwn(GAP_PERIOD_DAYS, request.period) ? request.period : '30d') as GapPeriod;
+  const windows = gapWindows(period, now);
+  const clusterer = new GapClusterer();
+  let questions = 0;
+  for await (const slice of questionsIn(ctx, scope, windows.current)) {
+    for (let i = 0; i < slice.length; i += GAP_STEP) {
+      for (const q of slice.slice(i, i + GAP_STEP)) clusterer.add({ question: q.question, createdAt: q.createdAt, reasons: reasonsOf(q) });
+      await yieldThread();
+    }
+    questions += slice.length;
+  }
+  for await (const slice of questionsIn(ctx, scope, windows.previous)) {
+    for (let i = 0; i < slice.length; i += GAP_STEP) {
+      for (const q of slice.slice(i, i + GAP_STEP)) clusterer.countPrevious(q.question);
+      await yieldThread();
+    }
+  }
+  const clusters: GapJson[] = [];
+  for (const gap of clusterer.top(MAX_GAPS)) {
+    const nearest = ctx.nearestDocument ? await ctx.nearestDocument(scope, gap.examples.join('\n')) : null;
+    clusters.push({
+      id: createHash('sha256').update(gap.terms.join(' ')).digest('base64url').slice(0, 12),
+      terms: gap.terms,
+      count: gap.count,
+      previousCount: gap.previousCount,
+      trend: trendOf(gap.count, gap.previousCount),
+      examples: gap.examples,
+      reasons: gap.reasons,
+      nearestDocument: nearest,
+      curatedAnswer: await curatedCover(ctx, scope, gap.examples),
+      lastAskedAt: gap.lastAskedAt,
+    });
+    await yieldThread();
+  }
+  await ctx.store.questions.saveGaps(scope, { period, computedAt: now.toISOString(), questions, clusters }, request.requestedAt);
+  return questions;
+}
+
+/**
+ * Recomputes the content gaps that were asked for (a stale or missing result was read), oldest
+ * request first, in slices, until none is left or the budget is spent (at least one per run).
+ */
+export async function contentGaps(ctx: JobContext, now: Date): Promise<Result<ContentGapsSummary, PanyaError>> {
+  const started = performance.now();
+  const budgetMs = ctx.budgetMs ?? 50_000;
+  let computed = 0;
+  let questions = 0;
+  let left = false;
+  const done = new Set<string>();
+  outer: for (;;) {
+    const requests = (await ctx.store.questions.pendingGapRequests(REQUESTS, ctx.tenantId)).filter((r) => !done.has(`${r.workspaceId}/${r.period}/${r.requestedAt}`));
+    if (requests.length === 0) break;
+    for (const request of requests) {
+      if (computed > 0 && performance.now() - started >= budgetMs) {
+        left = true;
+        break outer;
+      }
+      questions += await computeGaps(ctx, request, now);
+      done.add(`${request.workspaceId}/${request.period}/${request.requestedAt}`);
+      computed++;
+    }
+  }
+  return ok({ job: 'content-gaps', computed, questions, left, elapsedMs: Math.round(performance.now() - started) });
+}
