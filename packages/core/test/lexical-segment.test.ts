@@ -85,7 +85,7 @@ describe('lexical segments', () => {
     const deleted = docs.slice(500, 560).map((d) => d.id);
     const queries = lines('eval/scifact/queries.jsonl', 300).map((q) => q.text);
     expectSameRankings(queries, docs, replaced, deleted);
-  });
+  }, 180_000);
 
   it('reads a segment from any byte offset (a driver may return a buffer inside a larger pool)', () => {
     const data = encodeSegment([toDoc('a', 'Refund policy', 'Refunds within 30 days.')]);
