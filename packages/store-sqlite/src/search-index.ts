@@ -53,8 +53,8 @@ const toChunk = (r: Row): ChunkRecord => ({
 });
 
 /**
- * Core's in-memory BM25 over the chunks' stored index terms (kept fresh through the tenant's
- * change sequence, see migration 9), an FTS5 trigram table for fragments (optional, see
+ * Core's BM25 over the workspace's lexical segments (written beside the chunks by every chunk
+ * write, merged by the ingest worker; re-read when the tenant's change sequence moves), an FTS5 trigram table for fragments (optional, see
  * trigram-table.ts), and sqlite-vec (exact cosine KNN, partitioned by workspace so a filtered
  * query scans one workspace).
  */
