@@ -193,6 +193,21 @@ function renderTenants(r: Any): string {
     '',
     table(['search over HTTP, one at a time', 'p50 ms', 'p99 ms', 'max ms', 'samples'], rows),
     '',
+    ...(r.coldFirstLexicalSearchMs1000Chunks
+      ? [
+          (() => {
+            const c = r.coldFirstLexicalSearchMs1000Chunks;
+            return `Cold first lexical search of a 1,000-chunk workspace (a fresh store, in process): from its segments p50 **${f(c.fromSegments.p50)} ms** wall, ${f(c.fromSegmentsCpu.p50)} ms CPU (goal ≤ 10 ms: ${verdict(c.fromSegments.p50 <= 10)}); built from its rows as before segments p50 ${f(c.fromRows.p50)} ms wall, ${f(c.fromRowsCpu.p50)} ms CPU.`;
+          })(),
+          '',
+        ]
+      : []),
+    ...(r.neverStall
+      ? [
+          `Never stall: while the tenant uploads 1 MB markdown files (${r.neverStall.filesUploaded} acknowledged in ${r.neverStall.uploadSeconds} s), its own searches p50 ${f(r.neverStall.ownSearchMs.p50)} ms, p99 **${f(r.neverStall.ownSearchMs.p99)} ms** (goal ≤ 100 ms: ${verdict(r.neverStall.ownSearchMs.p99 <= 100)}).`,
+          '',
+        ]
+      : []),
     `Zipf traffic, ${r.scale.workers} workers, 10 connections: **${z.reqPerSec} req/s**, p50 ${z.latencyP50Ms} ms, p99 **${z.latencyP99Ms} ms** (goals ≥ 600 req/s: ${verdict(z.reqPerSec >= 600)}, p99 ≤ 20 ms: ${verdict(z.latencyP99Ms <= 20)}), ${z.non2xx} failed, server CPU ${f(z.serverCpuMsPerRequest, 3)} ms/request. Server RSS ${mbs(r.serverRssBytes.afterStart)} after start, ${mbs(r.serverRssBytes.end)} at the end. Index cache: ${mbs(r.indexCache.bytes)} held of ${mbs(r.indexCache.maxBytes)}, ${r.indexCache.hits} hits, ${r.indexCache.loads} loads in ${f(r.indexCache.loadSeconds, 2)} s.`,
   ].join('\n');
 }

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LexicalIndex, lexicalFields, type LexicalDoc } from '../src/index.js';
-import { encodeSegment, LexicalSegment, liveMask, mergeSegments, SegmentedIndex, type SegmentPart } from '../src/search/lexical-segment.js';
+import { encodeSegment, LexicalSegment, liveMask, mergeSegments, planSegmentMerge, SegmentedIndex, type SegmentPart } from '../src/search/lexical-segment.js';
 import { searchTerms } from '../src/text/query.js';
 
 // shared/ sits beside the repository checkout, or PANYA_SHARED_DIR.
@@ -85,7 +85,7 @@ describe('lexical segments', () => {
     const deleted = docs.slice(500, 560).map((d) => d.id);
     const queries = lines('eval/scifact/queries.jsonl', 300).map((q) => q.text);
     expectSameRankings(queries, docs, replaced, deleted);
-  });
+  }, 180_000);
 
   it('reads a segment from any byte offset (a driver may return a buffer inside a larger pool)', () => {
     const data = encodeSegment([toDoc('a', 'Refund policy', 'Refunds within 30 days.')]);
@@ -94,5 +94,21 @@ describe('lexical segments', () => {
     const segment = new LexicalSegment(pooled.subarray(3));
     expect(segment.ids).toEqual(['a']);
     expect(new SegmentedIndex([{ segment, live: new Uint8Array([1]) }]).search(searchTerms('refund'), 5).map((h) => h.chunkId)).toEqual(['a']);
+  });
+
+  it('merge by tier: ten segments of the smallest full tier, else the segment masked the most past half', () => {
+    const seg = (id: number, chunks: number, dead = 0) => ({ id, chunks, dead });
+    // Nine one-document segments wait; the tenth makes the tier merge.
+    const small = Array.from({ length: 9 }, (_, i) => seg(i, 3));
+    expect(planSegmentMerge([seg(100, 500), ...small])).toEqual([]);
+    expect(planSegmentMerge([seg(100, 500), ...small, seg(9, 4)])).toEqual([...small.map((s) => s.id), 9]);
+    // Tiers count live chunks: a 40-chunk segment with 35 masked sits in the 1–9 tier.
+    expect(planSegmentMerge([...small, seg(50, 40, 35)])).toEqual([...small.map((s) => s.id), 50]);
+    // The 10–99 tier merges before a larger one, and a half-masked segment is rewritten alone.
+    const tens = Array.from({ length: 10 }, (_, i) => seg(200 + i, 20));
+    const hundreds = Array.from({ length: 10 }, (_, i) => seg(300 + i, 200));
+    expect(planSegmentMerge([...hundreds, ...tens])).toEqual(tens.map((s) => s.id));
+    expect(planSegmentMerge([seg(1, 100, 40), seg(2, 100, 70), seg(3, 1000, 600)])).toEqual([2]);
+    expect(planSegmentMerge([seg(1, 100, 50)])).toEqual([]);
   });
 });

@@ -613,38 +613,6 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       ALTER TABLE ${n.t('tenant_tombstones')} ADD COLUMN purge_attempted_at timestamptz;
     `,
   },
-  {
-    version: 24,
-    name: 'lexical segments: postings written at ingest, read by searches',
-    // workspace_id NULL: the tenant's legacy chunks. A deletion masks its chunk in the scope's
-    // segments written before it (lower seq). Scopes with chunks from before segments are pending
-    // until the backfill writes theirs (searches build from rows meanwhile).
-    sql: (n) => `
-      CREATE TABLE ${n.t('lexical_segments')} (
-        id bigserial PRIMARY KEY,
-        tenant_id text NOT NULL,
-        workspace_id text,
-        seq bigint NOT NULL,
-        chunks integer NOT NULL,
-        data bytea NOT NULL
-      );
-      CREATE INDEX lexical_segments_scope ON ${n.t('lexical_segments')}(tenant_id, workspace_id);
-      CREATE TABLE ${n.t('lexical_deletions')} (
-        id bigserial PRIMARY KEY,
-        tenant_id text NOT NULL,
-        workspace_id text,
-        chunk_id text NOT NULL,
-        seq bigint NOT NULL
-      );
-      CREATE INDEX lexical_deletions_scope ON ${n.t('lexical_deletions')}(tenant_id, workspace_id);
-      CREATE TABLE ${n.t('lexical_pending')} (
-        tenant_id text NOT NULL,
-        workspace_id text
-      );
-      CREATE INDEX lexical_pending_scope ON ${n.t('lexical_pending')}(tenant_id, workspace_id);
-      INSERT INTO ${n.t('lexical_pending')} (tenant_id, workspace_id) SELECT DISTINCT tenant_id, workspace_id FROM ${n.t('chunks')};
-    `,
-  },
 ];
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;

@@ -52,8 +52,8 @@ const toChunk = (r: Row): ChunkRecord => ({
 });
 
 /**
- * Core's in-memory BM25 over the chunks' stored index terms (kept fresh through the tenant's
- * change sequence, see migration 8), pg_trgm for fragments, pgvector HNSW for KNN. Legacy chunks
+ * Core's BM25 over the workspace's lexical segments (`bytea`, written beside the chunks by every
+ * chunk write and merged by the ingest worker, so every node reads the same ones), pg_trgm for fragments, pgvector HNSW for KNN. Legacy chunks
  * (workspace_id NULL) match every workspace of their own tenant.
  */
 export class PgSearchIndex implements SearchIndex {

@@ -630,39 +630,6 @@ export const migrations: (Migration & { name: string })[] = [
     before: compactVectorTable,
     sql: 'SELECT 1;',
   },
-  {
-    version: 27,
-    name: 'lexical segments: postings written at ingest, read by searches',
-    // workspace_id NULL: the tenant's legacy chunks. A deletion masks its chunk in the scope's
-    // segments written before it (lower seq). Scopes with chunks from before segments are pending
-    // until the backfill writes theirs (searches build from rows meanwhile).
-    sql: `
-      CREATE TABLE IF NOT EXISTS lexical_segments (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        tenant_id TEXT NOT NULL,
-        workspace_id TEXT,
-        seq INTEGER NOT NULL,
-        chunks INTEGER NOT NULL,
-        data BLOB NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS lexical_segments_scope ON lexical_segments(tenant_id, workspace_id);
-      CREATE TABLE IF NOT EXISTS lexical_deletions (
-        tenant_id TEXT NOT NULL,
-        workspace_id TEXT,
-        chunk_id TEXT NOT NULL,
-        seq INTEGER NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS lexical_deletions_scope ON lexical_deletions(tenant_id, workspace_id);
-      CREATE TABLE IF NOT EXISTS lexical_pending (
-        tenant_id TEXT NOT NULL,
-        workspace_id TEXT
-      );
-      CREATE INDEX IF NOT EXISTS lexical_pending_scope ON lexical_pending(tenant_id, workspace_id);
-      INSERT INTO lexical_pending (tenant_id, workspace_id) SELECT DISTINCT c.tenant_id, c.workspace_id FROM chunks c
-        WHERE NOT EXISTS (SELECT 1 FROM lexical_segments s WHERE s.tenant_id = c.tenant_id AND s.workspace_id IS c.workspace_id)
-          AND NOT EXISTS (SELECT 1 FROM lexical_pending p WHERE p.tenant_id = c.tenant_id AND p.workspace_id IS c.workspace_id);
-    `,
-  },
 ];
 
 /**

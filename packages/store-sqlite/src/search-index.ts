@@ -69,8 +69,8 @@ const toChunk = (r: Row): ChunkRecord => ({
 });
 
 /**
- * Core's in-memory BM25 over the chunks' stored index terms (kept fresh through the tenant's
- * change sequence, see migration 9), an FTS5 trigram table for fragments (optional, see
+ * Core's BM25 over the workspace's lexical segments (written beside the chunks by every chunk
+ * write, merged by the ingest worker; re-read when the tenant's change sequence moves), an FTS5 trigram table for fragments (optional, see
  * trigram-table.ts), and sqlite-vec (exact cosine KNN, partitioned by workspace so a filtered
  * query scans one workspace).
  */
@@ -203,10 +203,10 @@ export class SqliteSearchIndex implements SearchIndex {
       const read = this.db
         .transaction(() => ({
           segments: this.sql.get('SELECT id, seq, chunks, data FROM lexical_segments WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
-          deletions: this.sql.get('SELECT rowid, chunk_id, seq FROM lexical_deletions WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
+          deletions: this.sql.get('SELECT id, chunk_id, seq FROM lexical_deletions WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
         }))
         .deferred();
-      const deletions = read.deletions.map((d) => ({ rowid: d.rowid as number, chunkId: d.chunk_id as string, seq: d.seq as number }));
+      const deletions = read.deletions.map((d) => ({ id: d.id as number, chunkId: d.chunk_id as string, seq: d.seq as number }));
       const segments = read.segments.map((r) => {
         const segment = new LexicalSegment(r.data as Buffer);
         const live = liveMask(segment, r.seq as number, deletions);
@@ -220,7 +220,7 @@ export class SqliteSearchIndex implements SearchIndex {
       const seq = Math.max(...inputs.map((s) => s.seq));
       // A deletion stays while a remaining segment written before it holds its chunk.
       const remaining = [...segments.filter((s) => !chosen.has(s.id)), { seq, segment: mergedSegment }];
-      const obsolete = deletions.filter((d) => !remaining.some((s) => s.seq < d.seq && s.segment.numberOf(d.chunkId) !== undefined)).map((d) => d.rowid);
+      const obsolete = deletions.filter((d) => !remaining.some((s) => s.seq < d.seq && s.segment.numberOf(d.chunkId) !== undefined)).map((d) => d.id);
       return this.db
         .transaction(() => {
           const removed = this.sql.get('DELETE FROM lexical_segments WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify([...chosen])).changes;
@@ -228,7 +228,7 @@ export class SqliteSearchIndex implements SearchIndex {
           if (removed !== chosen.size) throw new MergeLost();
           if (mergedSegment.size > 0)
             this.sql.get('INSERT INTO lexical_segments (tenant_id, workspace_id, seq, chunks, data) VALUES (?, ?, ?, ?, ?)').run(scope.tenantId, scope.workspaceId, seq, mergedSegment.size, blob(merged));
-          this.sql.get('DELETE FROM lexical_deletions WHERE rowid IN (SELECT value FROM json_each(?))').run(JSON.stringify(obsolete));
+          this.sql.get('DELETE FROM lexical_deletions WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(obsolete));
           return chosen.size;
         })
         .immediate();

@@ -60,7 +60,7 @@ async function expectConsistent(scope: Scope) {
     expect(live.sort()).toEqual(rows.map((r) => r.id).sort());
     const index = new LexicalIndex();
     for (const r of rows) index.upsert({ id: r.id, title: r.lexical_title, body: r.lexical_body });
-    for (const q of QUERIES) expect(await store.search.lexical(scope, q, 20)).toEqual(index.search(q, 20));
+    for (const q of QUERIES) expect(await store.search.lexical(scope, { ...q, fragments: [] }, 20)).toEqual(index.search(q, 20));
     return rows.length;
   } finally {
     await store.close();
