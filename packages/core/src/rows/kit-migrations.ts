@@ -90,6 +90,7 @@ export const KIT_MIGRATIONS: readonly KitMigration[] = [
       ...createTable(FEEDBACK, { primaryKey: ['id'], indexes: [{ name: 'feedback_message', fields: ['tenantId', 'workspaceId', 'messageId'], unique: true }] })(ctx),
       ...createTable(FEEDBACK_CITATIONS, { primaryKey: ['feedbackId', 'position'], indexes: [{ name: 'feedback_citations_document', fields: ['tenantId', 'workspaceId', 'documentId'] }] })(ctx),
     ],
+  },
   {
     // Lexical segments (see search/lexical-segment.ts): bytes a spec's column kinds cannot say, so the
     // DDL is written here for both dialects. workspace_id NULL: the tenant's legacy chunks. A deletion
