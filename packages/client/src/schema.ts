@@ -806,6 +806,22 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/visitor-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["workspaces.visitorIdentity.get"];
+        put: operations["workspaces.visitorIdentity.put"];
+        post?: never;
+        delete: operations["workspaces.visitorIdentity.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs/upload": {
         parameters: {
             query?: never;
@@ -1367,6 +1383,8 @@ export interface operations {
                             contentMd?: string;
                             url?: string | null;
                             publicSurfaces?: "help_center"[];
+                            /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                            audiences?: string[];
                             /** @description The caller's own identifier, unique within the workspace. */
                             externalId?: string | null;
                             /** @description The caller's own fields; stored, not indexed. */
@@ -1424,6 +1442,8 @@ export interface operations {
                     /** @default null */
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
+                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                    audiences?: string[];
                     /** @default null */
                     externalId?: string | null;
                     /** @default {} */
@@ -1448,6 +1468,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1498,6 +1520,8 @@ export interface operations {
                         /** @default null */
                         url?: string | null;
                         publicSurfaces?: "help_center"[];
+                        /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                        audiences?: string[];
                         /** @default null */
                         externalId?: string | null;
                         /** @default {} */
@@ -1511,6 +1535,8 @@ export interface operations {
                         contentMd?: string;
                         url?: string | null;
                         publicSurfaces?: "help_center"[];
+                        /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                        audiences?: string[];
                         externalId?: string | null;
                         metadata?: {
                             [key: string]: components["schemas"]["S1___schema0_0"];
@@ -1579,6 +1605,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1659,6 +1687,8 @@ export interface operations {
                     contentMd?: string;
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
+                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                    audiences?: string[];
                     externalId?: string | null;
                     metadata?: {
                         [key: string]: components["schemas"]["S2___schema0_0"];
@@ -1681,6 +1711,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1742,6 +1774,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1798,6 +1832,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1848,6 +1884,8 @@ export interface operations {
                     /** @default null */
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
+                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                    audiences?: string[];
                     /** @default {} */
                     metadata?: {
                         [key: string]: components["schemas"]["S3___schema0_0"];
@@ -1870,6 +1908,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -5167,6 +5207,148 @@ export interface operations {
                         helpCenterUrl: string | null;
                         /** @description A cited article's page with {documentId} to replace; null for a key that may read unpublished documents (a secret key or a session), which have no public page. */
                         articleUrl: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.visitorIdentity.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        algorithm: "HS256" | "EdDSA";
+                        /** @description The key's last four characters; the key itself is never shown again. */
+                        keyHint: string;
+                        issuer: string | null;
+                        /** @description The `aud` tokens must carry. */
+                        audience: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.visitorIdentity.put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `HS256` (a shared secret of at least 32 bytes) or `EdDSA` (an Ed25519 public key, SPKI PEM).
+                     * @enum {string}
+                     */
+                    algorithm: "HS256" | "EdDSA";
+                    /** @description The HS256 secret, or the Ed25519 public key in PEM. Reads show it masked. */
+                    key: string;
+                    /**
+                     * @description The `iss` every token must carry; null: any.
+                     * @default null
+                     */
+                    issuer?: string | null;
+                    /**
+                     * @description The `aud` every token must carry; null: the workspace's id.
+                     * @default null
+                     */
+                    audience?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        algorithm: "HS256" | "EdDSA";
+                        /** @description The key's last four characters; the key itself is never shown again. */
+                        keyHint: string;
+                        issuer: string | null;
+                        /** @description The `aud` tokens must carry. */
+                        audience: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.visitorIdentity.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones, SqlVisitorKeys } from '@panya/core/rows';
+import { SqlHostnames, SqlTombstones, SqlVerifiedVisitors, SqlVisitorKeys } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -55,6 +55,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     hostnames: new SqlHostnames(kit),
     tombstones: new SqlTombstones(kit),
     visitorKeys: new SqlVisitorKeys(kit),
+    verifiedVisitors: new SqlVerifiedVisitors(kit),
     billing: new PgBilling(db, n),
     resolutions: new PgResolutions(db, n),
     flows: new PgFlows(db, n),
@@ -109,6 +110,7 @@ export class PostgresStore implements Store {
   readonly hostnames;
   readonly tombstones;
   readonly visitorKeys;
+  readonly verifiedVisitors;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -147,6 +149,7 @@ export class PostgresStore implements Store {
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
     this.visitorKeys = root.visitorKeys;
+    this.verifiedVisitors = root.verifiedVisitors;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones, SqlVisitorKeys, type SqlDriver } from '@panya/core/rows';
+import { SqlHostnames, SqlTombstones, SqlVerifiedVisitors, SqlVisitorKeys, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -96,6 +96,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     hostnames: new SqlHostnames(kit),
     tombstones: new SqlTombstones(kit),
     visitorKeys: new SqlVisitorKeys(kit),
+    verifiedVisitors: new SqlVerifiedVisitors(kit),
     billing: new SqliteBilling(sql, run),
     resolutions: new SqliteResolutions(db, sql, run),
     flows: new SqliteFlows(sql, run),
@@ -127,6 +128,7 @@ export class SqliteStore implements Store {
   readonly hostnames;
   readonly tombstones;
   readonly visitorKeys;
+  readonly verifiedVisitors;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -186,6 +188,7 @@ export class SqliteStore implements Store {
     this.hostnames = root.hostnames;
     this.tombstones = root.tombstones;
     this.visitorKeys = root.visitorKeys;
+    this.verifiedVisitors = root.verifiedVisitors;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

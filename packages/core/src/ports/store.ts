@@ -9,7 +9,7 @@
  * for workspace data, the workspace) and filters by it in the query itself.
  */
 import type { HostnameStore, TombstoneStore } from '../hostnames/record.js';
-import type { VisitorKeyStore } from '../visitors/keys.js';
+import type { VerifiedVisitorStore, VisitorKeyStore } from '../visitors/keys.js';
 import type { PlanId, Quotas } from '../plans.js';
 import type { BillingStore } from './billing.js';
 import type { ConversationStore } from './conversations.js';
@@ -374,6 +374,8 @@ export interface Store {
   readonly hostnames: HostnameStore;
   /** Each workspace's visitor-identity key (visitors/keys.ts). */
   readonly visitorKeys: VisitorKeyStore;
+  /** Verified visitor ids → visitor records (visitors/keys.ts). */
+  readonly verifiedVisitors: VerifiedVisitorStore;
   readonly tombstones: TombstoneStore;
   readonly billing: BillingStore;
   readonly resolutions: ResolutionStore;

@@ -14,4 +14,4 @@ export { SqlTable } from './table.js';
 export { addColumns, addIndexes, createTable, type IndexSpec, type KitStatements, type TableOptions } from './ddl.js';
 export { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE, type KitMigration } from './kit-migrations.js';
 export { SqlHostnames, SqlTombstones } from './aggregates/hostnames.js';
-export { SqlVisitorKeys } from './aggregates/visitor-keys.js';
+export { SqlVerifiedVisitors, SqlVisitorKeys } from './aggregates/visitor-keys.js';

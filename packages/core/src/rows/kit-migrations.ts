@@ -5,7 +5,7 @@
  */
 import { addColumns, createTable, type KitStatements } from './ddl.js';
 import type { RenderContext } from './sql.js';
-import { DOCUMENTS, VISITOR_KEYS } from './tables.js';
+import { DOCUMENTS, VERIFIED_VISITORS, VISITOR_KEYS } from './tables.js';
 
 export interface KitMigration {
   /** Stable and unique: `<table>-<what>`. */
@@ -56,6 +56,10 @@ function documentAudiences(ctx: RenderContext): string[] {
 export const KIT_MIGRATIONS: readonly KitMigration[] = [
   { id: 'documents-audiences', statements: (ctx) => [...addColumns(DOCUMENTS, ['audiences'])(ctx), ...documentAudiences(ctx)] },
   { id: 'visitor-keys-v1', statements: createTable(VISITOR_KEYS, { primaryKey: ['tenantId', 'workspaceId'] }) },
+  {
+    id: 'verified-visitors-v1',
+    statements: createTable(VERIFIED_VISITORS, { primaryKey: ['tenantId', 'workspaceId', 'verifiedId'], indexes: [{ name: 'verified_visitors_visitor', fields: ['tenantId', 'workspaceId', 'visitorId'] }] }),
+  },
 ];
 
 /** Where each store records the steps it applied. */

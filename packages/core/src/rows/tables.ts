@@ -4,7 +4,7 @@
  * aggregate costs one spec here plus the store's special queries.
  */
 import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.js';
-import type { VisitorKeyRecord } from '../visitors/keys.js';
+import type { VerifiedVisitorLink, VisitorKeyRecord } from '../visitors/keys.js';
 import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
 import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
 import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
@@ -300,4 +300,12 @@ export const VISITOR_KEYS = table<VisitorKeyRecord>('visitor_keys', [
   ['issuer', 'issuer', 'text', { nullable: true }],
   ['audience', 'audience', 'text', { nullable: true }],
   ...stamped,
+]);
+
+export const VERIFIED_VISITORS = table<VerifiedVisitorLink>('verified_visitors', [
+  ['tenantId', 'tenant_id', 'text'],
+  ['workspaceId', 'workspace_id', 'text'],
+  ['verifiedId', 'verified_id', 'text'],
+  ['visitorId', 'visitor_id', 'text'],
+  ['createdAt', 'created_at', 'time'],
 ]);
