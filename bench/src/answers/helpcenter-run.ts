@@ -4,7 +4,9 @@
  * asked through `answers.answer` without a `locale` (the question's language decides). Measured on
  * the same retrieved passages in the same run:
  *
- * - the extractive generator (default options, and the variants its thresholds were chosen from);
+ * - the extractive generator (default options, and the variants its thresholds were chosen from:
+ *   Thai grouping, relevance threshold, how close a sentence stating the asked-for kind of fact
+ *   must score to be quoted first);
  * - "first sentence": the first sentence of the top-ranked chunk;
  * - "top chunk truncated": the top-ranked chunk cut to the extractive generator's budget;
  * - the OpenAI-compatible generator against the local fake server: its answers are canned, so only
@@ -132,6 +134,8 @@ export async function runHelpCenter(log: (line: string) => void) {
     ['extractive, Thai runs never split', new ExtractiveGenerator({ thaiGrouping: 'whole-run' })],
     ['extractive, relevance threshold 0.3', new ExtractiveGenerator({ minRelevance: 0.3 })],
     ['extractive, relevance threshold 0.7', new ExtractiveGenerator({ minRelevance: 0.7 })],
+    ['extractive, a sentence stating the asked-for kind first at any score', new ExtractiveGenerator({ kindSwap: 0 })],
+    ['extractive, a sentence stating the asked-for kind first within 0.85 of the best', new ExtractiveGenerator({ kindSwap: 0.85 })],
   ];
   for (const [name, generator] of extractive) {
     const { engine, ctx } = await helpCenterEngine(generator);

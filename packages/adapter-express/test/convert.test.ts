@@ -145,7 +145,7 @@ describe('Thai PDF text', () => {
     'Hardware is not included.',
   ];
   const lines = (text: string) => text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  const fixtures = ['thai-chromium.pdf', 'thai-libreoffice.pdf'].map((name) => [name, new URL(`./fixtures/${name}`, import.meta.url)] as const);
+  const fixtures = ['thai-chromium.pdf', 'thai-libreoffice.pdf', 'thai-tounicode.pdf'].map((name) => [name, new URL(`./fixtures/${name}`, import.meta.url)] as const);
 
   it.each(fixtures)('%s: tone marks, upper and lower vowels and SARA AM stay with their base characters, in order', async (name, fixture) => {
     const { contentMd } = await convertUpload({ filename: name, bytes: new Uint8Array(readFileSync(fixture)) });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ExtractiveGenerator, NO_ANSWER, OTHER_LANGUAGE_LEAD, answerKind, condenseQuery } from '../src/generators/extractive.js';
 import { countWordTokens } from '../src/ingest/chunker.js';
+import { baseStem } from '../src/text/english-forms.js';
+import { termOf } from '../src/text/tokenizer.js';
 import type { ChatTurn, GenerateRequest, GeneratorContext, GeneratorEvent } from '../src/ports/generator.js';
 
 function passage(n: number, title: string, text: string, headingPath: string[] = []): GeneratorContext {
@@ -249,6 +251,79 @@ describe('ExtractiveGenerator', () => {
   it('refuses a Thai question about a name the passages never mention', async () => {
     const text = await answer('รองรับ Apple Pay ไหม', TH_POS, 'th');
     expect(text).toBe(NO_ANSWER.th);
+  });
+
+  it.each([
+    ['How long do refunds take?', 'duration'],
+    ['How big can a product photo be?', 'size'],
+    ['What is the maximum file size for an import?', 'size'],
+    ['รูปสินค้าใหญ่ได้แค่ไหน', 'size'],
+    ['ไฟล์ขนาดเท่าไหร่', 'size'],
+    // An interrogative decides before a topic noun that implies an amount.
+    ['ราคาแพ็กเกจใหม่ใช้ตั้งแต่เมื่อไหร่', 'date'],
+    ['When does the new price apply?', 'date'],
+    ['ส่งของวันที่เท่าไหร่', 'date'],
+    ['Since when is the new price valid?', 'date'],
+    ['ราคาเท่าไหร่', 'amount'],
+    ['How much is the Pro plan?', 'amount'],
+    ['What does the Pro plan cost per year?', 'amount'],
+    ['ใช้ได้กี่เครื่อง', 'count'],
+    // "when" as a conjunction asks for no date.
+    ['Can I still sell when the internet is down?', null],
+    ['What happens when the trial ends?', null],
+  ])('reads the kind of fact %s asks for as %s', (query, kind) => {
+    expect(answerKind(query)).toBe(kind);
+  });
+
+  it('matches irregular English forms with their base ("hidden" / "Hide", "sell" / "sales")', async () => {
+    const menu = [
+      passage(1, 'Menu', '## Hide an item that is sold out\n\nSwipe the item to the left and tap **Sold out**. The item shows as sold out until the next day.'),
+      passage(2, 'Working offline', 'The register keeps taking cash and card sales when the internet is down. Email receipts need internet.'),
+      passage(3, 'Shifts', 'Close the shift at the end of the day. The report lists the cash counted.'),
+    ];
+    expect(await answer('How long does a sold out item stay hidden?', menu)).toContain('until the next day. [1]');
+    expect(await answer('Can I still sell when the internet is down?', menu)).toContain('cash and card sales when the internet is down. [2]');
+    // A name no passage mentions: the passages on selling are not about it.
+    expect(await answer('Can I sell on GrabFood through the app?', menu)).toBe(NO_ANSWER.en);
+    // In title case a capital names nothing.
+    expect(await answer('Can I Still Sell When The Internet Is Down?', menu)).toContain('card sales when the internet is down. [2]');
+  });
+
+  it.each([
+    ['hidden', 'hide'],
+    ['sold', 'sell'],
+    ['sales', 'sell'],
+    ['paid', 'pay'],
+    ['written', 'write'],
+  ])('joins the irregular form %s to its base %s', (form, base) => {
+    expect(baseStem(termOf(form)!)).toBe(termOf(base));
+  });
+
+  it('leaves forms that are also other words, and regular forms, as the stemmer made them', () => {
+    expect(baseStem(termOf('left')!)).toBe('left');
+    expect(baseStem(termOf('refunds')!)).toBe(termOf('refund'));
+  });
+
+  it('counts "30-day" as a duration, so a longer question still quotes it first', async () => {
+    const trial = [passage(1, 'Plans', '## Free trial\n\nEvery new shop gets a 30-day free trial of Pro.\n\nPaying yearly gives 2 months free.')];
+    const text = await answer('How long is the free trial?', trial);
+    expect(text).toContain('30-day free trial');
+    expect(text).not.toContain('Paying yearly');
+  });
+
+  it('answers a size question with the stated limit, and a when-question with the stated date', async () => {
+    const th = [
+      passage(1, 'เมนู', '## เพิ่มสินค้า\n\n1. เปิด **เมนู** แล้วกด **สินค้าใหม่**\n2. ใส่ชื่อ ราคา และหมวดหมู่\n3. เพิ่มรูปได้ตามต้องการ รูปต้องมีขนาดไม่เกิน 5 MB\n4. กด **บันทึก** สินค้าจะขึ้นในเครื่องขายทุกเครื่องภายใน 1 นาที'),
+      passage(
+        2,
+        'แพ็กเกจและราคา',
+        'ร้านใหม่ทุกร้านทดลองใช้แพ็กเกจ Pro ฟรี 30 วัน ไม่ต้องใช้บัตรเครดิต\n\nจ่ายรายปีฟรี 2 เดือน ราคารวมภาษีมูลค่าเพิ่มแล้ว ราคานี้ใช้ตั้งแต่วันที่ 1 ต.ค. พ.ศ. 2567 เป็นต้นไป',
+      ),
+    ];
+    expect(await answer('รูปสินค้าใหญ่ได้แค่ไหน', th, 'th')).toContain('ขนาดไม่เกิน 5 MB');
+    const when = await answer('ราคาแพ็กเกจใหม่ใช้ตั้งแต่เมื่อไหร่', th, 'th');
+    expect(when).toContain('1 ต.ค. พ.ศ. 2567');
+    expect(when).not.toContain('ทดลองใช้');
   });
 
   it('drops a further quote that is off-topic however near the best one', async () => {

@@ -1,16 +1,12 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones, SqlVerifiedVisitors, SqlVisitorKeys } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlIdempotency, SqlOrigins, SqlPersonas, SqlTickets, SqlHostnames, SqlResolutions, SqlTombstones, SqlVerifiedVisitors, SqlVisitorKeys } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { tenantScopedTables } from './tenant-erasure.js';
 import { PgDocuments } from './documents.js';
-import { PgBilling } from './billing.js';
-import { PgResolutions } from './resolutions.js';
-import { PgFlows } from './flows.js';
-import { PgConnectors, PgIdempotency, PgOrigins } from './sync.js';
-import { PgCustomers, PgInbox, PgPersonas, PgTickets, PgVisitors } from './support.js';
+import { PgInbox, PgVisitors } from './support.js';
 import { PgDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
@@ -56,16 +52,16 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     tombstones: new SqlTombstones(kit),
     visitorKeys: new SqlVisitorKeys(kit),
     verifiedVisitors: new SqlVerifiedVisitors(kit),
-    billing: new PgBilling(db, n),
-    resolutions: new PgResolutions(db, n),
-    flows: new PgFlows(db, n),
-    origins: new PgOrigins(db, n),
-    connectors: new PgConnectors(db, n),
-    idempotency: new PgIdempotency(db, n),
-    tickets: new PgTickets(db, n),
-    personas: new PgPersonas(db, n),
+    billing: new SqlBilling(kit),
+    resolutions: new SqlResolutions(kit),
+    flows: new SqlFlows(kit),
+    origins: new SqlOrigins(kit),
+    connectors: new SqlConnectors(kit),
+    idempotency: new SqlIdempotency(kit),
+    tickets: new SqlTickets(kit),
+    personas: new SqlPersonas(kit),
     visitors: new PgVisitors(db, n),
-    customers: new PgCustomers(db, n),
+    customers: new SqlCustomers(kit),
     inbox: new PgInbox(db, n),
   };
 }

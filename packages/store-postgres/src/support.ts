@@ -1,118 +1,17 @@
 import type {
-  CustomerPatch,
-  CustomerRecord,
-  CustomerStore,
   InboxItem,
   InboxReason,
   InboxStore,
-  PersonaPatch,
-  PersonaRecord,
-  PersonaStore,
   Scope,
-  TicketComment,
-  TicketPatch,
   TicketPriority,
-  TicketRecord,
-  TicketStatus,
-  TicketStore,
   VisitorRecord,
   VisitorStore,
 } from '@panya/core';
 import { tables } from '@panya/core/rows';
-import { iso, type Conn, type Names, type Row } from './database.js';
+import { iso, type Conn, type Names } from './database.js';
 import { page, Table } from './rows.js';
 
 type PageOptions = { after?: string; limit: number };
-
-export class PgTickets implements TicketStore {
-  private readonly tickets: Table<TicketRecord>;
-  private readonly commentRows: Table<TicketComment>;
-
-  constructor(private readonly db: Conn, private readonly n: Names) {
-    this.tickets = new Table(db, n, tables.TICKETS);
-    this.commentRows = new Table(db, n, tables.TICKET_COMMENTS);
-  }
-
-  async insert(t: TicketRecord) {
-    await this.tickets.insert(t);
-  }
-
-  get(scope: Scope, id: string) {
-    return this.tickets.get(scope, id);
-  }
-
-  async list(scope: Scope, filter: { status?: TicketStatus; priority?: TicketPriority }, { after, limit }: PageOptions) {
-    const rows = await this.tickets.all(
-      `SELECT * FROM ${this.tickets.name} WHERE tenant_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR id < $3)
-         AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR priority = $5)
-       ORDER BY id DESC LIMIT $6`,
-      [scope.tenantId, scope.workspaceId, after ?? null, filter.status ?? null, filter.priority ?? null, limit + 1],
-    );
-    return page(rows, limit);
-  }
-
-  transition(scope: Scope, id: string, from: TicketStatus, patch: TicketPatch) {
-    return this.tickets.update(patch, 'tenant_id = $1 AND workspace_id = $2 AND id = $3 AND status = $4', [scope.tenantId, scope.workspaceId, id, from]);
-  }
-
-  async addComment(scope: Scope, c: TicketComment) {
-    const { rowCount } = await this.db.query(
-      `INSERT INTO ${this.commentRows.name} (id, ticket_id, tenant_id, workspace_id, body, author, created_at)
-       SELECT $1, id, tenant_id, workspace_id, $5, $6, $7 FROM ${this.tickets.name} WHERE tenant_id = $2 AND workspace_id = $3 AND id = $4`,
-      [c.id, scope.tenantId, scope.workspaceId, c.ticketId, c.body, c.author, c.createdAt],
-    );
-    if (rowCount === 0) throw new Error(`Ticket ${c.ticketId} not found in this workspace.`);
-  }
-
-  comments(scope: Scope, ticketId: string, limit: number) {
-    return this.commentRows.all(
-      `SELECT * FROM (SELECT * FROM ${this.commentRows.name} WHERE tenant_id = $1 AND workspace_id = $2 AND ticket_id = $3 ORDER BY id DESC LIMIT $4) c ORDER BY id`,
-      [scope.tenantId, scope.workspaceId, ticketId, limit],
-    );
-  }
-
-  async markBreaches(now: string, limit: number) {
-    // Rows another run holds are skipped, and the re-checked condition keeps a ticket marked once.
-    // The CTE runs once (a plain `IN (… LIMIT)` subquery may be re-run and exceed the limit).
-    const t = this.tickets.name;
-    const rows = await this.tickets.all(
-      `WITH due AS (SELECT id FROM ${t} WHERE status = 'open' AND breached_at IS NULL AND due_at <= $1 ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       UPDATE ${t} t SET breached_at = $1, updated_at = $1 FROM due
-       WHERE t.id = due.id AND t.status = 'open' AND t.breached_at IS NULL
-       RETURNING t.*`,
-      [now, limit],
-    );
-    return rows.sort((a, b) => a.dueAt.localeCompare(b.dueAt) || a.id.localeCompare(b.id));
-  }
-}
-
-export class PgPersonas implements PersonaStore {
-  private readonly rows: Table<PersonaRecord>;
-
-  constructor(db: Conn, n: Names) {
-    this.rows = new Table(db, n, tables.PERSONAS);
-  }
-
-  async insert(p: PersonaRecord) {
-    await this.rows.insert(p);
-  }
-
-  get(scope: Scope, id: string) {
-    return this.rows.get(scope, id);
-  }
-
-  list(scope: Scope, options: PageOptions) {
-    return this.rows.list(scope, options);
-  }
-
-  update(scope: Scope, id: string, patch: PersonaPatch) {
-    return this.rows.patch(scope, id, patch);
-  }
-
-  delete(scope: Scope, id: string) {
-    return this.rows.delete(scope, id);
-  }
-}
 
 export class PgVisitors implements VisitorStore {
   private readonly rows: Table<VisitorRecord>;
@@ -160,34 +59,6 @@ export class PgVisitors implements VisitorStore {
       }
       await tx.query(`DELETE FROM ${this.n.t('visitors')} WHERE tenant_id = $1 AND workspace_id = $2 AND id = $3`, [scope.tenantId, scope.workspaceId, from]);
     });
-  }
-}
-
-export class PgCustomers implements CustomerStore {
-  private readonly rows: Table<CustomerRecord>;
-
-  constructor(db: Conn, n: Names) {
-    this.rows = new Table(db, n, tables.CUSTOMERS);
-  }
-
-  async insert(c: CustomerRecord) {
-    await this.rows.insert(c);
-  }
-
-  get(scope: Scope, id: string) {
-    return this.rows.get(scope, id);
-  }
-
-  list(scope: Scope, { domain, externalId, ...options }: PageOptions & { domain?: string; externalId?: string }) {
-    return this.rows.list(scope, options, { domain, externalId });
-  }
-
-  update(scope: Scope, id: string, patch: CustomerPatch) {
-    return this.rows.patch(scope, id, patch);
-  }
-
-  delete(scope: Scope, id: string) {
-    return this.rows.delete(scope, id);
   }
 }
 

@@ -1,15 +1,11 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones, SqlVerifiedVisitors, SqlVisitorKeys, type SqlDriver } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlIdempotency, SqlOrigins, SqlPersonas, SqlTickets, SqlHostnames, SqlResolutions, SqlTombstones, SqlVerifiedVisitors, SqlVisitorKeys, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
 import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
-import { SqliteBilling } from './billing.js';
-import { SqliteResolutions } from './resolutions.js';
-import { SqliteFlows } from './flows.js';
-import { SqliteConnectors, SqliteIdempotency, SqliteOrigins } from './sync.js';
-import { SqliteCustomers, SqliteInbox, SqlitePersonas, SqliteTickets, SqliteVisitors } from './support.js';
+import { SqliteInbox, SqliteVisitors } from './support.js';
 import { SqliteDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
@@ -97,16 +93,16 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     tombstones: new SqlTombstones(kit),
     visitorKeys: new SqlVisitorKeys(kit),
     verifiedVisitors: new SqlVerifiedVisitors(kit),
-    billing: new SqliteBilling(sql, run),
-    resolutions: new SqliteResolutions(db, sql, run),
-    flows: new SqliteFlows(sql, run),
-    origins: new SqliteOrigins(sql, run),
-    connectors: new SqliteConnectors(sql, run),
-    idempotency: new SqliteIdempotency(sql, run),
-    tickets: new SqliteTickets(sql, run),
-    personas: new SqlitePersonas(sql, run),
+    billing: new SqlBilling(kit),
+    resolutions: new SqlResolutions(kit),
+    flows: new SqlFlows(kit),
+    origins: new SqlOrigins(kit),
+    connectors: new SqlConnectors(kit),
+    idempotency: new SqlIdempotency(kit),
+    tickets: new SqlTickets(kit),
+    personas: new SqlPersonas(kit),
     visitors: new SqliteVisitors(db, sql, run),
-    customers: new SqliteCustomers(sql, run),
+    customers: new SqlCustomers(kit),
     inbox: new SqliteInbox(sql, run),
   };
 }

@@ -1,20 +1,9 @@
 import type {
-  CustomerPatch,
-  CustomerRecord,
-  CustomerStore,
   InboxItem,
   InboxReason,
   InboxStore,
-  PersonaPatch,
-  PersonaRecord,
-  PersonaStore,
   Scope,
-  TicketComment,
-  TicketPatch,
   TicketPriority,
-  TicketRecord,
-  TicketStatus,
-  TicketStore,
   VisitorRecord,
   VisitorStore,
 } from '@panya/core';
@@ -24,97 +13,6 @@ import { page, Table } from './rows.js';
 
 type Row = Record<string, unknown>;
 type PageOptions = { after?: string; limit: number };
-
-export class SqliteTickets implements TicketStore {
-  private readonly tickets: Table<TicketRecord>;
-  private readonly commentRows: Table<TicketComment>;
-
-  constructor(private readonly sql: Statements, private readonly run: Runner) {
-    this.tickets = new Table(sql, tables.TICKETS);
-    this.commentRows = new Table(sql, tables.TICKET_COMMENTS);
-  }
-
-  insert(t: TicketRecord) {
-    return this.run(() => void this.tickets.insert(t));
-  }
-
-  get(scope: Scope, id: string) {
-    return this.run(() => this.tickets.get(scope, id));
-  }
-
-  list(scope: Scope, filter: { status?: TicketStatus; priority?: TicketPriority }, { after, limit }: PageOptions) {
-    return this.run(() => {
-      const rows = this.tickets.all(
-        `SELECT * FROM tickets WHERE tenant_id = @tenantId AND workspace_id = @workspaceId AND (@after IS NULL OR id < @after)
-           AND (@status IS NULL OR status = @status) AND (@priority IS NULL OR priority = @priority)
-         ORDER BY id DESC LIMIT @limit`,
-        { ...scope, after: after ?? null, status: filter.status ?? null, priority: filter.priority ?? null, limit: limit + 1 },
-      );
-      return page(rows, limit);
-    });
-  }
-
-  transition(scope: Scope, id: string, from: TicketStatus, patch: TicketPatch) {
-    return this.run(() => this.tickets.update(patch, 'tenant_id = ? AND workspace_id = ? AND id = ? AND status = ?', scope.tenantId, scope.workspaceId, id, from));
-  }
-
-  addComment(scope: Scope, c: TicketComment) {
-    return this.run(() => {
-      const ticket = this.sql.get('SELECT 1 FROM tickets WHERE tenant_id = ? AND workspace_id = ? AND id = ?').get(scope.tenantId, scope.workspaceId, c.ticketId);
-      if (!ticket) throw new Error(`Ticket ${c.ticketId} not found in this workspace.`);
-      this.commentRows.insert({ ...c, tenantId: scope.tenantId, workspaceId: scope.workspaceId });
-    });
-  }
-
-  comments(scope: Scope, ticketId: string, limit: number) {
-    return this.run(() =>
-      this.commentRows.all('SELECT * FROM (SELECT * FROM ticket_comments WHERE tenant_id = ? AND workspace_id = ? AND ticket_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id', scope.tenantId, scope.workspaceId, ticketId, limit),
-    );
-  }
-
-  markBreaches(now: string, limit: number) {
-    // One statement: a ticket another run marked first no longer matches `breached_at IS NULL`.
-    return this.run(() =>
-      this.tickets
-        .all(
-          `UPDATE tickets SET breached_at = @now, updated_at = @now
-           WHERE id IN (SELECT id FROM tickets WHERE status = 'open' AND breached_at IS NULL AND due_at <= @now ORDER BY due_at LIMIT @limit)
-             AND status = 'open' AND breached_at IS NULL
-           RETURNING *`,
-          { now, limit },
-        )
-        .sort((a, b) => a.dueAt.localeCompare(b.dueAt) || a.id.localeCompare(b.id)),
-    );
-  }
-}
-
-export class SqlitePersonas implements PersonaStore {
-  private readonly rows: Table<PersonaRecord>;
-
-  constructor(sql: Statements, private readonly run: Runner) {
-    this.rows = new Table(sql, tables.PERSONAS);
-  }
-
-  insert(p: PersonaRecord) {
-    return this.run(() => void this.rows.insert(p));
-  }
-
-  get(scope: Scope, id: string) {
-    return this.run(() => this.rows.get(scope, id));
-  }
-
-  list(scope: Scope, options: PageOptions) {
-    return this.run(() => this.rows.list(scope, options));
-  }
-
-  update(scope: Scope, id: string, patch: PersonaPatch) {
-    return this.run(() => this.rows.patch(scope, id, patch));
-  }
-
-  delete(scope: Scope, id: string) {
-    return this.run(() => this.rows.delete(scope, id));
-  }
-}
 
 export class SqliteVisitors implements VisitorStore {
   private readonly rows: Table<VisitorRecord>;
@@ -167,34 +65,6 @@ export class SqliteVisitors implements VisitorStore {
         this.sql.get('DELETE FROM visitors WHERE tenant_id = ? AND workspace_id = ? AND id = ?').run(scope.tenantId, scope.workspaceId, from);
       })(),
     );
-  }
-}
-
-export class SqliteCustomers implements CustomerStore {
-  private readonly rows: Table<CustomerRecord>;
-
-  constructor(sql: Statements, private readonly run: Runner) {
-    this.rows = new Table(sql, tables.CUSTOMERS);
-  }
-
-  insert(c: CustomerRecord) {
-    return this.run(() => void this.rows.insert(c));
-  }
-
-  get(scope: Scope, id: string) {
-    return this.run(() => this.rows.get(scope, id));
-  }
-
-  list(scope: Scope, { domain, externalId, ...options }: PageOptions & { domain?: string; externalId?: string }) {
-    return this.run(() => this.rows.list(scope, options, { domain, externalId }));
-  }
-
-  update(scope: Scope, id: string, patch: CustomerPatch) {
-    return this.run(() => this.rows.patch(scope, id, patch));
-  }
-
-  delete(scope: Scope, id: string) {
-    return this.run(() => this.rows.delete(scope, id));
   }
 }
 

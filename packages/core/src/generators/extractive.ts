@@ -7,6 +7,7 @@ import { countWordTokens } from '../ingest/chunker.js';
 import { NO_ANSWER, OTHER_LANGUAGE_LEAD, type Locale } from '../messages.js';
 import type { ChatTurn, GenerateRequest, Generator, GeneratorContext, GeneratorEvent } from '../ports/generator.js';
 import { queryContentWords, THAI_FUNCTION_WORDS } from '../text/query.js';
+import { baseStem } from '../text/english-forms.js';
 import { normalizeText, segmentWords, termOf } from '../text/tokenizer.js';
 import { condenseQuery } from './condense.js';
 import { markdownUnits } from './markdown-text.js';
@@ -36,6 +37,12 @@ export interface ExtractiveGeneratorOptions {
    * sentence is off-topic however close it sits. Default 0.5 (measured on the answer benchmark).
    */
   minRelevance?: number;
+  /**
+   * Least share of the best sentence's score that a sentence stating the asked-for kind of fact (a
+   * date for "when", a limit for "how big") needs to be quoted first in its place. Default 0.6
+   * (measured on the answer benchmark).
+   */
+  kindSwap?: number;
   /** How Thai runs are cut into quotable units (default `clause-groups`); the others are measured against it. */
   thaiGrouping?: ThaiGrouping;
 }
@@ -62,30 +69,50 @@ const HOW_TO_FRAME = new Set(['ต้อง', 'ทำ', 'ยัง', 'ไง', '
  * from the topic terms, so without this every sentence naming the topic would look like an answer
  * ("Original shipping fees are refunded…" for "how long do refunds take?").
  */
-type AnswerKind = 'duration' | 'amount' | 'count' | 'date';
+type AnswerKind = 'duration' | 'amount' | 'count' | 'date' | 'size';
+/**
+ * Question frames, the interrogatives first: "ราคาใหม่ใช้ตั้งแต่เมื่อไหร่" asks when, though it
+ * names a price, and "วันที่เท่าไหร่" asks for a date, though "เท่าไหร่" alone asks how much. A
+ * topic noun that implies an amount ("price", "ค่าส่ง") decides only when no interrogative does.
+ */
 const ASKS: [AnswerKind, RegExp][] = [
   ['duration', /\bhow\s+(?:long|soon|quickly)\b|\bwhen\s+will\b|กี่วัน|กี่ชั่วโมง|กี่นาที|นานแค่ไหน|นานไหม|ใช้เวลา/iu],
-  ['amount', /\bhow\s+much\b|\b(?:cost|costs|price|prices|fee|fees|charge|charges)\b|เท่าไหร่|เท่าไร|ราคา|ค่าส่ง|ค่าจัดส่ง|ค่าธรรมเนียม|ค่าบริการ/iu],
+  ['date', /\b(?:since|until|till)\s+when\b|\bwhat\s+(?:date|day|year|month)\b|\bfrom\s+when\b|วันที่เท่าไ(?:หร่|ร)|วันไหน|ปีไหน|เดือนไหน/iu],
+  // "How big…", "ใหญ่ได้แค่ไหน" (how big can it be), "ขนาดเท่าไหร่" (what size).
+  ['size', /\bhow\s+(?:big|large|small|heavy|wide|tall)\b|\bwhat\s+size\b|\b(?:size|file[- ]size)\s+limit\b|\bmax(?:imum)?\s+(?:file\s+)?size\b|(?:ใหญ่|ขนาด|ยาว|กว้าง|หนัก|เล็ก)(?:สุด|ที่สุด)?(?:ได้)?(?:แค่|ประมาณ)?\s*(?:แค่ไหน|ไหน|เท่าไ(?:หร่|ร)|เท่าใด)|ขนาดสูงสุด|ใหญ่สุด/iu],
+  ['amount', /\bhow\s+much\b|เท่าไหร่|เท่าไร|เท่าใด|กี่บาท/iu],
   ['count', /\bhow\s+many\b|กี่/iu],
-  ['date', /\bwhen\b|\bsince\s+when\b|\bwhat\s+date\b|เมื่อไหร่|เมื่อไร|เมื่อใด|วันไหน|วันที่เท่าไหร่/iu],
+  // "When" asks for a date where it opens the question or an inverted clause ("when does…"),
+  // not as a conjunction ("can I sell when the internet is down?").
+  ['date', /^\W*when\b|\bwhen\s+(?:is|are|was|were|do|does|did|can|could|should|would|has|have)\b|เมื่อไหร่|เมื่อไร|เมื่อใด/iu],
+  ['amount', /\b(?:cost|costs|price|prices|fee|fees|charge|charges)\b|ราคา|ค่าส่ง|ค่าจัดส่ง|ค่าธรรมเนียม|ค่าบริการ/iu],
 ];
+/** A quantity with a unit of size, or a stated limit ("up to 500", "ไม่เกิน 5 MB"). */
+const SIZE = /\d[\d,.]*\s*(?:[kmgt]b|bytes?|px|pixels?|mm|cm|km|m|metres?|meters?|kg|g|inch(?:es)?|characters?|มม\.?|ซม\.?|เมตร|กิโลกรัม|กก\.|กรัม|นิ้ว|พิกเซล|ตัวอักษร)(?![a-z])|(?:\bup\s+to|\bat\s+most|\bno\s+more\s+than|\b(?:smaller|larger|less|more)\s+than|ไม่เกิน|สูงสุด|ได้ถึง)\s*\d/iu;
+const AMOUNT = /\d[\d,.]*\s*(?:thb|baht|บาท)|฿\s*\d/iu;
 const GIVES: Record<AnswerKind, RegExp> = {
-  duration: /\d\s*(?:[–-]\s*\d+\s*)?(?:business\s+|working\s+)?(?:days?|hours?|minutes?|weeks?|months?|years?)\b|\d\s*(?:[–-]\s*\d+\s*)?(?:วัน|ชั่วโมง|นาที|สัปดาห์|เดือน|ปี)|\b(?:same|next)[- ]day\b|ภายในวัน|วันถัดไป/iu,
-  amount: /\d[\d,.]*\s*(?:thb|baht|บาท)|฿\s*\d/iu,
+  duration: /\d\s*(?:[–-]\s*\d+\s*)?[–-]?(?:business\s+|working\s+)?(?:days?|hours?|minutes?|weeks?|months?|years?)\b|\d\s*(?:[–-]\s*\d+\s*)?(?:วัน|ชั่วโมง|นาที|สัปดาห์|เดือน|ปี)|\b(?:same|next)[- ]day\b|ภายในวัน|วันถัดไป|วันรุ่งขึ้น/iu,
+  amount: AMOUNT,
   count: /\d/u,
   // A year, a month with a day, a Thai month abbreviation.
   date: /\b(?:1[89]|2[05])\d\d\b|[พค]\.ศ\.|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:ม|ก|มี|เม|พ|มิ|ส|ต|ธ)\.[คพย]\./iu,
+  // "How big a difference is allowed?" is answered by an amount too.
+  size: new RegExp(`${SIZE.source}|${AMOUNT.source}`, 'iu'),
 };
 
 const ASKS_FREE = /\b(?:free|fee|fees|charge|charges|pay)\b|ฟรี|ค่าธรรมเนียม|เสียเงิน|ต้องจ่าย/iu;
 const FREE = /\bfree\b|ฟรี|ไม่มีค่า|ไม่เสีย/iu;
 
-/** Index terms that only frame a question of that kind. */
+/**
+ * Index terms that only frame a question of that kind: "how long does it stay hidden" asks how
+ * long it is hidden; "รูปใหญ่ได้แค่ไหน" (how big can a photo be) asks for a photo's size limit.
+ */
 const FRAME_TERMS: Record<AnswerKind, ReadonlySet<string>> = {
-  duration: new Set(['ใช้เวลา', 'เวลา', 'นาน', 'กี่วัน']),
+  duration: new Set(['ใช้เวลา', 'เวลา', 'นาน', 'กี่วัน', 'stai', 'remain', 'last']),
   amount: new Set(['ราคา', 'ค่าใช้จ่าย', 'ค่า']),
   count: new Set(),
-  date: new Set(['วัน', 'ตั้งแต่']),
+  date: new Set(['วัน', 'ตั้งแต่', 'date']),
+  size: new Set(['ใหญ่', 'ขนาด', 'ยาว', 'กว้าง', 'หนัก', 'เล็ก', 'สุด', 'size', 'larg', 'big', 'small', 'heavi', 'max', 'maximum']),
 };
 
 /** The kind of fact the question asks for, if its frame says so. */
@@ -130,6 +157,7 @@ export class ExtractiveGenerator implements Generator {
   private readonly maxThaiChars: number;
   private readonly minRelevance: number;
   private readonly thaiGrouping: ThaiGrouping;
+  private readonly kindSwap: number;
 
   constructor(options: ExtractiveGeneratorOptions = {}) {
     this.minCoverage = options.minCoverage ?? 0.4;
@@ -138,6 +166,7 @@ export class ExtractiveGenerator implements Generator {
     this.maxThaiChars = Math.max(1, options.maxThaiChars ?? 300);
     this.minRelevance = options.minRelevance ?? 0.5;
     this.thaiGrouping = options.thaiGrouping ?? 'clause-groups';
+    this.kindSwap = options.kindSwap ?? 0.6;
   }
 
   async *generate(request: GenerateRequest): AsyncIterable<GeneratorEvent> {
@@ -173,8 +202,10 @@ export class ExtractiveGenerator implements Generator {
     const sentences = this.candidates(context);
     if (sentences.length === 0) return noAnswer;
     matchCompounds(sentences, asked === query ? [query] : [query, asked]);
-    // Latin words in a Thai question are names (a brand, a product, a plan): none in the context, no answer.
-    if (isThai(asked) && queryTerms.some((t) => LATIN_TERM.test(t) && !sentences.some((s) => matchIn(t, s.terms) > 0 || matchIn(t, s.headingTerms) > 0))) return noAnswer;
+    // Latin words in a Thai question, and capitalised words inside an English one, are names (a
+    // brand, a product, a plan): a name the context never mentions means it is not about it.
+    const names = isThai(asked) ? queryTerms.filter((t) => LATIN_TERM.test(t)) : namedTerms(asked).filter((t) => queryTerms.includes(t));
+    if (names.some((t) => !sentences.some((s) => matchIn(t, s.terms) > 0 || matchIn(t, s.headingTerms) > 0))) return noAnswer;
     scoreSentences(sentences, queryTerms, context.length);
     // A follow-up's own words ("and to Bangkok?") decide among the passages its standalone form found,
     // and may carry the answer alone: the words taken from earlier turns are only context.
@@ -212,6 +243,13 @@ export class ExtractiveGenerator implements Generator {
     // Answer in the requested language when a passage in it answers well enough.
     const inLocale = (s: Sentence) => s.thai === (locale === 'th');
     if (ranked.some((s) => inLocale(s) && s.coverage >= this.minCoverage)) ranked = ranked.filter(inLocale);
+    // A sentence that states no date cannot answer "when…?": one that states it goes first when it
+    // covers the question well enough and scores nearly as well (kindSwap).
+    if (kind && ranked[0] && !ranked[0].gives) {
+      const top = ranked[0];
+      const stating = ranked.find((s) => s.gives && s.coverage >= this.minCoverage && s.score >= this.kindSwap * top.score);
+      if (stating) ranked = [stating, ...ranked.filter((s) => s !== stating)];
+    }
     const best = ranked[0];
     if (!best || best.coverage < this.minCoverage) return noAnswer;
     // Once the best quote states the asked-for fact, further quotes must state one too; once it
@@ -452,12 +490,29 @@ const NEGATION = /\b(?:no|not|never|cannot|can't|don't|doesn't|isn't|aren't|won'
 
 const THAI_WORD = /^[\u0E00-\u0E7F]+$/u;
 
-/** Distinct index terms of the query's topic words. */
+/**
+ * Terms of the capitalised words of an English question that do not open a sentence ("GrabFood",
+ * "Windows", "Apple Pay"): the names it asks about. None in a question written in title case or
+ * capitals, where a capital says nothing.
+ */
+function namedTerms(question: string): string[] {
+  const inner = question.split(/(?<=[.?!])\s+/u).flatMap((sentence) => sentence.split(/[^\p{L}\p{N}'-]+/u).filter(Boolean).slice(1));
+  const capitalised = inner.filter((word) => /^\p{Lu}/u.test(word) && word !== 'I');
+  if (capitalised.length * 2 > inner.length) return [];
+  const out: string[] = [];
+  for (const word of capitalised) {
+    const t = termOf(word.toLowerCase());
+    if (t) out.push(baseStem(t));
+  }
+  return out;
+}
+
+/** Distinct terms of the query's topic words: index terms, irregular English forms joined to their base. */
 function queryContentTerms(query: string): string[] {
   const terms = new Set<string>();
   for (const w of queryContentWords(segmentWords(query))) {
     const t = termOf(w);
-    if (t) terms.add(t);
+    if (t) terms.add(baseStem(t));
   }
   return [...terms];
 }
@@ -466,7 +521,7 @@ function contentTerms(text: string): string[] {
   const out: string[] = [];
   for (const w of segmentWords(text)) {
     const t = termOf(w);
-    if (t) out.push(t);
+    if (t) out.push(baseStem(t));
   }
   return out;
 }

@@ -5,6 +5,9 @@ import type { HostnameFailureCause } from '../ports/edge.js';
 export const HOSTNAME_STATUSES = ['pending', 'verifying_dns', 'active', 'failed', 'inactive'] as const;
 export type HostnameStatus = (typeof HOSTNAME_STATUSES)[number];
 
+/** The statuses that count toward the plan's hostname cap and the edge bill: hostnames serving traffic. */
+export const COUNTED_HOSTNAME_STATUSES = ['active'] as const satisfies readonly HostnameStatus[];
+
 export const HOSTNAME_STATUS_LABELS: Record<HostnameStatus, string> = {
   pending: 'Pending',
   verifying_dns: 'Verifying DNS',
@@ -58,6 +61,7 @@ export interface HostnameStore {
   /** Replaces the mutable fields of the record (status, edge id, TXT, errors, timestamps). */
   update(record: CustomHostnameRecord): Promise<void>;
   delete(tenantId: string, id: string): Promise<boolean>;
+  /** Hostnames in a counted status (`COUNTED_HOSTNAME_STATUSES`), of one tenant or all. */
   countActive(tenantId?: string): Promise<number>;
   /** Records in the given statuses across tenants, oldest status change first (poller and operator view). */
   listByStatus(statuses: readonly HostnameStatus[], limit: number): Promise<CustomHostnameRecord[]>;

@@ -22,6 +22,15 @@ export interface FlowRecord {
 export const FLOW_RUN_STATUSES = ['started', 'drafted', 'completed'] as const;
 export type FlowRunStatus = (typeof FLOW_RUN_STATUSES)[number];
 
+/**
+ * The statuses a run may be in for each move, checked in the same statement as the write: a
+ * draft never reopens a completed run, and only a drafted run completes (once).
+ */
+export const FLOW_RUN_MOVES = {
+  draft: ['started', 'drafted'],
+  complete: ['drafted'],
+} as const satisfies Record<string, readonly FlowRunStatus[]>;
+
 export interface FlowRunRecord {
   id: string;
   tenantId: string;

@@ -51,10 +51,17 @@ export interface ResolutionStore {
   list(tenantId: string, period?: string, page?: { after?: string; limit?: number }): Promise<ResolutionRecord[]>;
   get(tenantId: string, id: string): Promise<ResolutionRecord | null>;
   /**
-   * Sets the conversation's flag for `reason` and, atomically, deletes its resolution when no
-   * report included it yet, else marks it refunded. Null when the workspace has no such conversation.
+   * Sets the conversation's flag for `reason` (for good); false when the workspace has no such
+   * conversation. On a store that locks rows, the conversation stays locked until the
+   * transaction ends, so a concurrent `record` waits and then sees the flag.
    */
-  disqualify(scope: Scope, conversationId: string, reason: DisqualifyReason, at: string): Promise<DisqualifyOutcome | null>;
+  flagConversation(scope: Scope, conversationId: string, reason: DisqualifyReason): Promise<boolean>;
+  /** The conversation's resolution, if it was counted. */
+  forConversation(tenantId: string, conversationId: string): Promise<ResolutionRecord | null>;
+  /** Deletes a resolution (one no report included yet). */
+  remove(tenantId: string, id: string): Promise<void>;
+  /** Marks a reported resolution refunded (once: a second call keeps the first instant). */
+  refund(tenantId: string, id: string, at: string): Promise<void>;
   /** Marks the period's counted resolutions as reported; returns how many count in the period. */
   markReported(tenantId: string, period: string): Promise<number>;
   /** Refunds of reported resolutions not yet credited, per period they were reported in. */

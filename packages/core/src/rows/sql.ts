@@ -3,7 +3,7 @@
  * parameters, rendered for a dialect only when it runs. Aggregates of the storage kit write
  * `sql\`SELECT * FROM ${rows.ref} WHERE tenant_id = ${tenantId}\`` and never see `?` or `$n`.
  */
-import type { Dialect } from './codec.js';
+import type { Dialect, DialectName } from './codec.js';
 
 /** What a fragment needs from the store that runs it. */
 export interface RenderContext {
@@ -12,7 +12,7 @@ export interface RenderContext {
   name(table: string): string;
 }
 
-type Part = { text: string } | { param: unknown } | { table: string } | { list: readonly unknown[] } | { column: string; has: unknown };
+type Part = { text: string } | { param: unknown } | { table: string } | { list: readonly unknown[] } | { column: string; has: unknown } | { perDialect: Record<DialectName, string> };
 
 /** A statement or part of one: text, parameters, table references and list tests, in order. */
 export class Sql {
@@ -25,6 +25,7 @@ export class Sql {
     const values: unknown[] = [];
     for (const part of this.parts) {
       if ('text' in part) text += part.text;
+      else if ('perDialect' in part) text += part.perDialect[ctx.dialect.name];
       else if ('table' in part) text += ctx.name(part.table);
       else if ('param' in part) {
         values.push(part.param);
@@ -75,6 +76,18 @@ sql.in = (values: readonly unknown[]): Sql => new Sql([{ list: values }]);
 
 /** Whether the JSON array in `column` holds `value` (a trusted column name, a parameter value). */
 sql.jsonArrayHas = (column: string, value: unknown): Sql => new Sql([{ column, has: value }]);
+
+/**
+ * ` FOR UPDATE` where rows are locked one by one (Postgres); nothing on SQLite, whose writer
+ * holds the whole database.
+ */
+sql.forUpdate = new Sql([{ perDialect: { postgres: ' FOR UPDATE', sqlite: '' } }]);
+
+/** ` FOR UPDATE SKIP LOCKED` where rows lock one by one: concurrent runs take different rows (nothing on SQLite). */
+sql.skipLocked = new Sql([{ perDialect: { postgres: ' FOR UPDATE SKIP LOCKED', sqlite: '' } }]);
+
+/** ` COLLATE "C"` where text sorts by the database's locale (Postgres): byte order, as SQLite sorts. */
+sql.byteOrder = new Sql([{ perDialect: { postgres: ' COLLATE "C"', sqlite: '' } }]);
 
 /** Fragments joined with a separator (`AND`, `, `). */
 sql.join = (fragments: readonly Sql[], separator: string): Sql => new Sql(fragments.flatMap((f, i) => (i === 0 ? f.parts : [{ text: separator }, ...f.parts])));

@@ -47,7 +47,19 @@ export async function countResolutions(store: { resolutions: Store['resolutions'
  * edited). Idempotent. Null when the workspace has no such conversation.
  */
 export function disqualifyResolution(store: Store, scope: Scope, conversationId: string, reason: DisqualifyReason, now: Date): Promise<DisqualifyOutcome | null> {
-  return store.resolutions.disqualify(scope, conversationId, reason, now.toISOString());
+  return store.transaction(async (tx): Promise<DisqualifyOutcome | null> => {
+    // The flag first: from here on the detector cannot count the conversation.
+    if (!(await tx.resolutions.flagConversation(scope, conversationId, reason))) return null;
+    const counted = await tx.resolutions.forConversation(scope.tenantId, conversationId);
+    if (!counted) return 'not_counted';
+    // Not reported yet: the count simply goes. Reported: kept, refunded by the next report.
+    if (counted.reportedPeriod === null) {
+      await tx.resolutions.remove(scope.tenantId, counted.id);
+      return 'removed';
+    }
+    if (counted.refundedAt === null) await tx.resolutions.refund(scope.tenantId, counted.id, now.toISOString());
+    return 'refunded';
+  });
 }
 
 export interface ResolutionDetection {

@@ -4,6 +4,7 @@ import type { NewConversation, NewMessage } from '../ports/conversations.js';
 import type { Scope, Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { seedTwoTenants } from './fixtures.js';
+import { disqualifyResolution } from '../services/resolutions.js';
 
 const ids = createIds();
 
@@ -77,8 +78,8 @@ export function conversationsSuite(getStore: () => Store): void {
       const second = await store.conversations.list(s.scopeA, {}, { limit: 2, after: first.nextCursor! });
       expect(second).toEqual({ items: [expect.objectContaining({ id: old.id, tags: [], csat: null, visitorId: null, hasUngroundedAnswer: false })], nextCursor: null });
 
-      expect(await store.resolutions.disqualify(s.scopeB, mid.id, 'ticket', '2030-01-04T00:00:00.000Z')).toBeNull();
-      expect(await store.resolutions.disqualify(s.scopeA, mid.id, 'ticket', '2030-01-04T00:00:00.000Z')).toBe('not_counted');
+      expect(await disqualifyResolution(store, s.scopeB, mid.id, 'ticket', new Date('2030-01-04T00:00:00.000Z'))).toBeNull();
+      expect(await disqualifyResolution(store, s.scopeA, mid.id, 'ticket', new Date('2030-01-04T00:00:00.000Z'))).toBe('not_counted');
       expect(await store.conversations.get(s.scopeA, mid.id)).toMatchObject({ id: mid.id, handedOff: true, hasThumbsDown: false });
       expect((await store.conversations.list(s.scopeA, { handedOff: true }, { limit: 10 })).items.map((c) => c.id)).toEqual([mid.id]);
       expect((await store.conversations.list(s.scopeA, { handedOff: false }, { limit: 10 })).items.map((c) => c.id)).toEqual([recent.id, old.id]);

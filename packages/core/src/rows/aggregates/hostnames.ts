@@ -1,4 +1,4 @@
-import type { CustomHostnameRecord, HostnameStatus, HostnameStore, TenantTombstone, TombstoneStore } from '../../hostnames/record.js';
+import { COUNTED_HOSTNAME_STATUSES, type CustomHostnameRecord, type HostnameStatus, type HostnameStore, type TenantTombstone, type TombstoneStore } from '../../hostnames/record.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';
@@ -38,7 +38,7 @@ export class SqlHostnames implements HostnameStore {
 
   countActive(tenantId?: string) {
     const tenant = tenantId === undefined ? sql.empty : sql` AND tenant_id = ${tenantId}`;
-    return this.rows.count(sql`SELECT COUNT(*) AS n FROM ${this.rows.ref} WHERE status = 'active'${tenant}`);
+    return this.rows.count(sql`SELECT COUNT(*) AS n FROM ${this.rows.ref} WHERE status ${sql.in(COUNTED_HOSTNAME_STATUSES)}${tenant}`);
   }
 
   listForCheck(statuses: readonly HostnameStatus[], limit: number) {
