@@ -29,8 +29,8 @@ let brandId: string;
 const hs = (secret: string) => new TextEncoder().encode(secret);
 
 /** A token as a tenant's backend signs it, changed where a case needs. */
-async function signed(options: { sub?: string; secret?: string; aud?: string; iss?: string; exp?: number | string; iat?: number; segments?: unknown } = {}) {
-  const jwt = new SignJWT({ email: 'Ann@Example.com', name: 'Ann', locale: 'th', segments: options.segments ?? ['partner-th'] })
+async function signed(options: { email?: string; sub?: string; secret?: string; aud?: string; iss?: string; exp?: number | string; iat?: number; segments?: unknown } = {}) {
+  const jwt = new SignJWT({ email: options.email ?? 'Ann@Example.com', name: 'Ann', locale: 'th', segments: options.segments ?? ['partner-th'] })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(options.sub ?? 'customer-7')
     .setAudience(options.aud ?? defaultId)
@@ -138,10 +138,27 @@ describe('visitor tokens', () => {
 
   it('the help center refuses a bad token with a 401 page and forgets it; a link hands a token in as a cookie', async () => {
     const bad = await request(app).get('/acme/').set({ Host: HELP, Cookie: `panya_vt=${await signed({ secret: BRAND_SECRET })}` }).expect(401);
-    expect(bad.headers['set-cookie']?.join(';')).toMatch(/panya_vt=;/);
+    expect(String(bad.headers['set-cookie'])).toMatch(/panya_vt=;/);
     const handed = await request(app).get(`/acme/?visitor_token=${await signed()}`).set('Host', HELP).expect(303);
     expect(handed.headers.location).toBe('/acme/');
-    expect(handed.headers['set-cookie']?.join(';')).toMatch(/panya_vt=.+HttpOnly/);
+    expect(String(handed.headers['set-cookie'])).toMatch(/panya_vt=.+HttpOnly/);
+  });
+
+  it("a verified visitor's chats are filed under one visitor record with the token's e-mail, and no one else continues them", async () => {
+    const token = await signed({ sub: 'chatting-visitor', segments: [] });
+    const chat = (headers: Record<string, string>, body: Record<string, unknown>) => request(app).post('/api/chat').set({ Authorization: `Bearer ${pub}`, Origin: ORIGIN, ...headers }).send(body);
+    const conversationOf = (text: string) => /"conversationId":"(conv_[^"]+)"/.exec(text)![1]!;
+    const first = conversationOf((await chat({ 'X-Panya-Visitor-Token': token }, { query: 'refunds?' }).expect(200)).text);
+    const second = conversationOf((await chat({ 'X-Panya-Visitor-Token': token }, { query: 'how long do refunds take?' }).expect(200)).text);
+    const visitorOf = async (id: string) => (await request(app).get(`/api/conversations/${id}`).set(acme.auth).expect(200)).body.visitorId as string;
+    const visitorId = await visitorOf(first);
+    expect(visitorId).toMatch(/^vis_/);
+    expect(await visitorOf(second)).toBe(visitorId);
+    expect((await request(app).get(`/api/visitors/${visitorId}`).set(acme.auth).expect(200)).body).toMatchObject({ email: 'ann@example.com', name: 'Ann' });
+    // The conversation id alone does not let an anonymous visitor, or another signed one, continue it.
+    await chat({}, { query: 'and then?', conversationId: first }).expect(404);
+    await chat({ 'X-Panya-Visitor-Token': await signed({ sub: 'someone-else', email: 'bob@example.com', segments: [] }) }, { query: 'and then?', conversationId: first }).expect(404);
+    await chat({ 'X-Panya-Visitor-Token': token }, { query: 'and then?', conversationId: first }).expect(200);
   });
 
   it('a verified visitor is counted by their signed id, whatever browser id or address they send', async () => {

@@ -806,49 +806,17 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/api/insights/gaps": {
+    "/api/workspaces/{id}/visitor-identity": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get: operations["insights.gaps"];
-        put?: never;
+        get: operations["workspaces.visitorIdentity.get"];
+        put: operations["workspaces.visitorIdentity.put"];
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/feedback": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["feedback.list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/docs/{id}/feedback": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["documents.feedback"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        delete: operations["workspaces.visitorIdentity.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1415,6 +1383,8 @@ export interface operations {
                             contentMd?: string;
                             url?: string | null;
                             publicSurfaces?: "help_center"[];
+                            /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                            audiences?: string[];
                             /** @description The caller's own identifier, unique within the workspace. */
                             externalId?: string | null;
                             /** @description The caller's own fields; stored, not indexed. */
@@ -1472,6 +1442,8 @@ export interface operations {
                     /** @default null */
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
+                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                    audiences?: string[];
                     /** @default null */
                     externalId?: string | null;
                     /** @default {} */
@@ -1496,6 +1468,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1546,6 +1520,8 @@ export interface operations {
                         /** @default null */
                         url?: string | null;
                         publicSurfaces?: "help_center"[];
+                        /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                        audiences?: string[];
                         /** @default null */
                         externalId?: string | null;
                         /** @default {} */
@@ -1559,6 +1535,8 @@ export interface operations {
                         contentMd?: string;
                         url?: string | null;
                         publicSurfaces?: "help_center"[];
+                        /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                        audiences?: string[];
                         externalId?: string | null;
                         metadata?: {
                             [key: string]: components["schemas"]["S1___schema0_0"];
@@ -1627,6 +1605,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1707,6 +1687,8 @@ export interface operations {
                     contentMd?: string;
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
+                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                    audiences?: string[];
                     externalId?: string | null;
                     metadata?: {
                         [key: string]: components["schemas"]["S2___schema0_0"];
@@ -1729,6 +1711,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1790,6 +1774,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1846,6 +1832,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1896,6 +1884,8 @@ export interface operations {
                     /** @default null */
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
+                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                    audiences?: string[];
                     /** @default {} */
                     metadata?: {
                         [key: string]: components["schemas"]["S3___schema0_0"];
@@ -1918,6 +1908,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -5229,157 +5221,7 @@ export interface operations {
             };
         };
     };
-    "insights.gaps": {
-        parameters: {
-            query?: {
-                period?: "7d" | "30d" | "90d";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        period: "7d" | "30d" | "90d";
-                        /** @description When these clusters were computed; null before the first computation. */
-                        computedAt: string | null;
-                        stale: boolean;
-                        /** @description A recomputation is queued or running. */
-                        recomputing: boolean;
-                        /** @description Questions of the period that were refused, weakly grounded, thumbed down or handed off. */
-                        questions: number;
-                        data: ({
-                            id: string;
-                            /** @description The cluster’s most frequent terms (index form). */
-                            terms: string[];
-                            count: number;
-                            /** @description Questions of the previous period that fall in this cluster. */
-                            previousCount: number;
-                            /** @enum {string} */
-                            trend: "new" | "up" | "down" | "flat";
-                            /** @description Up to three questions, newest first, with personal data masked. */
-                            examples: string[];
-                            reasons: {
-                                refused: number;
-                                low_evidence: number;
-                                thumbs_down: number;
-                                handed_off: number;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            nearestDocument: ({
-                                id: string;
-                                title: string;
-                                url: string | null;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
-                            /** @description Null when curated answers are not available. */
-                            curatedAnswer: ({
-                                covered: boolean;
-                                id: string | null;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
-                            lastAskedAt: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "feedback.list": {
-        parameters: {
-            query?: {
-                rating?: "up" | "down";
-                hasComment?: "true" | "false";
-                documentId?: string;
-                period?: "7d" | "30d" | "90d";
-                since?: string;
-                until?: string;
-                cursor?: string;
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Newest first. */
-                        data: ({
-                            id: string;
-                            messageId: string;
-                            conversationId: string;
-                            /** @enum {string} */
-                            rating: "up" | "down";
-                            comment: string | null;
-                            question: string | null;
-                            citations: ({
-                                documentId: string;
-                                chunkId: string;
-                                /** @description The document’s `updatedAt` when the answer read it. */
-                                documentVersion: string;
-                                addressedByEdit: boolean;
-                                addressedAt: string | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            /** @description Every document the answer cited has been edited since. */
-                            addressedByEdit: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        hasMore: boolean;
-                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
-                        nextCursor: string | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "documents.feedback": {
+    "workspaces.visitorIdentity.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -5397,23 +5239,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        documentId: string;
-                        version: string;
-                        negative: number;
-                        chunks: ({
-                            chunkId: string;
-                            documentVersion: string;
-                            /** @description The chunk is of the document’s current version. */
-                            current: boolean;
-                            negative: number;
-                            addressed: number;
-                            lastAt: string;
-                            headingPath: string[] | null;
-                            /** @description The passage, while it still exists. */
-                            text: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        /** @enum {string} */
+                        algorithm: "HS256" | "EdDSA";
+                        /** @description The key's last four characters; the key itself is never shown again. */
+                        keyHint: string;
+                        issuer: string | null;
+                        /** @description The `aud` tokens must carry. */
+                        audience: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.visitorIdentity.put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `HS256` (a shared secret of at least 32 bytes) or `EdDSA` (an Ed25519 public key, SPKI PEM).
+                     * @enum {string}
+                     */
+                    algorithm: "HS256" | "EdDSA";
+                    /** @description The HS256 secret, or the Ed25519 public key in PEM. Reads show it masked. */
+                    key: string;
+                    /**
+                     * @description The `iss` every token must carry; null: any.
+                     * @default null
+                     */
+                    issuer?: string | null;
+                    /**
+                     * @description The `aud` every token must carry; null: the workspace's id.
+                     * @default null
+                     */
+                    audience?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        algorithm: "HS256" | "EdDSA";
+                        /** @description The key's last four characters; the key itself is never shown again. */
+                        keyHint: string;
+                        issuer: string | null;
+                        /** @description The `aud` tokens must carry. */
+                        audience: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.visitorIdentity.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5892,8 +5825,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The job; its UTC schedule under `panya serve --cron`: `sla-breach` (`* * * * *`), `resolutions` (`*\/15 * * * *`), `retention` (`0 3 * * *`), `workspace-cleanup` (`30 3 * * *`), `usage-reporter` (`0 1 1 * *`), `hostname-poll` (`*\/5 * * * *`), `vectorize-reindex` (`*\/10 * * * *`), `content-gaps` (`*\/5 * * * *`). */
-                job: "sla-breach" | "resolutions" | "retention" | "workspace-cleanup" | "usage-reporter" | "hostname-poll" | "vectorize-reindex" | "content-gaps";
+                /** @description The job; its UTC schedule under `panya serve --cron`: `sla-breach` (`* * * * *`), `resolutions` (`*\/15 * * * *`), `retention` (`0 3 * * *`), `workspace-cleanup` (`30 3 * * *`), `usage-reporter` (`0 1 1 * *`), `hostname-poll` (`*\/5 * * * *`), `vectorize-reindex` (`*\/10 * * * *`). */
+                job: "sla-breach" | "resolutions" | "retention" | "workspace-cleanup" | "usage-reporter" | "hostname-poll" | "vectorize-reindex";
             };
             cookie?: never;
         };

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog, SqlVerifiedVisitors } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -53,6 +53,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     evals: new SqlEvals(kit),
     tombstones: new SqlTombstones(kit),
     visitorKeys: new SqlVisitorKeys(kit),
+    verifiedVisitors: new SqlVerifiedVisitors(kit),
     billing: new SqlBilling(kit),
     resolutions: new SqlResolutions(kit),
     flows: new SqlFlows(kit),
@@ -113,6 +114,7 @@ export class PostgresStore implements Store {
   readonly visitorKeys;
   readonly questions;
   readonly feedback;
+  readonly verifiedVisitors;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -155,6 +157,7 @@ export class PostgresStore implements Store {
     this.visitorKeys = root.visitorKeys;
     this.questions = root.questions;
     this.feedback = root.feedback;
+    this.verifiedVisitors = root.verifiedVisitors;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

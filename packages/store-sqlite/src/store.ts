@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, type SqlDriver, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, type SqlDriver, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog, SqlVerifiedVisitors } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -94,6 +94,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     evals: new SqlEvals(kit),
     tombstones: new SqlTombstones(kit),
     visitorKeys: new SqlVisitorKeys(kit),
+    verifiedVisitors: new SqlVerifiedVisitors(kit),
     billing: new SqlBilling(kit),
     resolutions: new SqlResolutions(kit),
     flows: new SqlFlows(kit),
@@ -131,6 +132,7 @@ export class SqliteStore implements Store {
   readonly visitorKeys;
   readonly questions;
   readonly feedback;
+  readonly verifiedVisitors;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -194,6 +196,7 @@ export class SqliteStore implements Store {
     this.visitorKeys = root.visitorKeys;
     this.questions = root.questions;
     this.feedback = root.feedback;
+    this.verifiedVisitors = root.verifiedVisitors;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

@@ -11,7 +11,7 @@
 import type { CuratedAnswerStore } from './curated-answers.js';
 import type { EvalStore } from './evaluation.js';
 import type { HostnameStore, TombstoneStore } from '../hostnames/record.js';
-import type { VisitorKeyStore } from '../visitors/keys.js';
+import type { VerifiedVisitorStore, VisitorKeyStore } from '../visitors/keys.js';
 import type { PlanId, Quotas } from '../plans.js';
 import type { BillingStore } from './billing.js';
 import type { ConversationStore } from './conversations.js';
@@ -377,6 +377,8 @@ export interface Store {
   readonly hostnames: HostnameStore;
   /** Each workspace's visitor-identity key (visitors/keys.ts). */
   readonly visitorKeys: VisitorKeyStore;
+  /** Verified visitor ids → visitor records (visitors/keys.ts). */
+  readonly verifiedVisitors: VerifiedVisitorStore;
   readonly tombstones: TombstoneStore;
   readonly billing: BillingStore;
   readonly resolutions: ResolutionStore;

@@ -19,7 +19,7 @@ export { SqlHostnames, SqlTombstones } from './aggregates/hostnames.js';
 export { SqlResolutions } from './aggregates/resolutions.js';
 export { SqlCustomers, SqlPersonas, SqlTickets } from './aggregates/support.js';
 export { SqlConnectors, SqlIdempotency, SqlOrigins } from './aggregates/sync.js';
-export { SqlVisitorKeys } from './aggregates/visitor-keys.js';
+export { SqlVisitorKeys, SqlVerifiedVisitors } from './aggregates/visitor-keys.js';
 export { SqlCuratedAnswers } from './aggregates/curated-answers.js';
 export { SqlEvals } from './aggregates/evaluation.js';
 export { SqlFeedback, SqlQuestionLog } from './aggregates/insights.js';

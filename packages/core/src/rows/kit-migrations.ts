@@ -5,7 +5,7 @@
  */
 import { addColumns, createTable, type KitStatements } from './ddl.js';
 import type { RenderContext } from './sql.js';
-import { DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG } from './tables.js';
+import { DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS } from './tables.js';
 
 export interface KitMigration {
   /** Stable and unique: `<table>-<what>`. */
@@ -111,6 +111,10 @@ export const KIT_MIGRATIONS: readonly KitMigration[] = [
         `INSERT INTO ${name('lexical_pending')} (tenant_id, workspace_id) SELECT DISTINCT tenant_id, workspace_id FROM ${name('chunks')}`,
       ];
     },
+  },
+  {
+    id: 'verified-visitors-v1',
+    statements: createTable(VERIFIED_VISITORS, { primaryKey: ['tenantId', 'workspaceId', 'verifiedId'], indexes: [{ name: 'verified_visitors_visitor', fields: ['tenantId', 'workspaceId', 'visitorId'] }] }),
   },
 ];
 

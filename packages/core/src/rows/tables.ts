@@ -4,7 +4,7 @@
  * aggregate costs one spec here plus the store's special queries.
  */
 import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.js';
-import type { VisitorKeyRecord } from '../visitors/keys.js';
+import type { VerifiedVisitorLink, VisitorKeyRecord } from '../visitors/keys.js';
 import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
 import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
 import type { FeedbackCitation, FeedbackRecord, QuestionRecord, StoredGaps } from '../ports/insights.js';
@@ -390,4 +390,9 @@ export const FEEDBACK_CITATIONS = table<FeedbackCitationRow>('feedback_citations
   ['rating', 'rating', 'text'],
   ['createdAt', 'created_at', 'time'],
   ['addressedAt', 'addressed_at', 'time', { nullable: true }],
+]);
+
+export const VERIFIED_VISITORS = table<VerifiedVisitorLink>('verified_visitors', [
+  ['verifiedId', 'verified_id', 'text'],
+  ['visitorId', 'visitor_id', 'text'],
 ]);

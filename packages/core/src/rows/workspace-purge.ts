@@ -44,6 +44,7 @@ export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'memberships', via: 'rows' },
   { table: 'audit_events', via: 'rows' },
   { table: 'visitor_keys', via: 'rows' },
+  { table: 'verified_visitors', via: 'rows' },
 ];
 
 /** The statements a store supplies for one workspace; each deletes at most `limit` rows. */

@@ -7,6 +7,7 @@ import type { ChatTurn, Generator, GeneratorUsage } from '../ports/generator.js'
 import type { ChatEvent } from '../schemas/responses.js';
 import { chatSchema, detectLocale, type ChatInput } from '../schemas/answers.js';
 import { parseInput } from '../schemas/validate.js';
+import { verifiedVisitor } from './visitor-identity.js';
 import { audiencesOf, requireScope, type RequestContext, type ServiceDeps } from './context.js';
 import { articleLinks, type AnswerSources } from './answer.js';
 import { curatedMark } from './curated-answers.js';
@@ -57,6 +58,11 @@ export function createChatService(deps: ServiceDeps & AnswerSources & { generato
       // so its earlier questions never reach the page.
       const existing = stored && (startedBy === 'private' || stored.startedBy === 'public') ? stored : null;
       if (conversationId && !existing) return err(errors.notFound('Conversation'));
+      // A verified visitor's conversations are theirs: with their record, continued by them alone.
+      const own = ctx.identity && startedBy === 'public' ? await verifiedVisitor(deps, ctx.scope, ctx.identity) : null;
+      if (existing && startedBy === 'public' && existing.visitorId && existing.visitorId !== own && (await store.verifiedVisitors.isVerified(ctx.scope, existing.visitorId))) {
+        return err(errors.notFound('Conversation'));
+      }
       // The stream's slot is held until its events end; every way out before that gives it back.
       const slot = slots.acquire(ctx);
       if (isPanyaError(slot)) return err(slot);
@@ -89,6 +95,7 @@ export function createChatService(deps: ServiceDeps & AnswerSources & { generato
           startedBy,
         };
         if (!existing) await store.conversations.insert(conversation);
+        if (own && !existing?.visitorId) await store.conversations.setVisitor(ctx.scope, conversation.id, own);
         const history: ChatTurn[] = (await store.conversations.messages(ctx.scope, conversation.id, HISTORY_TURNS)).map((m) => ({ role: m.role, content: m.content }));
         await store.conversations.appendMessage(ctx.scope, { id: ids.next('msg'), conversationId: conversation.id, tenantId: ctx.scope.tenantId, workspaceId: ctx.scope.workspaceId, role: 'user', content: query, citations: [], grounded: null, createdAt: now });
         deps.messages?.notify(conversation.id);

@@ -96,3 +96,30 @@ export function createVisitorIdentityService(deps: ServiceDeps) {
 }
 
 export type VisitorIdentityService = ReturnType<typeof createVisitorIdentityService>;
+
+/**
+ * The visitor record of a verified visitor: the one their id is linked to, else the workspace's
+ * visitor with their verified e-mail, else a new one with the token's name and e-mail.
+ */
+export async function verifiedVisitor(deps: ServiceDeps, scope: Scope, identity: VisitorIdentity): Promise<string> {
+  const { store, ids, clock } = deps;
+  const linked = await store.verifiedVisitors.find(scope, identity.id);
+  // A merge may have removed the linked record: then it is found again by e-mail or made anew.
+  if (linked && (await store.visitors.get(scope, linked))) return linked;
+  const now = clock.now().toISOString();
+  let visitorId = identity.email ? ((await store.visitors.findByEmail(scope, identity.email))?.id ?? null) : null;
+  if (!visitorId) {
+    const record = { id: ids.next('vis'), tenantId: scope.tenantId, workspaceId: scope.workspaceId, name: identity.name, email: identity.email, createdAt: now, updatedAt: now };
+    try {
+      await store.visitors.insert(record);
+      visitorId = record.id;
+    } catch (error) {
+      // The same e-mail inserted meanwhile (another tab): that visitor is this one.
+      const known = identity.email ? await store.visitors.findByEmail(scope, identity.email) : null;
+      if (!known) throw error;
+      visitorId = known.id;
+    }
+  }
+  await store.verifiedVisitors.link({ ...scope, verifiedId: identity.id, visitorId, createdAt: now });
+  return visitorId;
+}

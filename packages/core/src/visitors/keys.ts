@@ -27,3 +27,22 @@ export interface VisitorKeyStore {
   put(record: VisitorKeyRecord): Promise<void>;
   delete(scope: Scope): Promise<boolean>;
 }
+
+/** Which visitor record a verified visitor id (a token's `sub`) is, per workspace. */
+export interface VerifiedVisitorLink {
+  tenantId: string;
+  workspaceId: string;
+  /** The tenant's own id for the visitor, from a verified token. */
+  verifiedId: string;
+  visitorId: string;
+  createdAt: string;
+}
+
+export interface VerifiedVisitorStore {
+  /** The visitor record of a verified id, if linked. */
+  find(scope: Scope, verifiedId: string): Promise<string | null>;
+  /** Whether a visitor record belongs to a verified visitor. */
+  isVerified(scope: Scope, visitorId: string): Promise<boolean>;
+  /** Links (or re-links, after a merge removed the old record) a verified id to a visitor record. */
+  link(record: VerifiedVisitorLink): Promise<void>;
+}
