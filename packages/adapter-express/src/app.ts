@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cookieParser from 'cookie-parser';
 import type { Engine, Logger } from '@panya/core';
 import { MAX_JSON_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS, silentLogger } from '@panya/core';
@@ -66,6 +67,28 @@ export interface PanyaAppOptions {
   clusterMetrics?: boolean;
 }
 
+/** Each app's compiled handler, for `requestListener`. */
+const compiled = new WeakMap<Express, ReturnType<typeof apiHandler>>();
+/** Requests the compiled handler already passed on to the app: its first layer lets them through. */
+const passedOn = new WeakSet<IncomingMessage>();
+
+/**
+ * The server's request listener for an app of `createPanyaApp` (`createServer(requestListener(app))`):
+ * the compiled handler answers the JSON routes on Node's own request and response, and only what
+ * it passes on enters Express — its prototypes, its router — as the same app. `app.listen`, or the
+ * app mounted in another Express app, answers the same through the app's first layer.
+ */
+export function requestListener(app: Express): (req: IncomingMessage, res: ServerResponse) => void {
+  const api = compiled.get(app);
+  if (!api) return app;
+  return (req, res) =>
+    api(req, res, () => {
+      // A malformed path is refused by Express's own routing, as for any other route.
+      passedOn.add(req);
+      app(req, res);
+    });
+}
+
 /** Names the requests of a surface with its own router in metrics and the access log. */
 function labelled(route: string): RequestHandler {
   return (_req, res, next) => {
@@ -124,7 +147,9 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   const cookies = cookieParser(options.sessionSecret ?? randomBytes(32).toString('hex'));
   // Every JSON route of core's operation table, first: a plain Node handler that does the app's
   // per-request work itself (base headers, access log, CORS, …) and passes on everything else.
-  app.use(apiHandler(engine, { logger, metrics, jsonLimit, bodyTimeoutMs, helpCenter: options.helpCenter ?? {}, trustProxy: options.trustProxy, external: HAND_WRITTEN_ROUTES, cookies: cookies as never }));
+  const api = apiHandler(engine, { logger, metrics, jsonLimit, bodyTimeoutMs, helpCenter: options.helpCenter ?? {}, trustProxy: options.trustProxy, external: HAND_WRITTEN_ROUTES, cookies: cookies as never });
+  compiled.set(app, api);
+  app.use((req, res, next) => (passedOn.has(req) ? next() : api(req, res, next)));
   app.use(baseHeaders);
   app.use(accessLog(logger, metrics));
 
@@ -174,10 +199,10 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   app.all('/c/:tenantSlug/_w/:workspaceSlug/api/mcp', mcp);
   app.all('/c/:tenantSlug/api/mcp', mcp);
   if (options.admin !== false) app.use('/admin', labelled('/admin'), adminRouter(options.admin ?? {}));
-  const api = apiRouter(engine, options);
-  app.use('/api', api);
-  app.use('/c/:tenantSlug/_w/:workspaceSlug/api', api);
-  app.use('/c/:tenantSlug/api', api);
+  const tenantApi = apiRouter(engine, options);
+  app.use('/api', tenantApi);
+  app.use('/c/:tenantSlug/_w/:workspaceSlug/api', tenantApi);
+  app.use('/c/:tenantSlug/api', tenantApi);
   app.use(notFoundRoute);
 
   app.use(errorHandler(logger, jsonLimit));

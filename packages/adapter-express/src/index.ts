@@ -1,4 +1,4 @@
-export { createPanyaApp, type PanyaAppOptions } from './app.js';
+export { createPanyaApp, type PanyaAppOptions, requestListener } from './app.js';
 export { toProblem, type Problem } from './problem.js';
 export { convertUpload, ConversionLimitError, isConversionLimitError, isUnsupportedMediaTypeError, SUPPORTED_UPLOAD_EXTENSIONS, UnsupportedMediaTypeError, type ConvertedUpload, type UploadedFile } from './upload/convert.js';
 export { MAX_UPLOAD_BYTES } from './routes/upload.js';

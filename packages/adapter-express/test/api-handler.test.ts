@@ -2,7 +2,8 @@
  * The handler compiled from the operation table: its JSON reader (chunked, compressed, limited,
  * UTF-8 only), its writer (status, `Location`, headers), 405 with `Allow`, and the app's
  * per-request work (base headers, CORS, metrics and the access log, help hosts) on every JSON
- * route — also when the app is mounted in another Express app.
+ * route — as the server's listener (`requestListener`, what `panya serve` runs) and when the app is
+ * mounted in another Express app.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,7 @@ import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, parseHelpHost, type Engine, type Logger } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
-import { createPanyaApp } from '@panya/adapter-express';
+import { createPanyaApp, requestListener } from '@panya/adapter-express';
 import { makeTenant } from './helpers.js';
 
 const API = 'api.panya.example';
@@ -58,7 +59,8 @@ beforeEach(async () => {
   engine = createEngine({ store: openSqliteStore({ path: ':memory:' }), helpHost: parseHelpHost(HELP) });
   acme = await makeTenant(engine, 'acme');
   const app = createPanyaApp(engine, { logger, jsonLimitBytes: LIMIT, helpCenter: { apiHostname: API } });
-  server = await listen(app);
+  // As `panya serve` runs it: the compiled handler first, Express only for what it passes on.
+  server = await listen(requestListener(app));
   const auth = { Authorization: `Bearer ${acme.key}`, 'Content-Type': 'application/json' };
   const doc = json({ title: 'Refunds', contentMd: 'Refunds go back to the original card within 7 days.' });
   expect((await send('POST', '/api/docs?wait=true', { ...auth, ...withLength(doc) }, [doc])).status).toBe(201);
@@ -164,6 +166,12 @@ describe('the compiled handler writes', () => {
     const metrics = await send('GET', '/metrics', {});
     expect(metrics.text).toMatch(/panya_http_requests_total\{method="GET",route="\/c\/:tenantSlug\/api\/docs\/:id",status="404"\} 1/);
     expect(lines.filter((l) => l.msg === 'request').map((l) => l.data)).toContainEqual(expect.objectContaining({ route: '/c/:tenantSlug/api/docs/:id', tenant: 'acme', status: 404 }));
+  });
+
+  it("passes what the table does not describe to the app: health, the OpenAPI document, a malformed path", async () => {
+    expect((await send('GET', '/healthz', {})).json()).toEqual({ status: 'ok' });
+    expect((await send('GET', '/api/openapi.json', {})).json().openapi).toMatch(/^3\./);
+    expect((await send('GET', '/c/%E0%A4%A/api/docs', { Authorization: `Bearer ${acme.key}` })).status).toBe(400);
   });
 
   it('leaves every path on a help host to the help center', async () => {

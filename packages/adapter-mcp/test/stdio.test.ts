@@ -44,7 +44,9 @@ describe('MCP server without HTTP (stdio hosts)', () => {
 
   it('turns an unexpected failure into a tool error and keeps serving', async () => {
     const failures: string[] = [];
-    const broken = { ...engine, search: { ...engine.search, run: () => Promise.reject(new Error('disk on fire')) } } as Engine;
+    // The search fails deep inside the pipeline; the other tools still run.
+    const api = Object.assign((...args: Parameters<Engine['api']>) => (args[0] === 'svc_search' ? Promise.reject(new Error('disk on fire')) : engine.api(...args)), engine.api);
+    const broken = { ...engine, api } as Engine;
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createPanyaMcpServer(broken, acme.ctx, { onError: (_e, tool) => failures.push(tool) }).connect(serverSide);
     const client = new Client({ name: 'host', version: '1.0.0' });

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { Engine, Logger } from '@panya/core';
 import { HEADERS_TIMEOUT_MS, REQUEST_BODY_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from '@panya/core';
-import { closeConversionPool, createPanyaApp, type PanyaAppOptions } from '@panya/adapter-express';
+import { closeConversionPool, createPanyaApp, requestListener, type PanyaAppOptions } from '@panya/adapter-express';
 import { CommandError } from './tenant.js';
 
 export interface RunningServer {
@@ -69,7 +69,7 @@ export async function startServer(engine: Engine, opts: ServerOptions): Promise<
   const bodyTimeout = opts.app?.requestBodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
   // Node's own deadlines back the app's 408: headers must arrive in time, and a request that is
   // still not received well after the app's deadline is cut by the server itself.
-  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: bodyTimeout * 2, connectionsCheckingInterval: 1_000 }, app);
+  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: bodyTimeout * 2, connectionsCheckingInterval: 1_000 }, requestListener(app));
   await new Promise<void>((resolve, reject) => {
     const refuse = (error: NodeJS.ErrnoException) => reject(listenRefusal(error, opts.port, opts.host));
     server.once('error', refuse);
