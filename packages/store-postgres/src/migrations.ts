@@ -1,3 +1,5 @@
+import { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE } from '@panya/core/rows';
+import { POSTGRES } from './rows.js';
 import type { Pool, PoolClient } from 'pg';
 import { ident, names, type Names } from './database.js';
 
@@ -615,6 +617,20 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
 
 const EXTENSIONS = ['vector', 'pg_trgm'] as const;
 
+/** The storage kit's steps not applied yet, inside the migration's transaction and lock. */
+async function applyKitMigrations(client: PoolClient, n: Names): Promise<void> {
+  const table = n.t(KIT_MIGRATIONS_TABLE);
+  await client.query(`CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  const { rows } = await client.query<{ id: string }>(`SELECT id FROM ${table}`);
+  const applied = new Set(rows.map((r) => r.id));
+  const ctx = { dialect: POSTGRES, name: n.t };
+  for (const step of KIT_MIGRATIONS) {
+    if (applied.has(step.id)) continue;
+    for (const statement of step.statements(ctx)) await client.query(statement);
+    await client.query(`INSERT INTO ${table} (id) VALUES ($1)`, [step.id]);
+  }
+}
+
 /** One lock for every Panya schema in the database: also serialises CREATE EXTENSION. */
 const MIGRATION_LOCK = 'panya:migrate';
 
@@ -662,6 +678,7 @@ export async function migrate(pool: Pool, schema: string): Promise<{ vector: str
       await client.query(m.sql(n));
       await client.query(`INSERT INTO ${n.t('panya_migrations')} (version, name) VALUES ($1, $2)`, [m.version, m.name]);
     }
+    await applyKitMigrations(client, n);
     await client.query('COMMIT');
     return { vector: found.get('vector')!, trgm: found.get('pg_trgm')! };
   } catch (error) {

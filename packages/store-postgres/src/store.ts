@@ -1,4 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
+import { SqlHostnames, SqlTombstones } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -10,7 +11,7 @@ import { PgResolutions } from './resolutions.js';
 import { PgFlows } from './flows.js';
 import { PgConnectors, PgIdempotency, PgOrigins } from './sync.js';
 import { PgCustomers, PgInbox, PgPersonas, PgTickets, PgVisitors } from './support.js';
-import { PgHostnames, PgTombstones } from './hostnames.js';
+import { PgDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
 import { PgSearchIndex, type LexicalWeights, type VectorIndexOptions } from './search-index.js';
@@ -38,6 +39,7 @@ interface Config {
 function aggregates(db: Conn, config: Config, shared: boolean) {
   const n = config.names;
   const search = new PgSearchIndex(db, n, config.lexicalWeights, config.vectorIndex, shared);
+  const kit = new PgDriver(db, n);
   return {
     tenants: new PgTenants(db, n),
     workspaces: new PgWorkspaces(db, n, search),
@@ -50,8 +52,8 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     users: new PgUsers(db, n),
     jobs: new PgJobs(db, n),
     conversations: new PgConversations(db, n),
-    hostnames: new PgHostnames(db, n),
-    tombstones: new PgTombstones(db, n),
+    hostnames: new SqlHostnames(kit),
+    tombstones: new SqlTombstones(kit),
     billing: new PgBilling(db, n),
     resolutions: new PgResolutions(db, n),
     flows: new PgFlows(db, n),
@@ -117,6 +119,8 @@ export class PostgresStore implements Store {
   readonly customers;
   readonly inbox;
   private readonly root: PoolConn;
+  /** The storage kit's driver on this store's pool (the aggregates written once use it). */
+  readonly kit: PgDriver;
   private closed = false;
 
   constructor(
@@ -125,6 +129,7 @@ export class PostgresStore implements Store {
     private readonly ownsPool: boolean,
   ) {
     this.root = new PoolConn(pool);
+    this.kit = new PgDriver(this.root, config.names);
     const root = aggregates(this.root, config, true);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;

@@ -40,6 +40,7 @@ if (!url && inCi) {
     return {
       store,
       schema: probe(store),
+      kit: store.kit,
       openPeer: () => openPostgresStore({ connectionString: url, schema, max: 2 }),
       cleanup: async () => {
         await store.close();
@@ -54,6 +55,7 @@ if (!url && inCi) {
     return {
       store,
       schema: probe(store),
+      kit: store.kit,
       cleanup: async () => {
         // Closing the store leaves the caller's pool open: the drop below still runs on it.
         await store.close();

@@ -1,3 +1,5 @@
+import { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE } from '@panya/core/rows';
+import { SQLITE } from './rows.js';
 import { moveCountersOut } from './counters.js';
 import { COMPACT_VECTOR_TABLE } from './vector-table.js';
 import { applyMigrations, type Db, type Migration } from './database.js';
@@ -648,4 +650,19 @@ function compactVectorTable(db: Db): void {
 
 export function migrate(db: Db): void {
   applyMigrations(db, migrations);
+  applyKitMigrations(db);
+}
+
+/** The storage kit's steps not applied yet, each in its own write transaction with its record. */
+function applyKitMigrations(db: Db): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${KIT_MIGRATIONS_TABLE} (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`);
+  const ctx = { dialect: SQLITE, name: (table: string) => table };
+  for (const step of KIT_MIGRATIONS) {
+    // Asked again inside the write lock: another process may have applied it meanwhile.
+    db.transaction(() => {
+      if (db.prepare(`SELECT 1 FROM ${KIT_MIGRATIONS_TABLE} WHERE id = ?`).get(step.id)) return;
+      for (const statement of step.statements(ctx)) db.exec(statement);
+      db.prepare(`INSERT INTO ${KIT_MIGRATIONS_TABLE} (id, applied_at) VALUES (?, ?)`).run(step.id, new Date().toISOString());
+    }).immediate();
+  }
 }

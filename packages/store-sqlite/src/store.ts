@@ -1,4 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
+import { SqlHostnames, SqlTombstones, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -9,7 +10,7 @@ import { SqliteResolutions } from './resolutions.js';
 import { SqliteFlows } from './flows.js';
 import { SqliteConnectors, SqliteIdempotency, SqliteOrigins } from './sync.js';
 import { SqliteCustomers, SqliteInbox, SqlitePersonas, SqliteTickets, SqliteVisitors } from './support.js';
-import { SqliteHostnames, SqliteTombstones } from './hostnames.js';
+import { SqliteDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { tenantScopedTables } from './tenant-erasure.js';
@@ -78,7 +79,7 @@ const translated =
     }
   };
 
-function aggregates(db: Db, sql: Statements, run: Runner, counters: Counters, shared: boolean, trigramIndex: boolean, writer?: DocumentWriter, vectors?: VectorIndexes, graphs: VectorIndexes | undefined = vectors) {
+function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counters: Counters, shared: boolean, trigramIndex: boolean, writer?: DocumentWriter, vectors?: VectorIndexes, graphs: VectorIndexes | undefined = vectors) {
   const search = new SqliteSearchIndex(db, sql, run, undefined, shared, vectors, trigramIndex);
   return {
     tenants: new SqliteTenants(sql, run, search, counters, graphs),
@@ -92,8 +93,8 @@ function aggregates(db: Db, sql: Statements, run: Runner, counters: Counters, sh
     users: new SqliteUsers(sql, run),
     jobs: new SqliteJobs(sql, run),
     conversations: new SqliteConversations(db, sql, run),
-    hostnames: new SqliteHostnames(sql, run),
-    tombstones: new SqliteTombstones(sql, run),
+    hostnames: new SqlHostnames(kit),
+    tombstones: new SqlTombstones(kit),
     billing: new SqliteBilling(sql, run),
     resolutions: new SqliteResolutions(db, sql, run),
     flows: new SqliteFlows(sql, run),
@@ -135,6 +136,8 @@ export class SqliteStore implements Store {
   readonly visitors;
   readonly customers;
   readonly inbox;
+  /** The storage kit's driver on this store's connection (the aggregates written once use it). */
+  readonly kit: SqlDriver;
   private readonly gate = new Gate();
   private readonly txView: Store;
 
@@ -161,7 +164,12 @@ export class SqliteStore implements Store {
     if (file && mode === 'hnsw') this.vectors = new VectorIndexes(sql, dir ?? `${file}.vectors`, { path: file, busyTimeoutMs: this.lockWaitMs }, threshold);
     // Between tries, a transaction of this connection may have opened: wait for it each time.
     const trigramIndex = options.trigramIndex ?? true;
-    const root = aggregates(db, sql, (fn) => whileLocked(translated(fn), this.lockWaitMs, () => this.gate.wait()), counters, true, trigramIndex, this.writer, this.vectors);
+    const inTxRun: Runner = async (fn) => translated(fn)();
+    const txKit = new SqliteDriver(db, sql, inTxRun, null);
+    const rootRun: Runner = (fn) => whileLocked(translated(fn), this.lockWaitMs, () => this.gate.wait());
+    const rootKit = new SqliteDriver(db, sql, rootRun, (fn) => this.transaction(() => fn(txKit)));
+    this.kit = rootKit;
+    const root = aggregates(db, sql, rootRun, rootKit, counters, true, trigramIndex, this.writer, this.vectors);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;
@@ -187,7 +195,7 @@ export class SqliteStore implements Store {
     this.customers = root.customers;
     this.inbox = root.inbox;
     // Erasure runs in a transaction and deletes the tenant's graph files too.
-    const inTx = aggregates(db, sql, async (fn) => translated(fn)(), counters, false, trigramIndex, undefined, undefined, this.vectors);
+    const inTx = aggregates(db, sql, inTxRun, txKit, counters, false, trigramIndex, undefined, undefined, this.vectors);
     this.txView = {
       ...inTx,
       capabilities: this.capabilities,

@@ -14,7 +14,7 @@ const probe = (store: SqliteStore) => ({
 
 describeStoreConformance('sqlite :memory:', async () => {
   const store = openSqliteStore({ path: ':memory:' });
-  return { store, schema: probe(store), cleanup: () => store.close() };
+  return { store, schema: probe(store), kit: store.kit, cleanup: () => store.close() };
 });
 
 describeStoreConformance('sqlite file (WAL)', async () => {
@@ -24,6 +24,7 @@ describeStoreConformance('sqlite file (WAL)', async () => {
   return {
     store,
     schema: probe(store),
+    kit: store.kit,
     openPeer: async () => openSqliteStore({ path }),
     cleanup: async () => {
       await store.close();

@@ -26,6 +26,12 @@ export interface ColumnSpec<T> {
   nullAs?: unknown;
   /** The column's name in a store whose schema named it differently. */
   named?: Partial<Record<DialectName, string>>;
+  /** For generated DDL: a `number` column's SQL type (default `integer`). */
+  type?: 'integer' | 'real';
+  /** For generated DDL: the column may hold NULL (default NOT NULL). */
+  nullable?: true;
+  /** For generated DDL: the column's default, an SQL literal valid in both dialects (`0`, `'[]'`). */
+  default?: string;
 }
 
 export interface TableSpec<T> {

@@ -1,8 +1,16 @@
 /**
- * What the SQL stores share and nothing else needs: the row codec, every aggregate's table
- * spec, and the workspace purge loop. Imported as `@panya/core/rows`; not part of the engine API.
+ * The storage kit: what the SQL stores share and nothing else needs. The row codec and every
+ * aggregate's table spec; `sql` and the `SqlDriver` a store implements; `SqlTable` and the
+ * aggregates written once over it; the kit's schema steps; the workspace purge loop. Imported as
+ * `@panya/core/rows`; not part of the engine API.
  */
 export { page, rowCodec, tableSpec, type ColumnKind, type ColumnSpec, type Conflict, type Dialect, type DialectName, type FieldPath, type Row, type RowCodec, type TableSpec } from './codec.js';
 export * as tables from './tables.js';
 export { purgeWorkspace, WORKSPACE_CASCADE, type CascadeStep, type WorkspacePurgeStatements } from './workspace-purge.js';
 export { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG } from '../services/resolutions.js';
+export { sql, Sql, type RenderContext } from './sql.js';
+export type { SqlDriver } from './driver.js';
+export { SqlTable } from './table.js';
+export { addColumns, addIndexes, createTable, type IndexSpec, type KitStatements, type TableOptions } from './ddl.js';
+export { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE, type KitMigration } from './kit-migrations.js';
+export { SqlHostnames, SqlTombstones } from './aggregates/hostnames.js';

@@ -17,6 +17,8 @@ import { operationsSuite } from './operations-conformance.js';
 import { searchIndexSuite } from './search-conformance.js';
 import { syncSuite } from './sync-conformance.js';
 import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
+import { kitSuite } from './kit-conformance.js';
+import type { SqlDriver } from '../rows/driver.js';
 import { erasureSuite, publishedDocumentsSuite, type TenantSchemaProbe } from './erasure-conformance.js';
 
 export interface StoreHandle {
@@ -30,6 +32,8 @@ export interface StoreHandle {
    * backends one process owns, such as SQLite `:memory:`). The caller closes it.
    */
   openPeer?(): Promise<Store>;
+  /** The store's storage-kit driver, when it is a SQL store built on the kit. */
+  kit?: SqlDriver;
 }
 
 export type StoreFactory = () => Promise<StoreHandle>;
@@ -193,6 +197,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     conversationsSuite(() => store);
     supportSuite(() => store);
     hostnamesSuite(() => store);
+    kitSuite(() => handle.kit);
     billingSuite(() => store);
     resolutionsSuite(() => store);
     flowsSuite(() => store);

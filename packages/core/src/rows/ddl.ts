@@ -1,0 +1,75 @@
+/**
+ * Tables of the storage kit are declared once, by their spec: the DDL of both dialects is
+ * generated from the columns' kinds. Hand-written SQL stays for what a spec cannot say (FTS,
+ * vectors); a partial index names its predicate here, once.
+ */
+import type { ColumnSpec, DialectName, FieldPath, TableSpec } from './codec.js';
+import type { RenderContext } from './sql.js';
+
+const TYPES: Record<DialectName, Record<string, string>> = {
+  sqlite: { text: 'TEXT', integer: 'INTEGER', real: 'REAL', bool: 'INTEGER', json: 'TEXT', time: 'TEXT' },
+  postgres: { text: 'text', integer: 'bigint', real: 'double precision', bool: 'boolean', json: 'jsonb', time: 'timestamptz' },
+};
+
+function columnType(c: ColumnSpec<unknown>, dialect: DialectName): string {
+  return TYPES[dialect][c.kind === 'number' ? (c.type ?? 'integer') : c.kind]!;
+}
+
+function columnDdl(c: ColumnSpec<unknown>, dialect: DialectName): string {
+  const name = c.named?.[dialect] ?? c.column;
+  return `${name} ${columnType(c, dialect)}${c.nullable ? '' : ' NOT NULL'}${c.default === undefined ? '' : ` DEFAULT ${c.default}`}`;
+}
+
+export interface IndexSpec<T> {
+  /** Unique across the store: `<table>_<what>`. */
+  name: string;
+  fields: readonly FieldPath<T>[];
+  unique?: true;
+  /** A partial index's predicate, in SQL both dialects read (state it once, beside the rule it serves). */
+  where?: string;
+}
+
+export interface TableOptions<T> {
+  primaryKey: readonly FieldPath<T>[];
+  indexes?: readonly IndexSpec<T>[];
+}
+
+/** One step of the kit's schema: statements rendered for the store that applies them. */
+export type KitStatements = (ctx: RenderContext) => string[];
+
+function columnOf<T>(spec: TableSpec<T>, field: FieldPath<T>, dialect: DialectName): string {
+  const c = spec.columns.find((col) => col.field === field);
+  if (!c) throw new Error(`${spec.table} has no column for field ${field}`);
+  return c.named?.[dialect] ?? c.column;
+}
+
+function indexDdl<T>(spec: TableSpec<T>, index: IndexSpec<T>, ctx: RenderContext): string {
+  const cols = index.fields.map((f) => columnOf(spec, f, ctx.dialect.name)).join(', ');
+  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${index.name} ON ${ctx.name(spec.table)} (${cols})${index.where ? ` WHERE ${index.where}` : ''}`;
+}
+
+/** `CREATE TABLE` with every column of the spec, its primary key and its indexes. */
+export function createTable<T>(spec: TableSpec<T>, options: TableOptions<T>): KitStatements {
+  return (ctx) => {
+    const d = ctx.dialect.name;
+    const columns = spec.columns.map((c) => columnDdl(c as ColumnSpec<unknown>, d));
+    const key = `PRIMARY KEY (${options.primaryKey.map((f) => columnOf(spec, f, d)).join(', ')})`;
+    return [`CREATE TABLE ${ctx.name(spec.table)} (${[...columns, key].join(', ')})`, ...(options.indexes ?? []).map((i) => indexDdl(spec, i, ctx))];
+  };
+}
+
+/** `ALTER TABLE … ADD COLUMN` for fields a spec gained (nullable or with a default: rows exist). */
+export function addColumns<T>(spec: TableSpec<T>, fields: readonly FieldPath<T>[]): KitStatements {
+  return (ctx) =>
+    fields.map((field) => {
+      const c = spec.columns.find((col) => col.field === field) as ColumnSpec<unknown> | undefined;
+      if (!c) throw new Error(`${spec.table} has no column for field ${field}`);
+      if (!c.nullable && c.default === undefined) throw new Error(`${spec.table}.${field}: a column added to a table with rows needs nullable or a default`);
+      return `ALTER TABLE ${ctx.name(spec.table)} ADD COLUMN ${columnDdl(c, ctx.dialect.name)}`;
+    });
+}
+
+/** Indexes a table gained after it was created. */
+export function addIndexes<T>(spec: TableSpec<T>, indexes: readonly IndexSpec<T>[]): KitStatements {
+  return (ctx) => indexes.map((i) => indexDdl(spec, i, ctx));
+}

@@ -1,0 +1,83 @@
+/**
+ * SQL written once for every store: a tagged template whose interpolated values become
+ * parameters, rendered for a dialect only when it runs. Aggregates of the storage kit write
+ * `sql\`SELECT * FROM ${rows.ref} WHERE tenant_id = ${tenantId}\`` and never see `?` or `$n`.
+ */
+import type { Dialect } from './codec.js';
+
+/** What a fragment needs from the store that runs it. */
+export interface RenderContext {
+  dialect: Dialect;
+  /** A table's name as this store's SQL names it (schema-qualified on Postgres). */
+  name(table: string): string;
+}
+
+type Part = { text: string } | { param: unknown } | { table: string } | { list: readonly unknown[] } | { column: string; has: unknown };
+
+/** A statement or part of one: text, parameters, table references and list tests, in order. */
+export class Sql {
+  /** @internal */
+  constructor(readonly parts: readonly Part[]) {}
+
+  /** The text with the dialect's placeholders, and the parameters in order. */
+  render(ctx: RenderContext): { text: string; values: unknown[] } {
+    let text = '';
+    const values: unknown[] = [];
+    for (const part of this.parts) {
+      if ('text' in part) text += part.text;
+      else if ('table' in part) text += ctx.name(part.table);
+      else if ('param' in part) {
+        values.push(part.param);
+        text += ctx.dialect.param(values.length);
+      } else if ('has' in part) {
+        if (ctx.dialect.name === 'postgres') {
+          values.push(JSON.stringify([part.has]));
+          text += `${part.column} @> ${ctx.dialect.param(values.length)}::jsonb`;
+        } else {
+          values.push(part.has);
+          text += `EXISTS (SELECT 1 FROM json_each(${part.column}) WHERE value = ${ctx.dialect.param(values.length)})`;
+        }
+      } else if (ctx.dialect.name === 'postgres') {
+        // One array parameter, whatever the list's length: one prepared shape per statement.
+        values.push(part.list);
+        text += `= ANY(${ctx.dialect.param(values.length)})`;
+      } else {
+        values.push(JSON.stringify(part.list));
+        text += `IN (SELECT value FROM json_each(${ctx.dialect.param(values.length)}))`;
+      }
+    }
+    return { text, values };
+  }
+}
+
+function parts(value: unknown): readonly Part[] {
+  return value instanceof Sql ? value.parts : [{ param: value }];
+}
+
+/** `sql\`… ${value} …\``: values become parameters; `Sql` fragments are spliced in as they are. */
+export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
+  const out: Part[] = [];
+  strings.forEach((s, i) => {
+    if (s) out.push({ text: s });
+    if (i < values.length) out.push(...parts(values[i]));
+  });
+  return new Sql(out);
+}
+
+/** Trusted text spliced as it is (column lists, ORDER BY clauses built from code, never input). */
+sql.raw = (text: string): Sql => new Sql([{ text }]);
+
+/** A table of the store, named as the store's SQL names it. */
+sql.table = (name: string): Sql => new Sql([{ table: name }]);
+
+/** `column ${sql.in(values)}`: whether the column's value is one of `values` (an empty list matches nothing). */
+sql.in = (values: readonly unknown[]): Sql => new Sql([{ list: values }]);
+
+/** Whether the JSON array in `column` holds `value` (a trusted column name, a parameter value). */
+sql.jsonArrayHas = (column: string, value: unknown): Sql => new Sql([{ column, has: value }]);
+
+/** Fragments joined with a separator (`AND`, `, `). */
+sql.join = (fragments: readonly Sql[], separator: string): Sql => new Sql(fragments.flatMap((f, i) => (i === 0 ? f.parts : [{ text: separator }, ...f.parts])));
+
+/** An empty fragment, for optional clauses. */
+sql.empty = new Sql([]);
