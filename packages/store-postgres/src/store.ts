@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones } from '@panya/core/rows';
+import { SqlAudit, SqlHostnames, SqlTombstones } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -15,7 +15,7 @@ import { PgDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
 import { PgSearchIndex, type LexicalWeights, type VectorIndexOptions } from './search-index.js';
-import { PgApiKeys, PgAudit, PgTenants, PgWorkspaces } from './tenancy.js';
+import { PgApiKeys, PgTenants, PgWorkspaces } from './tenancy.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:pass@host:5432/db`; default `PANYA_DB` when that is a postgres URL. */
@@ -45,7 +45,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     workspaces: new PgWorkspaces(db, n, search),
     apiKeys: new PgApiKeys(db, n),
     documents: new PgDocuments(db, n),
-    audit: new PgAudit(db, n),
+    audit: new SqlAudit(kit),
     search,
     rateLimits: new PgRateLimits(db, n),
     usage: new PgUsage(db, n),

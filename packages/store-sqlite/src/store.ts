@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlHostnames, SqlTombstones, type SqlDriver } from '@panya/core/rows';
+import { SqlAudit, SqlHostnames, SqlTombstones, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -18,7 +18,7 @@ import { SqliteSearchIndex } from './search-index.js';
 import { syncTrigramTable } from './trigram-table.js';
 import { VectorIndexes, type VectorIndexOptions } from './vector-index.js';
 import { SqliteJobs, SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
-import { SqliteApiKeys, SqliteAudit, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
+import { SqliteApiKeys, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
 
 /**
  * Transactions on the store's one connection: one at a time, and no other statement inside one.
@@ -86,7 +86,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     workspaces: new SqliteWorkspaces(sql, run, search, counters),
     apiKeys: new SqliteApiKeys(sql, run),
     documents: new SqliteDocuments(sql, run, writer),
-    audit: new SqliteAudit(sql, run),
+    audit: new SqlAudit(kit),
     search,
     rateLimits: new SqliteRateLimits(counters),
     usage: new SqliteUsage(sql, run, counters, shared),

@@ -15,6 +15,7 @@ import type { RequestContext } from '../services/context.js';
 import { searchTerms } from '../text/query.js';
 import { tokenize } from '../text/tokenizer.js';
 import { defineOperation } from './types.js';
+import { redactorFor } from '../privacy/settings.js';
 
 /** Dify's comparison operators for `metadata_condition` (its published list). */
 export const DIFY_OPERATORS = ['contains', 'not contains', 'start with', 'end with', 'is', 'is not', 'in', 'not in', 'empty', 'not empty', '=', '≠', '>', '<', '≥', '≤', 'before', 'after'] as const;
@@ -158,7 +159,7 @@ export const difyRetrieval = defineOperation({
   async run({ request, services }, { body }) {
     const { top_k: topK, score_threshold: threshold } = body.retrieval_setting;
     const conditions = body.metadata_condition?.conditions ?? [];
-    const found = await services.search.run(request.scope, { query: body.query, topK: conditions.length > 0 ? FILTER_CANDIDATES : topK });
+    const found = await services.search.run(request.scope, { query: body.query, topK: conditions.length > 0 ? FILTER_CANDIDATES : topK }, undefined, redactorFor(request.workspace));
     const terms = queryTermSet(body.query);
     const docIds = [...new Set(found.results.map((r) => r.documentId))];
     const docs = new Map<string, Record<string, unknown>>();

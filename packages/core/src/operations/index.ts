@@ -11,6 +11,7 @@ import { WORKSPACE_OPERATIONS } from './workspaces.js';
 import { TENANT_SETTINGS_OPERATIONS } from './tenant-settings.js';
 import { API_KEY_OPERATIONS } from './api-keys.js';
 import { WIDGET_OPERATIONS } from './widget.js';
+import { PRIVACY_OPERATIONS } from './privacy.js';
 import type { Operation } from './types.js';
 
 export { executeOperation, type Executed, type ExecuteOptions } from './execute.js';
@@ -21,7 +22,7 @@ export { defineOperation, type HttpBinding, type HttpMethod, type InputSpec, typ
  * mounts each entry with an `http` binding, the MCP adapter registers each entry with a `tool`
  * binding. Adding a route is adding an entry here.
  */
-export const OPERATIONS: readonly Operation[] = [...QUERY_OPERATIONS, ...DOCUMENT_OPERATIONS, ...WORKSPACE_OPERATIONS, ...HOSTNAME_OPERATIONS, ...BILLING_OPERATIONS, ...FLOW_OPERATIONS, ...TOOL_OPERATIONS, ...CONVERSATION_OPERATIONS, ...SUPPORT_OPERATIONS, ...TENANT_OPERATIONS, ...TENANT_SETTINGS_OPERATIONS, ...API_KEY_OPERATIONS, ...WIDGET_OPERATIONS] as unknown as readonly Operation[];
+export const OPERATIONS: readonly Operation[] = [...QUERY_OPERATIONS, ...DOCUMENT_OPERATIONS, ...WORKSPACE_OPERATIONS, ...HOSTNAME_OPERATIONS, ...BILLING_OPERATIONS, ...FLOW_OPERATIONS, ...TOOL_OPERATIONS, ...CONVERSATION_OPERATIONS, ...SUPPORT_OPERATIONS, ...TENANT_OPERATIONS, ...TENANT_SETTINGS_OPERATIONS, ...API_KEY_OPERATIONS, ...WIDGET_OPERATIONS, ...PRIVACY_OPERATIONS] as unknown as readonly Operation[];
 
 export const HTTP_OPERATIONS = OPERATIONS.filter((op) => op.http);
 export const TOOL_OPERATION_LIST = OPERATIONS.filter((op) => op.tool);

@@ -4,6 +4,7 @@ import { answerResponseSchema, searchResponseSchema } from '../schemas/responses
 import { searchSchema } from '../schemas/search.js';
 import { ok } from 'neverthrow';
 import { defineOperation } from './types.js';
+import { redactorFor } from '../privacy/settings.js';
 
 export const search = defineOperation({
   id: 'search',
@@ -14,7 +15,7 @@ export const search = defineOperation({
   input: { body: searchSchema },
   output: searchResponseSchema,
   async run({ request, services }, { body }) {
-    return ok(await services.search.run(request.scope, body, readableBy(request.principal)));
+    return ok(await services.search.run(request.scope, body, readableBy(request.principal), redactorFor(request.workspace)));
   },
 });
 

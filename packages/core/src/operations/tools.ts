@@ -7,6 +7,7 @@ import { answerResponseSchema, documentContentSchema, documentSummarySchema, lis
 import { searchSchema } from '../schemas/search.js';
 import { documentSummary, TITLE_QUERY_MAX, toList } from '../services/documents.js';
 import { defineOperation } from './types.js';
+import { redactorFor } from '../privacy/settings.js';
 
 /*
  * The MCP tools. Their inputs reuse the REST schemas' fields, so a tool accepts exactly what the
@@ -36,7 +37,7 @@ export const svcSearch = defineOperation({
   },
   output: searchResponseSchema,
   async run({ request, services }, { body }) {
-    return ok(await services.search.run(request.scope, body));
+    return ok(await services.search.run(request.scope, body, undefined, redactorFor(request.workspace)));
   },
 });
 

@@ -21,6 +21,8 @@ import type { HostnameService } from '../services/hostnames.js';
 import type { SearchService } from '../services/search.js';
 import type { TenantSettingsService } from '../services/tenant-settings.js';
 import type { WorkspaceService } from '../services/workspaces.js';
+import type { AuditService } from '../services/audit.js';
+import type { PrivacyService } from '../services/privacy.js';
 
 /** The services an operation may call. */
 export interface OperationServices {
@@ -39,6 +41,8 @@ export interface OperationServices {
   inbox: InboxService;
   erasure: ErasureService;
   settings: TenantSettingsService;
+  audit: AuditService;
+  privacy: PrivacyService;
   apiKeys: ApiKeyService;
   helpCenter: HelpCenterService;
 }

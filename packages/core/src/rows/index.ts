@@ -6,7 +6,7 @@
  */
 export { page, rowCodec, tableSpec, type ColumnKind, type ColumnSpec, type Conflict, type Dialect, type DialectName, type FieldPath, type Row, type RowCodec, type TableSpec } from './codec.js';
 export * as tables from './tables.js';
-export { purgeWorkspace, WORKSPACE_CASCADE, type CascadeStep, type WorkspacePurgeStatements } from './workspace-purge.js';
+export { purgeWorkspace, WORKSPACE_CASCADE, WORKSPACE_KEPT, type CascadeStep, type WorkspacePurgeStatements } from './workspace-purge.js';
 export { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG } from '../services/resolutions.js';
 export { sql, Sql, type RenderContext } from './sql.js';
 export type { SqlDriver } from './driver.js';
@@ -14,3 +14,4 @@ export { SqlTable } from './table.js';
 export { addColumns, addIndexes, createTable, type IndexSpec, type KitStatements, type TableOptions } from './ddl.js';
 export { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE, type KitMigration } from './kit-migrations.js';
 export { SqlHostnames, SqlTombstones } from './aggregates/hostnames.js';
+export { SqlAudit } from './aggregates/audit.js';

@@ -11,6 +11,7 @@ import { numberCitations, retrieveContext } from './grounding.js';
 import { answerLocale, findPersona, personaRequest } from './personas.js';
 import type { Counted, QueryChannel, QueryService } from './queries.js';
 import type { SearchService } from './search.js';
+import { redactorFor } from '../privacy/settings.js';
 
 export type { AnswerResponse } from '../schemas/responses.js';
 
@@ -33,10 +34,12 @@ export function createAnswerService(deps: ServiceDeps & { generator: Generator; 
     const persona = await findPersona(deps.store, ctx.scope, input.personaId);
     if (persona.isErr()) return err(persona.error);
     const locale = answerLocale(input, persona.value);
-    const context = await retrieveContext(deps.search, ctx.scope, input.query, restrict ?? readableBy(ctx.principal));
+    // Personal data never reaches the embedder or the generator.
+    const query = redactorFor(ctx.workspace)(input.query);
+    const context = await retrieveContext(deps.search, ctx.scope, query, restrict ?? readableBy(ctx.principal));
     let generated: Awaited<ReturnType<typeof complete>>;
     try {
-      generated = await complete(generator, { query: input.query, locale, context: context.passages, ...personaRequest(persona.value), ...(signal ? { signal } : {}) });
+      generated = await complete(generator, { query, locale, context: context.passages, ...personaRequest(persona.value), ...(signal ? { signal } : {}) });
     } catch (error) {
       if (!isUpstreamError(error)) throw error;
       deps.logger.warn('answer generation failed at the model provider', { provider: error.provider, transient: error.transient, error: error.message });

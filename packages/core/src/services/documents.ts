@@ -19,6 +19,7 @@ import { parseInput } from '../schemas/validate.js';
 import { requireScope, runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import type { IngestService } from './ingest.js';
 import type { IndexingNotifier, IngestWorker } from './ingest-worker.js';
+import { appendAudit, auditActor } from './audit.js';
 
 export type { IndexingNotifier } from './ingest-worker.js';
 
@@ -453,15 +454,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         const before = await tx.documents.get(ctx.scope, id);
         if (!before) return err(errors.notFound('Document'));
         const doc = await tx.documents.update(ctx.scope, id, { status: 'pending', error: null, updatedAt: now, requeue: true });
-        await tx.audit.append({
-          id: ids.next('evt'),
-          tenantId: ctx.scope.tenantId,
-          workspaceId: ctx.scope.workspaceId,
+        await appendAudit(tx, deps, ctx.scope.tenantId, auditActor(ctx.principal), {
           type: 'doc.reindex',
-          actor: ctx.principal.id,
+          workspaceId: ctx.scope.workspaceId,
           subjectId: id,
           data: { previousStatus: before.status, ...(before.error ? { previousError: before.error } : {}) },
-          createdAt: now,
         });
         return ok(doc!);
       });

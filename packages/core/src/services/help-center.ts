@@ -28,6 +28,7 @@ import type { ApiKeyService } from './api-keys.js';
 import type { RequestContext, ServiceDeps } from './context.js';
 import type { SearchService } from './search.js';
 import { suspendedWorkspaceError } from './workspaces.js';
+import { redactorFor } from '../privacy/settings.js';
 
 /** One help center: a tenant's workspace, as addressed on the help host or a custom hostname. */
 export interface HelpSite {
@@ -193,7 +194,7 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
     async search(site: HelpSite, query: unknown): Promise<{ query: string; results: SearchResult[] }> {
       const q = boundQuery(query);
       if (!q) return { query: q, results: [] };
-      const { results } = await deps.search.run(scopeOf(site), { query: q, topK: HELP_SEARCH_RESULTS }, isPublished);
+      const { results } = await deps.search.run(scopeOf(site), { query: q, topK: HELP_SEARCH_RESULTS }, isPublished, redactorFor(site.workspace));
       return { query: q, results };
     },
 

@@ -7,6 +7,7 @@ import { requireScope, type RequestContext } from './context.js';
 import type { CountedCall, LimitsService, RateLimitStatus } from './limits.js';
 import type { SearchResponse, SearchService } from './search.js';
 import type { UsageService } from './usage.js';
+import { redactorFor } from '../privacy/settings.js';
 
 export interface Counted<T> {
   value: T;
@@ -45,7 +46,7 @@ export function createQueryService(deps: { limits: LimitsService; usage: UsageSe
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(searchSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      return counted(ctx, channel, 'search', async () => ok(await deps.search.run(ctx.scope, parsed.value)));
+      return counted(ctx, channel, 'search', async () => ok(await deps.search.run(ctx.scope, parsed.value, undefined, redactorFor(ctx.workspace))));
     },
   };
 }

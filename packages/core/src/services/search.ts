@@ -16,6 +16,7 @@ import { plainText } from '../text/plain.js';
 import { boundTerms, searchTerms } from '../text/query.js';
 import { queryFragments, tokenize } from '../text/tokenizer.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
+import { redactorFor } from '../privacy/settings.js';
 
 export type { SearchResponse, SearchResult } from '../schemas/responses.js';
 
@@ -95,18 +96,20 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     return (await retrieval(scope, query, limit, weights)).hits;
   }
 
-  async function retrieval(scope: Scope, query: string, limit: number, weights: SearchWeights): Promise<Retrieval> {
-    if (!deps.searched) return channels(scope, query, limit, weights);
+  async function retrieval(scope: Scope, query: string, limit: number, weights: SearchWeights, redact?: (text: string) => string): Promise<Retrieval> {
+    if (!deps.searched) return channels(scope, query, limit, weights, redact);
     const started = performance.now();
     try {
-      return await channels(scope, query, limit, weights);
+      return await channels(scope, query, limit, weights, redact);
     } finally {
       deps.searched((performance.now() - started) / 1000);
     }
   }
 
-  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights): Promise<Retrieval> {
+  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights, redact?: (text: string) => string): Promise<Retrieval> {
     const k = Math.max(depth, limit);
+    // What the embedder (possibly a remote provider) sees: the workspace's redaction applied.
+    const embedText = redact ? redact(query) : query;
     // Topic words only ("how long does shipping take" → shipping); all of it if nothing is left.
     const topic = searchTerms(query);
     const { terms, pairs, grams } = topic.terms.length > 0 ? topic : { terms: boundTerms(tokenize(query)), pairs: [], grams: [] };
@@ -118,7 +121,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const [lexical, semantic] = await Promise.all([
       (weights.lexical > 0 || queryTime) && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k) : none,
       weights.semantic > 0 && capabilities.vectors && !queryTime
-        ? embedder.embedQuery(query).then(
+        ? embedder.embedQuery(embedText).then(
             (v) => store.search.semantic(scope, v, k),
             (error: unknown) => ((complete = false), keywordsOnly(error)),
           )
@@ -128,7 +131,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const few = lexical.length < TRIGRAM_FALLBACK_BELOW;
     const fallback = capabilities.trigram && fragments.length > 0 && ((weights.trigram > 0 && (weights.lexical === 0 || few)) || (queryTime && few));
     const trigram = fallback ? await store.search.trigram(scope, fragments, k) : [];
-    const vectors = queryTime && queryTimeVectors ? await queryTimeVectors.rank(query, await store.search.getChunks(scope, topCandidates(lexical, trigram)), k) : semantic;
+    const vectors = queryTime && queryTimeVectors ? await queryTimeVectors.rank(embedText, await store.search.getChunks(scope, topCandidates(lexical, trigram)), k) : semantic;
     return { hits: reciprocalRankFusion({ lexical, trigram, semantic: vectors }, weights, RRF_K), complete };
   }
 
@@ -170,7 +173,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(searchSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      return ok(await run(ctx.scope, parsed.value, readableBy(ctx.principal)));
+      return ok(await run(ctx.scope, parsed.value, readableBy(ctx.principal), redactorFor(ctx.workspace)));
     },
 
     run,
@@ -180,10 +183,11 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
    * Ranked, hydrated chunks for an already validated request. `restrict` keeps only chunks of the
    * documents it accepts (the help center: published documents), chosen among all fused candidates.
    */
-  async function run(scope: Scope, request: SearchRequest, restrict?: (doc: DocumentRef) => boolean): Promise<SearchResponse> {
+  /** `redact`: the workspace's personal-data redaction, applied to what the embedder is sent. */
+  async function run(scope: Scope, request: SearchRequest, restrict?: (doc: DocumentRef) => boolean, redact?: (text: string) => string): Promise<SearchResponse> {
     const started = performance.now();
     const key = cached && cacheKey(scope, request, restrict);
-    if (!cached || !key) return (await answer(scope, request, restrict, started)).response;
+    if (!cached || !key) return (await answer(scope, request, restrict, started, redact)).response;
     // Read before answering: an answer is filed under a generation no newer than its data.
     const generation = await store.search.generation(scope.tenantId);
     const hit = cached.get(key);
@@ -193,7 +197,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
       deps.answeredFromCache?.();
       return { ...shared, tookMs: elapsed(started) };
     }
-    const computing = answer(scope, request, restrict, started).then(({ response, complete }) => {
+    const computing = answer(scope, request, restrict, started, redact).then(({ response, complete }) => {
       const kept = frozen(response);
       // An answer without the vector channel (its provider failed) is not kept: the next asks again.
       if (complete) cached.set(key, { generation, response: kept }, { size: answerSize(key, kept) });
@@ -207,10 +211,10 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     }
   }
 
-  async function answer(scope: Scope, request: SearchRequest, restrict: ((doc: DocumentRef) => boolean) | undefined, started: number): Promise<{ response: SearchResponse; complete: boolean }> {
+  async function answer(scope: Scope, request: SearchRequest, restrict: ((doc: DocumentRef) => boolean) | undefined, started: number, redact?: (text: string) => string): Promise<{ response: SearchResponse; complete: boolean }> {
     const { query, topK } = request;
     const weights = { ...defaults, ...request.weights };
-    const { hits: fused, complete } = await retrieval(scope, query, topK, weights);
+    const { hits: fused, complete } = await retrieval(scope, query, topK, weights, redact);
     const k = Math.max(depth, topK);
 
     const top = fused.slice(0, options.reranker || restrict ? k : topK);

@@ -7,6 +7,7 @@ import { createTenantSchema, updateTenantSchema, type CreateTenantInput, type Up
 import { parseInput } from '../schemas/validate.js';
 import { runInTransaction, type ServiceDeps } from './context.js';
 import { applyWorkspaceCap } from './workspaces.js';
+import { NEW_WORKSPACE_PRIVACY } from '../privacy/settings.js';
 
 export const DEFAULT_WORKSPACE_SLUG = 'default';
 
@@ -95,6 +96,7 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
         isDefault: true,
         deletedAt: null,
         suspendedAt: null,
+        privacy: NEW_WORKSPACE_PRIVACY,
         createdAt: now,
         updatedAt: now,
       };

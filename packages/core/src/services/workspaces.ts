@@ -10,6 +10,7 @@ import {
   type UpdateWorkspaceInput,
 } from '../schemas/workspaces.js';
 import { requireScope, runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
+import { NEW_WORKSPACE_PRIVACY } from '../privacy/settings.js';
 
 /** Spec "Workspace lifecycle": a soft-deleted workspace is recoverable for 30 days. */
 export const WORKSPACE_RECOVERY_DAYS = 30;
@@ -27,8 +28,10 @@ export function recoverUntil(deletedAt: string): Date {
   return new Date(Date.parse(deletedAt) + WORKSPACE_RECOVERY_DAYS * DAY_MS);
 }
 
-export function workspaceView(ws: WorkspaceRecord, now: Date): WorkspaceView {
-  ws = { ...ws, suspendedAt: ws.suspendedAt ?? null };
+export function workspaceView(record: WorkspaceRecord, now: Date): WorkspaceView {
+  // Privacy settings have their own operations (`/privacy`).
+  const { privacy: _privacy, ...rest } = record;
+  const ws = { ...rest, suspendedAt: rest.suspendedAt ?? null };
   if (!ws.deletedAt) return { ...ws, recoverUntil: null, daysLeft: null };
   const until = recoverUntil(ws.deletedAt);
   return { ...ws, recoverUntil: until.toISOString(), daysLeft: Math.max(0, Math.ceil((until.getTime() - now.getTime()) / DAY_MS)) };
@@ -165,6 +168,7 @@ export function createWorkspaceService(deps: ServiceDeps & { changed?: (scope: S
           isDefault: false,
           deletedAt: null,
           suspendedAt: null,
+          privacy: NEW_WORKSPACE_PRIVACY,
           createdAt: now.toISOString(),
           updatedAt: now.toISOString(),
         };
