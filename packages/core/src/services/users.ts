@@ -81,6 +81,7 @@ export function createUserService(deps: ServiceDeps) {
         }
         const membershipId = ids.next('mem');
         await tx.users.addMembership({ id: membershipId, userId: user.id, tenantId: tenant.id, workspaceId, role, createdAt: now });
+        await appendAudit(tx, deps, tenant.id, { kind: 'operator', id: 'cli' }, { type: 'member.added', workspaceId, subjectId: user.id, after: { email: user.email, role, workspaceId, membershipId } });
         const { passwordHash: _hidden, ...visible } = user;
         return ok({ user: visible, membershipId });
       });
