@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlAudit, SqlHostnames, SqlTombstones } from '@panya/core/rows';
+import { SqlAudit, SqlRetention, SqlHostnames, SqlTombstones } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -46,6 +46,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     apiKeys: new PgApiKeys(db, n),
     documents: new PgDocuments(db, n),
     audit: new SqlAudit(kit),
+    retention: new SqlRetention(kit),
     search,
     rateLimits: new PgRateLimits(db, n),
     usage: new PgUsage(db, n),
@@ -99,6 +100,7 @@ export class PostgresStore implements Store {
   readonly apiKeys;
   readonly documents;
   readonly audit;
+  readonly retention;
   readonly search;
   readonly rateLimits;
   readonly usage;
@@ -136,6 +138,7 @@ export class PostgresStore implements Store {
     this.apiKeys = root.apiKeys;
     this.documents = root.documents;
     this.audit = root.audit;
+    this.retention = root.retention;
     this.search = root.search;
     this.rateLimits = root.rateLimits;
     this.usage = root.usage;

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlAudit, SqlHostnames, SqlTombstones, type SqlDriver } from '@panya/core/rows';
+import { SqlAudit, SqlRetention, SqlHostnames, SqlTombstones, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -87,6 +87,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     apiKeys: new SqliteApiKeys(sql, run),
     documents: new SqliteDocuments(sql, run, writer),
     audit: new SqlAudit(kit),
+    retention: new SqlRetention(kit),
     search,
     rateLimits: new SqliteRateLimits(counters),
     usage: new SqliteUsage(sql, run, counters, shared),
@@ -117,6 +118,7 @@ export class SqliteStore implements Store {
   readonly apiKeys;
   readonly documents;
   readonly audit;
+  readonly retention;
   readonly search;
   readonly rateLimits;
   readonly usage;
@@ -175,6 +177,7 @@ export class SqliteStore implements Store {
     this.apiKeys = root.apiKeys;
     this.documents = root.documents;
     this.audit = root.audit;
+    this.retention = root.retention;
     this.search = root.search;
     this.rateLimits = root.rateLimits;
     this.usage = root.usage;

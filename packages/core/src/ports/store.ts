@@ -319,10 +319,20 @@ export interface AuditStore {
   page(tenantId: string, filter: AuditFilter, options: { before?: number; limit: number }): Promise<AuditEvent[]>;
   /** Chained entries oldest first, those with `seq` above `after`. */
   range(tenantId: string, options: { after: number; limit: number }): Promise<AuditEvent[]>;
-  /** Deletes up to `limit` of the tenant's oldest entries created before `before` (the plan's retention); returns how many. */
+  /** Deletes up to `limit` of the tenant's oldest entries created before `before` (the plan's retention), never its newest; returns how many. */
   purgeBefore(tenantId: string, before: string, limit: number): Promise<number>;
   /** Tenants that have entries created before `before` (the retention job's work list). */
   tenantsWithEntriesBefore(before: string, limit: number): Promise<string[]>;
+}
+
+/** The retention job's purge of a workspace's idle conversations. */
+export interface RetentionStore {
+  /**
+   * One bounded step: deletes up to `limit` rows — messages of conversations idle since
+   * `before` first, then those conversations once their messages are gone. Conversations the
+   * resolution detector has still to count are kept. Returns how many of each went.
+   */
+  purgeIdleConversations(scope: Scope, before: string, limit: number): Promise<{ messages: number; conversations: number }>;
 }
 
 /** Tenant-wide browser access: the origins whose pages may call the API. */
@@ -402,6 +412,7 @@ export interface Store {
   readonly apiKeys: ApiKeyStore;
   readonly documents: DocumentStore;
   readonly audit: AuditStore;
+  readonly retention: RetentionStore;
   readonly search: SearchIndex;
   readonly rateLimits: RateLimitStore;
   readonly usage: UsageStore;

@@ -15,3 +15,4 @@ export { addColumns, addIndexes, createTable, type IndexSpec, type KitStatements
 export { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE, type KitMigration } from './kit-migrations.js';
 export { SqlHostnames, SqlTombstones } from './aggregates/hostnames.js';
 export { SqlAudit } from './aggregates/audit.js';
+export { SqlRetention } from './aggregates/retention.js';

@@ -83,6 +83,33 @@ function readerFilter(ctx: RequestContext): Result<Pick<AuditFilter, 'workspaceI
 }
 
 const EXPORT_PAGE = 500;
+const PURGE_BATCH = 500;
+/** Batches one run may delete (the next run continues). */
+const PURGE_MAX_BATCHES = 200;
+
+/**
+ * The plan's audit retention: each tenant's entries older than its plan keeps are deleted,
+ * oldest first (what remains is an unbroken tail of the chain), a bounded batch at a time.
+ */
+export async function purgeExpiredAudit(store: Store, now: Date, options: { tenantId?: string } = {}): Promise<number> {
+  let budget = PURGE_MAX_BATCHES;
+  let removed = 0;
+  const shortest = Math.min(...Object.values(AUDIT_RETENTION_DAYS).filter((d): d is number => d !== null));
+  const earliestCutoff = new Date(now.getTime() - shortest * 86_400_000).toISOString();
+  const tenants = options.tenantId ? [options.tenantId] : await store.audit.tenantsWithEntriesBefore(earliestCutoff, 1000);
+  for (const tenantId of tenants) {
+    const tenant = await store.tenants.get(tenantId);
+    const days = tenant ? AUDIT_RETENTION_DAYS[tenant.plan as PlanId] : null;
+    if (days == null) continue;
+    const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
+    while (budget-- > 0) {
+      const n = await store.audit.purgeBefore(tenantId, cutoff, PURGE_BATCH);
+      removed += n;
+      if (n < PURGE_BATCH) break;
+    }
+  }
+  return removed;
+}
 
 export function createAuditService(deps: ServiceDeps) {
   const { store } = deps;
@@ -147,26 +174,7 @@ export function createAuditService(deps: ServiceDeps) {
     },
 
     /** Removes entries older than the plan keeps, in bounded batches; returns how many. */
-    async purgeExpired(now: Date, options: { tenantId?: string; batch?: number; maxBatches?: number } = {}): Promise<number> {
-      const batch = options.batch ?? 500;
-      let budget = options.maxBatches ?? 200;
-      let removed = 0;
-      const shortest = Math.min(...Object.values(AUDIT_RETENTION_DAYS).filter((d): d is number => d !== null));
-      const earliestCutoff = new Date(now.getTime() - shortest * 86_400_000).toISOString();
-      const tenants = options.tenantId ? [options.tenantId] : await store.audit.tenantsWithEntriesBefore(earliestCutoff, 1000);
-      for (const tenantId of tenants) {
-        const tenant = await store.tenants.get(tenantId);
-        const days = tenant ? AUDIT_RETENTION_DAYS[tenant.plan as PlanId] : null;
-        if (days == null) continue;
-        const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
-        while (budget-- > 0) {
-          const n = await store.audit.purgeBefore(tenantId, cutoff, batch);
-          removed += n;
-          if (n < batch) break;
-        }
-      }
-      return removed;
-    },
+    purgeExpired: (now: Date, options?: { tenantId?: string }) => purgeExpiredAudit(store, now, options),
   };
 }
 

@@ -19,6 +19,7 @@ import { syncSuite } from './sync-conformance.js';
 import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
 import { kitSuite } from './kit-conformance.js';
 import { auditSuite } from './audit-conformance.js';
+import { retentionSuite } from './retention-conformance.js';
 import type { SqlDriver } from '../rows/driver.js';
 import { erasureSuite, publishedDocumentsSuite, type TenantSchemaProbe } from './erasure-conformance.js';
 
@@ -183,6 +184,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     });
 
     auditSuite(() => store);
+    retentionSuite(() => store);
 
     searchIndexSuite(() => store, () => handle.openPeer?.() ?? Promise.resolve(null));
     operationsSuite(() => store);

@@ -50,9 +50,11 @@ export class SqlAudit implements AuditStore {
   }
 
   purgeBefore(tenantId: string, before: string, limit: number) {
-    // The oldest entries first, so what remains is always an unbroken tail of the chain.
+    // The oldest entries first, so what remains is always an unbroken tail of the chain; the
+    // newest entry always stays, so the next one continues the chain rather than starting anew.
+    const head = sql`(SELECT MAX(seq) FROM ${this.rows.ref} WHERE tenant_id = ${tenantId})`;
     return this.rows.run(
-      sql`DELETE FROM ${this.rows.ref} WHERE id IN (SELECT id FROM ${this.rows.ref} WHERE tenant_id = ${tenantId} AND created_at < ${this.rows.value('createdAt', before)} ORDER BY seq NULLS FIRST, id LIMIT ${limit})`,
+      sql`DELETE FROM ${this.rows.ref} WHERE id IN (SELECT id FROM ${this.rows.ref} WHERE tenant_id = ${tenantId} AND created_at < ${this.rows.value('createdAt', before)} AND (seq IS NULL OR seq < ${head}) ORDER BY seq NULLS FIRST, id LIMIT ${limit})`,
     );
   }
 
