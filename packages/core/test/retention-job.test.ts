@@ -28,9 +28,9 @@ describe('retention job', () => {
     expect(await store.conversations.get(ctx.scope, second)).not.toBeNull();
 
     // Free keeps audit entries 30 days, but a tenant's newest entry always stays (the chain goes on from it).
-    expect((run as { summary: { auditEntriesPurged: number } }).summary.auditEntriesPurged).toBe(0);
+    expect((run as unknown as { summary: { auditEntriesPurged: number } }).summary.auditEntriesPurged).toBe(0);
     (await engine.privacy.update((await engine.access.system('shop'))._unsafeUnwrap(), { retentionDays: 60 }))._unsafeUnwrap();
-    const again = (await engine.jobs.run('retention', {}))._unsafeUnwrap() as { summary: { auditEntriesPurged: number } };
+    const again = (await engine.jobs.run('retention', {}))._unsafeUnwrap() as unknown as { summary: { auditEntriesPurged: number } };
     expect(again.summary.auditEntriesPurged).toBe(1);
     // The kept tail (#2 on) still verifies, anchored at its first entry.
     expect(await engine.audit.verify(ctx.tenant.id)).toMatchObject({ ok: true, checked: 1, firstSeq: 2, lastSeq: 2 });

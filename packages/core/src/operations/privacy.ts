@@ -23,7 +23,7 @@ export const getPrivacy = defineOperation({
   input: {},
   output: privacySchema,
   async run({ request, services }) {
-    return services.privacy.get(request);
+    return (await services.privacy.get(request)).map((p) => ({ ...p }));
   },
 });
 
@@ -35,7 +35,7 @@ export const updatePrivacy = defineOperation({
   input: { body: updatePrivacySchema },
   output: privacySchema,
   async run({ request, services }, { body }) {
-    return services.privacy.update(request, body);
+    return (await services.privacy.update(request, body)).map((p) => ({ ...p }));
   },
 });
 
