@@ -264,7 +264,7 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
     await screen('audit');
     await page.getByLabel('Change').fill('hostname.added');
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await page.waitForFunction(() => [...document.querySelectorAll('tr[data-audit-type]')].every((r) => r.getAttribute('data-audit-type') === 'hostname.added'));
+    await expect.poll(() => page.locator('tr[data-audit-type]:not([data-audit-type="hostname.added"])').count()).toBe(0);
     expect(await page.locator('tr[data-audit-type]').count()).toBe(1);
     expect(await page.locator('tr[data-audit-type]').textContent()).toContain('hostname: — → help.acme.example');
   });
