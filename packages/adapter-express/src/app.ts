@@ -10,6 +10,7 @@ import { panyaError } from '@panya/core';
 import { authRouter } from './routes/auth.js';
 import { billingWebhook } from './routes/billing-webhook.js';
 import { chatRouter } from './routes/chat.js';
+import { auditExportRouter } from './routes/audit-export.js';
 import { cronRouter } from './routes/cron.js';
 import { edgeRouter, opsRouter } from './routes/hostnames.js';
 import { uploadRouter, type UploadRouterOptions } from './routes/upload.js';
@@ -110,6 +111,7 @@ function erasedTenantGone(engine: Engine): RequestHandler {
 export const HAND_WRITTEN_ROUTES: ApiRoute[] = [
   { method: 'POST', path: '/docs/upload' },
   { method: 'POST', path: '/chat', acceptsPublishable: true },
+  { method: 'GET', path: '/audit/export' },
 ];
 
 /**
@@ -123,6 +125,7 @@ function apiRouter(engine: Engine, options: PanyaAppOptions): Router {
   api.use(authenticate(engine));
   api.use('/docs/upload', uploadRouter(engine, options.uploads));
   api.use(chatRouter(engine, options.sseHeartbeatMs ? { heartbeatMs: options.sseHeartbeatMs } : {}));
+  api.use(auditExportRouter(engine));
   api.use(notFoundRoute);
   return api;
 }

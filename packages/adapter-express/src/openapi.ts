@@ -36,6 +36,14 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
     responseSchema: chatEventSchema.describe('One server-sent event: its `event` name and its parsed JSON `data`.'),
   },
   {
+    method: 'GET',
+    path: '/api/audit/export',
+    summary: 'The audit log oldest first as JSON lines (one entry per line, with its chain hashes); `panya audit verify` checks the chain.',
+    security: ['apiKey', 'session'],
+    responseType: 'application/x-ndjson',
+    responseSchema: anyObject,
+  },
+  {
     method: 'POST',
     path: '/api/dify/retrieval',
     summary: "Dify's external knowledge API: register `{server}/api/dify` as the endpoint; `knowledge_id` is a workspace slug or id; errors are `{error_code, error_msg}`.",

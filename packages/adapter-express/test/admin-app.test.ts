@@ -289,6 +289,24 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
     await screen('hostnames');
   });
 
+  it('shows the audit log: who changed what, before and after, filtered by kind of change', async () => {
+    await open('Audit log');
+    // The workspace restored by the signed-in owner in the test above, newest first.
+    const restored = page.locator('tr[data-audit-type="workspace.restored"]');
+    await restored.waitFor();
+    expect(await restored.textContent()).toMatch(/user\s*usr_/);
+    expect(await restored.textContent()).toMatch(/deletedAt: 20\d\d-.* → —|deletedAt: 20\d\d-[^→]*→ null/);
+    const types = await page.locator('tr[data-audit-type]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-audit-type')));
+    expect(types.indexOf('hostname.added')).toBeLessThan(types.indexOf('workspace.restored'));
+    expect(types).toContain('document.created');
+    await screen('audit');
+    await page.getByLabel('Change').fill('hostname.added');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => page.locator('tr[data-audit-type]:not([data-audit-type="hostname.added"])').count()).toBe(0);
+    expect(await page.locator('tr[data-audit-type]').count()).toBe(1);
+    expect(await page.locator('tr[data-audit-type]').textContent()).toContain('hostname: — → help.acme.example');
+  });
+
   it('shows usage and billing, and the inbox with a conversation, its citations and feedback', async () => {
     await open('Usage and billing');
     // This server has no payment processor: usage only, said so, without a projected charge or checkout.

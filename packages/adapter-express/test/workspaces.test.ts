@@ -25,7 +25,8 @@ afterEach(async () => {
 
 /** Rows of every workspace-scoped table that belong to the workspace. */
 async function rowsUnder(workspaceId: string): Promise<Record<string, number>> {
-  const tables = await store.workspaceScopedTables();
+  // The tenant's audit chain keeps a workspace's entries past its hard delete (checked below).
+  const tables = (await store.workspaceScopedTables()).filter((t) => t !== 'audit_events');
   return Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await store.countWorkspaceRows(t, workspaceId)])));
 }
 
@@ -113,6 +114,8 @@ describe('workspace lifecycle over HTTP', () => {
     expect(cleanup.body.rowsDeleted).toMatchObject({ documents: 1, api_keys: 1, workspaces: 1 });
     expect(cleanup.body.workspaces).toEqual([{ tenantId: acme.tenant.id, workspaceId: ws.id, slug: 'brand-b', deletedAt: expect.any(String), hardDeleted: true }]);
     for (const [table, n] of Object.entries(await rowsUnder(ws.id))) expect([table, n]).toEqual([table, 0]);
+    const history = (await request(app).get('/api/audit').query({ workspaceId: ws.id }).set(acme.auth).expect(200)).body.data.map((e: { type: string }) => e.type);
+    expect(history).toEqual(['workspace.deleted', 'workspace.restored', 'workspace.deleted', 'api_key.created', 'document.created', 'workspace.updated', 'workspace.created']);
     await request(app).get(`/api/workspaces/${ws.id}`).set(acme.auth).expect(404);
     // Other workspaces untouched.
     expect((await request(app).get(`/api/docs/${kept.id}`).set(acme.auth).expect(200)).body.status).toBe('indexed');

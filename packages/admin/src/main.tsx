@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, apiBase, isApiError } from './api.js';
 import type { AppContext } from './context.js';
 import { lang, setLang, t, term, useLang, type MessageKey } from './i18n.js';
+import { AuditScreen } from './screens/audit.js';
 import { BillingScreen } from './screens/billing.js';
 import { DocumentsScreen } from './screens/documents.js';
 import { GapsScreen } from './screens/gaps.js';
@@ -32,6 +33,7 @@ const ROUTES: Route[] = [
   { id: 'keys', label: 'nav.keys', admin: true, screen: KeysScreen },
   { id: 'hostnames', label: 'nav.hostnames', admin: true, screen: HostnamesScreen },
   { id: 'billing', label: 'nav.billing', admin: true, screen: BillingScreen },
+  { id: 'audit', label: 'nav.audit', admin: true, screen: AuditScreen },
 ];
 
 function currentRoute(): string {

@@ -18,6 +18,7 @@ import {
   workspaceRestoreCommand,
   workspaceUpdateCommand,
 } from './commands/workspace.js';
+import { auditExportCommand, auditVerifyCommand } from './commands/audit.js';
 import { basename, resolve } from 'node:path';
 import { defaultSearchWeights, parseHelpHost, PUBLIC_BUDGET_QUOTA_KEYS, QUOTA_KEYS, SHUTDOWN_GRACE_MS, type Engine } from '@panya/core';
 import type { EnvConfig } from './config.js';
@@ -277,6 +278,15 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
     .requiredOption('--slug <slug>', 'workspace slug')
     .option('--json', 'print JSON')
     .action((opts) => withEngine(opts.db, (engine) => workspaceRestoreCommand(engine, io, opts)));
+
+  const audit = program.command('audit').description("a tenant's audit log: every change to what the bot can say or who can act");
+  dbOption(audit.command('verify').description('check the hash chain; a broken chain fails naming the first entry that does not fit'))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .option('--json', 'print JSON')
+    .action((opts) => withEngine(opts.db, (engine) => auditVerifyCommand(engine, io, opts)));
+  dbOption(audit.command('export').description('print the log oldest first as JSON lines'))
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .action((opts) => withEngine(opts.db, (engine) => auditExportCommand(engine, io, opts)));
 
   const key = program.command('key').description('manage API keys');
   dbOption(key.command('create').description('create an API key'))

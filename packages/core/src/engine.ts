@@ -28,6 +28,8 @@ import type { ServiceDeps } from './services/context.js';
 import { createDocumentService } from './services/documents.js';
 import { createConnectorService } from './services/connectors.js';
 import { createTenantSettingsService } from './services/tenant-settings.js';
+import { createAuditService, type AuditService } from './services/audit.js';
+import { createPrivacyService, type PrivacyService } from './services/privacy.js';
 import { createFlowService } from './services/flows.js';
 import { createBillingService, type BillingOptions } from './services/billing.js';
 import { createHostnameService, noEdgeProvider } from './services/hostnames.js';
@@ -116,6 +118,10 @@ export interface Engine {
   readonly documents: ReturnType<typeof createDocumentService>;
   readonly connectors: ReturnType<typeof createConnectorService>;
   readonly settings: ReturnType<typeof createTenantSettingsService>;
+  /** The tenant's audit log: record a change (`record`), read, export and verify the chain. */
+  readonly audit: AuditService;
+  /** The workspace's personal-data redaction and conversation retention. */
+  readonly privacy: PrivacyService;
   readonly search: ReturnType<typeof createSearchService>;
   readonly limits: ReturnType<typeof createLimitsService>;
   readonly usage: ReturnType<typeof createUsageService>;
@@ -240,6 +246,8 @@ export function createEngine(options: EngineOptions): Engine {
     documents,
     connectors,
     settings,
+    audit: createAuditService(deps),
+    privacy: createPrivacyService(deps),
     search,
     limits,
     usage,

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog, SqlVerifiedVisitors } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog, SqlVerifiedVisitors, SqlAudit, SqlRetention } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -11,7 +11,7 @@ import { PgDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
 import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
 import { PgSearchIndex, type LexicalWeights, type VectorIndexOptions } from './search-index.js';
-import { PgApiKeys, PgAudit, PgTenants, PgWorkspaces } from './tenancy.js';
+import { PgApiKeys, PgTenants, PgWorkspaces } from './tenancy.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:pass@host:5432/db`; default `PANYA_DB` when that is a postgres URL. */
@@ -41,7 +41,8 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     workspaces: new PgWorkspaces(db, n, search),
     apiKeys: new PgApiKeys(db, n),
     documents: new PgDocuments(db, n),
-    audit: new PgAudit(db, n),
+    audit: new SqlAudit(kit),
+    retention: new SqlRetention(kit),
     search,
     rateLimits: new PgRateLimits(db, n),
     usage: new PgUsage(db, n),
@@ -101,6 +102,7 @@ export class PostgresStore implements Store {
   readonly apiKeys;
   readonly documents;
   readonly audit;
+  readonly retention;
   readonly search;
   readonly rateLimits;
   readonly usage;
@@ -144,6 +146,7 @@ export class PostgresStore implements Store {
     this.apiKeys = root.apiKeys;
     this.documents = root.documents;
     this.audit = root.audit;
+    this.retention = root.retention;
     this.search = root.search;
     this.rateLimits = root.rateLimits;
     this.usage = root.usage;

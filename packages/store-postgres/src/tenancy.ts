@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, ApiKeyStore, AuditEvent, AuditStore, SearchIndex, TenantRecord, TenantStore, WorkspacePatch, WorkspacePurge, WorkspaceRecord, WorkspaceStore } from '@panya/core';
+import type { ApiKeyRecord, ApiKeyStore, SearchIndex, TenantRecord, TenantStore, WorkspacePatch, WorkspacePurge, WorkspaceRecord, WorkspaceStore } from '@panya/core';
 import { purgeWorkspace, tables } from '@panya/core/rows';
 import type { Conn, Names } from './database.js';
 import { eraseTenantRows } from './tenant-erasure.js';
@@ -139,25 +139,5 @@ export class PgApiKeys implements ApiKeyStore {
 
   async touch(id: string, at: string) {
     await this.db.query(`UPDATE ${this.rows.name} SET last_used_at = $1 WHERE id = $2`, [at, id]);
-  }
-}
-
-export class PgAudit implements AuditStore {
-  private readonly rows: Table<AuditEvent>;
-
-  constructor(db: Conn, n: Names) {
-    this.rows = new Table(db, n, tables.AUDIT_EVENTS);
-  }
-
-  async append(e: AuditEvent) {
-    await this.rows.insert(e);
-  }
-
-  list(tenantId: string, options: { type?: string; subjectId?: string } = {}) {
-    return this.rows.all(`SELECT * FROM ${this.rows.name} WHERE tenant_id = $1 AND ($2::text IS NULL OR type = $2) AND ($3::text IS NULL OR subject_id = $3) ORDER BY id`, [
-      tenantId,
-      options.type ?? null,
-      options.subjectId ?? null,
-    ]);
   }
 }

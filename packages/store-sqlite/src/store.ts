@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, type SqlDriver, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog, SqlVerifiedVisitors } from '@panya/core/rows';
+import { SqlBilling, SqlConnectors, SqlCustomers, type SqlDriver, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog, SqlVerifiedVisitors, SqlAudit, SqlRetention } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -14,7 +14,7 @@ import { SqliteSearchIndex } from './search-index.js';
 import { syncTrigramTable } from './trigram-table.js';
 import { VectorIndexes, type VectorIndexOptions } from './vector-index.js';
 import { SqliteJobs, SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
-import { SqliteApiKeys, SqliteAudit, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
+import { SqliteApiKeys, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
 
 /**
  * Transactions on the store's one connection: one at a time, and no other statement inside one.
@@ -82,7 +82,8 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     workspaces: new SqliteWorkspaces(sql, run, search, counters),
     apiKeys: new SqliteApiKeys(sql, run),
     documents: new SqliteDocuments(sql, run, writer),
-    audit: new SqliteAudit(sql, run),
+    audit: new SqlAudit(kit),
+    retention: new SqlRetention(kit),
     search,
     rateLimits: new SqliteRateLimits(counters),
     usage: new SqliteUsage(sql, run, counters, shared),
@@ -119,6 +120,7 @@ export class SqliteStore implements Store {
   readonly apiKeys;
   readonly documents;
   readonly audit;
+  readonly retention;
   readonly search;
   readonly rateLimits;
   readonly usage;
@@ -183,6 +185,7 @@ export class SqliteStore implements Store {
     this.apiKeys = root.apiKeys;
     this.documents = root.documents;
     this.audit = root.audit;
+    this.retention = root.retention;
     this.search = root.search;
     this.rateLimits = root.rateLimits;
     this.usage = root.usage;

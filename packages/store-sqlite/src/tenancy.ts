@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, ApiKeyStore, AuditEvent, AuditStore, SearchIndex, TenantRecord, TenantStore, WorkspacePatch, WorkspacePurge, WorkspaceRecord, WorkspaceStore } from '@panya/core';
+import type { ApiKeyRecord, ApiKeyStore, SearchIndex, TenantRecord, TenantStore, WorkspacePatch, WorkspacePurge, WorkspaceRecord, WorkspaceStore } from '@panya/core';
 import { purgeWorkspace, tables } from '@panya/core/rows';
 import { COUNTER_TABLES, eraseCounterRows, type Counters } from './counters.js';
 import type { Runner, Statements } from './database.js';
@@ -155,26 +155,5 @@ export class SqliteApiKeys implements ApiKeyStore {
 
   touch(id: string, at: string) {
     return this.run(() => void this.sql.get('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id));
-  }
-}
-
-export class SqliteAudit implements AuditStore {
-  private readonly rows: Table<AuditEvent>;
-
-  constructor(sql: Statements, private readonly run: Runner) {
-    this.rows = new Table(sql, tables.AUDIT_EVENTS);
-  }
-
-  append(e: AuditEvent) {
-    return this.run(() => void this.rows.insert(e));
-  }
-
-  list(tenantId: string, options: { type?: string; subjectId?: string } = {}) {
-    return this.run(() =>
-      this.rows.all(
-        'SELECT * FROM audit_events WHERE tenant_id = @tenantId AND (@type IS NULL OR type = @type) AND (@subjectId IS NULL OR subject_id = @subjectId) ORDER BY id',
-        { tenantId, type: options.type ?? null, subjectId: options.subjectId ?? null },
-      ),
-    );
   }
 }

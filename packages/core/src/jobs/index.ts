@@ -9,6 +9,8 @@ import { createIds } from '../system.js';
 import { vectorizeReindex } from './vectorize-reindex.js';
 import { workspaceCleanup } from './workspace-cleanup.js';
 import { contentGaps } from './content-gaps.js';
+import { purgeIdleConversations } from './conversation-retention.js';
+import { purgeExpiredAudit } from '../services/audit.js';
 
 export type { JobContext } from './types.js';
 
@@ -49,7 +51,10 @@ export const JOBS = {
       const searchChanges = await ctx.store.search.pruneChanges(SEARCH_CHANGES_KEPT);
       // Spec (Tenant erasure 3): the edge cache of every URL of each erased tenant.
       const erased = ctx.erasure ? await ctx.erasure.purgeErased() : { tenantsPurged: 0, cachePurges: 0, purgeFailures: 0 };
-      return ok({ job: 'retention', erasedTenantsPurged: erased.tenantsPurged, cachePurges: erased.cachePurges, purgeFailures: erased.purgeFailures, expiredRateCounters: purged, expiredIdempotencyKeys: idempotencyKeys, searchChangesPruned: searchChanges });
+      // Each workspace's conversation retention, then each plan's audit retention.
+      const conversations = await purgeIdleConversations(ctx, now);
+      const auditEntries = await purgeExpiredAudit(ctx.store, now);
+      return ok({ job: 'retention', erasedTenantsPurged: erased.tenantsPurged, cachePurges: erased.cachePurges, purgeFailures: erased.purgeFailures, expiredRateCounters: purged, expiredIdempotencyKeys: idempotencyKeys, searchChangesPruned: searchChanges, conversations, auditEntriesPurged: auditEntries });
     },
   },
   'workspace-cleanup': {

@@ -16,6 +16,7 @@ import type { RequestContext } from '../services/context.js';
 import { searchTerms } from '../text/query.js';
 import { tokenize } from '../text/tokenizer.js';
 import { defineOperation } from './types.js';
+import { redactorFor } from '../privacy/settings.js';
 
 /** Dify's comparison operators for `metadata_condition` (its published list). */
 export const DIFY_OPERATORS = ['contains', 'not contains', 'start with', 'end with', 'is', 'is not', 'in', 'not in', 'empty', 'not empty', '=', '≠', '>', '<', '≥', '≤', 'before', 'after'] as const;

@@ -3,6 +3,7 @@ import { answerResponseSchema, searchResponseSchema } from '../schemas/responses
 import { searchSchema } from '../schemas/search.js';
 import { ok } from 'neverthrow';
 import { defineOperation } from './types.js';
+import { redactorFor } from '../privacy/settings.js';
 
 export const search = defineOperation({
   id: 'search',

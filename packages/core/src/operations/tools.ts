@@ -8,6 +8,7 @@ import { searchSchema } from '../schemas/search.js';
 import { documentSummary, TITLE_QUERY_MAX, toList } from '../services/documents.js';
 import { audiencesOf } from '../services/context.js';
 import { defineOperation } from './types.js';
+import { redactorFor } from '../privacy/settings.js';
 
 /*
  * The MCP tools. Their inputs reuse the REST schemas' fields, so a tool accepts exactly what the

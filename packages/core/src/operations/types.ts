@@ -26,6 +26,8 @@ import type { HostnameService } from '../services/hostnames.js';
 import type { SearchService } from '../services/search.js';
 import type { TenantSettingsService } from '../services/tenant-settings.js';
 import type { WorkspaceService } from '../services/workspaces.js';
+import type { AuditService } from '../services/audit.js';
+import type { PrivacyService } from '../services/privacy.js';
 
 /** The services an operation may call. */
 export interface OperationServices {
@@ -46,6 +48,8 @@ export interface OperationServices {
   insights: InsightsService;
   erasure: ErasureService;
   settings: TenantSettingsService;
+  audit: AuditService;
+  privacy: PrivacyService;
   apiKeys: ApiKeyService;
   helpCenter: HelpCenterService;
   curatedAnswers: CuratedAnswerService;

@@ -28,6 +28,7 @@ import type { SearchIndex } from './search-index.js';
 
 export type { Scope } from './scope.js';
 import type { Page } from './page.js';
+import type { WorkspacePrivacy } from '../privacy/settings.js';
 
 export interface TenantRecord {
   id: string;
@@ -49,6 +50,8 @@ export interface WorkspaceRecord {
   deletedAt: string | null;
   /** Set while a downgrade keeps the workspace over the plan's cap: data kept, nothing served. */
   suspendedAt?: string | null;
+  /** Redaction and retention; absent or null on workspaces created before they existed (`privacyOf`). */
+  privacy?: WorkspacePrivacy | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -140,6 +143,7 @@ export interface WorkspacePatch {
   deletedAt?: string | null;
   /** Set: suspended over the plan's cap; null: serving again. */
   suspendedAt?: string | null;
+  privacy?: WorkspacePrivacy;
   updatedAt: string;
 }
 
@@ -274,21 +278,73 @@ export interface DocumentStore {
   completeIndexing(scope: Scope, id: string, revision: number, outcome: IndexingOutcome, at: string): Promise<boolean>;
 }
 
+/** Who made a change: a signed-in user, an API key, the operator's CLI or jobs, or a webhook. */
+export const AUDIT_ACTOR_KINDS = ['user', 'key', 'operator', 'webhook', 'system'] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+
+/**
+ * One entry of a tenant's audit log. Entries are never updated; each carries its number in the
+ * tenant's chain, the hash of the entry before it and its own hash (`audit/chain.ts`).
+ */
 export interface AuditEvent {
   id: string;
   tenantId: string;
   workspaceId: string | null;
-  /** e.g. `doc.reindex`, `flow.completed`. Audit events are never updated. */
+  /** e.g. `doc.reindex`, `flow.completed`, `document.updated`, `api_key.created`. */
   type: string;
+  /** The user, key or webhook id; `cli` or `system` for the operator's own tools. */
   actor: string;
+  /** Entries written before the chain existed read as `system`. */
+  actorKind: AuditActorKind;
   subjectId: string | null;
   data: Record<string, unknown>;
+  /** A short summary of the subject before and after the change (no secrets, no content bodies). */
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
   createdAt: string;
+  /** 1, 2, 3… per tenant; null for entries written before the chain existed. */
+  seq: number | null;
+  prevHash: string | null;
+  /** Hex SHA-256 of the entry's canonical JSON (hash excluded); null before the chain existed. */
+  hash: string | null;
+}
+
+export interface AuditFilter {
+  type?: string;
+  subjectId?: string;
+  actor?: string;
+  workspaceId?: string;
+  /** Entries created at or after / before these times. */
+  since?: string;
+  until?: string;
 }
 
 export interface AuditStore {
-  append(event: AuditEvent): Promise<void>;
+  /**
+   * Appends the tenant's next entry atomically: reads the tenant's last chained entry (by `seq`)
+   * and inserts what `next` builds from it, with appends of one tenant serialised so two never
+   * take the same number. Joins the caller's transaction when called on one.
+   */
+  append(tenantId: string, next: (last: AuditEvent | null) => AuditEvent): Promise<AuditEvent>;
   list(tenantId: string, options?: { type?: string; subjectId?: string }): Promise<AuditEvent[]>;
+  /** Newest first (entries written before the chain existed last); `before` is the `seq` to continue below. */
+  page(tenantId: string, filter: AuditFilter, options: { before?: number; limit: number }): Promise<AuditEvent[]>;
+  /** Chained entries oldest first, those with `seq` above `after`. */
+  range(tenantId: string, options: { after: number; limit: number }): Promise<AuditEvent[]>;
+  /** Deletes up to `limit` of the tenant's oldest entries created before `before` (the plan's retention), never its newest; returns how many. */
+  purgeBefore(tenantId: string, before: string, limit: number): Promise<number>;
+  /** Tenants that have entries created before `before` (the retention job's work list). */
+  tenantsWithEntriesBefore(before: string, limit: number): Promise<string[]>;
+}
+
+/** The retention job's purge of a workspace's idle conversations. */
+export interface RetentionStore {
+  /**
+   * One bounded step: deletes up to `limit` rows — messages of conversations idle since
+   * `before` first, then those conversations once their messages are gone. Conversations the
+   * resolution detector has still to count are kept. Returns how many of each went.
+   */
+  purgeIdleConversations(scope: Scope, before: string, limit: number): Promise<{ messages: number; conversations: number }>;
 }
 
 /** Tenant-wide browser access: the origins whose pages may call the API. */
@@ -368,6 +424,7 @@ export interface Store {
   readonly apiKeys: ApiKeyStore;
   readonly documents: DocumentStore;
   readonly audit: AuditStore;
+  readonly retention: RetentionStore;
   readonly search: SearchIndex;
   readonly rateLimits: RateLimitStore;
   readonly usage: UsageStore;

@@ -6,7 +6,7 @@
  */
 export { page, rowCodec, tableSpec, type ColumnKind, type ColumnSpec, type Conflict, type Dialect, type DialectName, type FieldPath, type Row, type RowCodec, type TableSpec } from './codec.js';
 export * as tables from './tables.js';
-export { purgeWorkspace, WORKSPACE_CASCADE, type CascadeStep, type WorkspacePurgeStatements } from './workspace-purge.js';
+export { purgeWorkspace, WORKSPACE_CASCADE, WORKSPACE_KEPT, type CascadeStep, type WorkspacePurgeStatements } from './workspace-purge.js';
 export { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG } from '../services/resolutions.js';
 export { sql, Sql, type RenderContext } from './sql.js';
 export type { SqlDriver } from './driver.js';
@@ -23,3 +23,5 @@ export { SqlVisitorKeys, SqlVerifiedVisitors } from './aggregates/visitor-keys.j
 export { SqlCuratedAnswers } from './aggregates/curated-answers.js';
 export { SqlEvals } from './aggregates/evaluation.js';
 export { SqlFeedback, SqlQuestionLog } from './aggregates/insights.js';
+export { SqlAudit } from './aggregates/audit.js';
+export { SqlRetention } from './aggregates/retention.js';

@@ -3,9 +3,9 @@
  * applies them after its own numbered migrations, in this order, each once (recorded by id in
  * `kit_migrations`) and all-or-none. Append new steps at the end; never edit an applied one.
  */
-import { addColumns, createTable, type KitStatements } from './ddl.js';
+import { addColumns, addIndexes, createTable, type KitStatements } from './ddl.js';
 import type { RenderContext } from './sql.js';
-import { DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS } from './tables.js';
+import { DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS, AUDIT_EVENTS, WORKSPACES } from './tables.js';
 
 export interface KitMigration {
   /** Stable and unique: `<table>-<what>`. */
@@ -115,6 +115,19 @@ export const KIT_MIGRATIONS: readonly KitMigration[] = [
   {
     id: 'verified-visitors-v1',
     statements: createTable(VERIFIED_VISITORS, { primaryKey: ['tenantId', 'workspaceId', 'verifiedId'], indexes: [{ name: 'verified_visitors_visitor', fields: ['tenantId', 'workspaceId', 'visitorId'] }] }),
+  },
+  // A workspace's redaction and retention settings; null on workspaces created before them.
+  { id: 'workspaces-privacy', statements: addColumns(WORKSPACES, ['privacy']) },
+  // The tenant audit chain: actor kinds, before/after summaries, sequence numbers and hashes.
+  {
+    id: 'audit-events-chain',
+    statements: (ctx) => [
+      ...addColumns(AUDIT_EVENTS, ['actorKind', 'before', 'after', 'seq', 'prevHash', 'hash'])(ctx),
+      ...addIndexes(AUDIT_EVENTS, [
+        { name: 'audit_events_chain', fields: ['tenantId', 'seq'], unique: true },
+        { name: 'audit_events_created', fields: ['tenantId', 'createdAt'] },
+      ])(ctx),
+    ],
   },
 ];
 

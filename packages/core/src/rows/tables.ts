@@ -56,6 +56,7 @@ export const WORKSPACES = table<WorkspaceRecord>('workspaces', [
   ['isDefault', 'is_default', 'bool'],
   ['deletedAt', 'deleted_at', 'time'],
   ['suspendedAt', 'suspended_at', 'time'],
+  ['privacy', 'privacy', 'json', { nullable: true }],
   ...stamped,
 ]);
 
@@ -80,9 +81,16 @@ export const AUDIT_EVENTS = table<AuditEvent>('audit_events', [
   ...tenantScoped,
   ['type', 'type', 'text'],
   ['actor', 'actor', 'text'],
+  // Entries written before actors had kinds, summaries and the chain read as system entries outside it.
+  ['actorKind', 'actor_kind', 'text', { nullAs: 'system', nullable: true }],
   ['subjectId', 'subject_id', 'text'],
   ['data', 'data', 'json'],
+  ['before', 'before_summary', 'json', { nullable: true }],
+  ['after', 'after_summary', 'json', { nullable: true }],
   ['createdAt', 'created_at', 'time'],
+  ['seq', 'seq', 'number', { nullable: true }],
+  ['prevHash', 'prev_hash', 'text', { nullable: true }],
+  ['hash', 'hash', 'text', { nullable: true }],
 ]);
 
 export const DOCUMENTS = table<DocumentRecord>('documents', [

@@ -42,10 +42,15 @@ export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'usage_records', via: 'rows' },
   { table: 'api_keys', via: 'rows' },
   { table: 'memberships', via: 'rows' },
-  { table: 'audit_events', via: 'rows' },
   { table: 'visitor_keys', via: 'rows' },
   { table: 'verified_visitors', via: 'rows' },
 ];
+
+/**
+ * Tables with a `workspace_id` that outlive a workspace: the tenant's audit chain (removing a
+ * workspace's entries would break it). They go with the tenant when it is erased.
+ */
+export const WORKSPACE_KEPT: readonly string[] = ['audit_events'];
 
 /** The statements a store supplies for one workspace; each deletes at most `limit` rows. */
 export interface WorkspacePurgeStatements {

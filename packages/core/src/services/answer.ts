@@ -12,6 +12,7 @@ import { recordQuestion } from './insights.js';
 import { answerLocale, findPersona, personaRequest } from './personas.js';
 import type { Counted, QueryChannel, QueryService } from './queries.js';
 import type { SearchService } from './search.js';
+import { redactorFor } from '../privacy/settings.js';
 
 export type { AnswerResponse } from '../schemas/responses.js';
 
@@ -52,10 +53,12 @@ export function createAnswerService(deps: ServiceDeps & AnswerSources & { genera
     const locale = answerLocale(input, persona.value);
     const curated = options.curated === false ? null : await deps.curated?.match(ctx.scope, input.query);
     if (curated) return ok({ answer: curated.answer, citations: [], locale, grounded: true, curated: curatedMark(curated) });
-    const context = await retrieveContext(deps.search, ctx.scope, input.query, audiences === undefined ? audiencesOf(ctx) : audiences, await articleLinks(deps, ctx));
+    // Personal data never reaches the embedder or the generator.
+    const query = redactorFor(ctx.workspace)(input.query);
+    const context = await retrieveContext(deps.search, ctx.scope, query, audiences === undefined ? audiencesOf(ctx) : audiences, await articleLinks(deps, ctx));
     let generated: Awaited<ReturnType<typeof complete>>;
     try {
-      generated = await complete(generator, { query: input.query, locale, context: context.passages, ...personaRequest(persona.value), ...(signal ? { signal } : {}) });
+      generated = await complete(generator, { query, locale, context: context.passages, ...personaRequest(persona.value), ...(signal ? { signal } : {}) });
     } catch (error) {
       if (!isUpstreamError(error)) throw error;
       deps.logger.warn('answer generation failed at the model provider', { provider: error.provider, transient: error.transient, error: error.message });

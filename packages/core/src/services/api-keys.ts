@@ -7,6 +7,7 @@ import { parseInput } from '../schemas/validate.js';
 import { randomBase62 } from '../system.js';
 import { API_KEY_CACHE_ENTRIES, API_KEY_CACHE_MS } from '../bounds.js';
 import { requireScope, type Principal, type RequestContext, type ServiceDeps } from './context.js';
+import { appendAudit, auditActor, type AuditActor } from './audit.js';
 
 export const API_KEY_PREFIX = 'svc_live_';
 /** A publishable key: read-only, bound to one workspace and the tenant's allowed origins, safe to embed in a page. */
@@ -48,6 +49,14 @@ export type ApiKeyView = Omit<ApiKeyRecord, 'secretHash' | 'tenantId' | 'lastUse
 export interface ApiKeyHooks {
   /** A key was revoked (a help center's embedded key: its pages must stop carrying it). */
   revoked?(record: ApiKeyRecord): Promise<unknown>;
+}
+
+/** The operator's own tools (`panya keys …`, start-up keys). */
+const OPERATOR: AuditActor = { kind: 'operator', id: 'cli' };
+
+/** What the audit log keeps of a key: never its secret or hash. */
+function keyAuditSummary(k: ApiKeyRecord): Record<string, unknown> {
+  return { name: k.name, kind: k.kind, prefix: k.prefix, scopes: k.scopes, workspaceId: k.workspaceId, surface: k.surface ?? null, revokedAt: k.revokedAt };
 }
 
 export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
@@ -100,7 +109,7 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
      * environment) instead of a random one; it must have the key format and be unused.
      * `options.embedded` keeps the full key of a publishable key a help center serves in its pages.
      */
-    async create(tenantId: string, input: CreateApiKeyInput, options: { key?: string; embedded?: boolean } = {}): Promise<Result<CreatedApiKey, PanyaError>> {
+    async create(tenantId: string, input: CreateApiKeyInput, options: { key?: string; embedded?: boolean; actor?: AuditActor } = {}): Promise<Result<CreatedApiKey, PanyaError>> {
       const parsed = parseInput(createApiKeySchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const { kind } = parsed.value;
@@ -136,7 +145,10 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
         embeddedKey: options.embedded ? key : null,
         lastUsedAt: null,
       };
-      await store.apiKeys.insert(record);
+      await store.transaction(async (tx) => {
+        await tx.apiKeys.insert(record);
+        await appendAudit(tx, deps, tenantId, options.actor ?? OPERATOR, { type: 'api_key.created', workspaceId, subjectId: record.id, after: keyAuditSummary(record) });
+      });
       return ok({ key, record: publicKeyRecord(record) });
     },
 
@@ -165,8 +177,13 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
       return (await store.apiKeys.list(tenantId)).map(publicKeyRecord);
     },
 
-    async revoke(tenantId: string, id: string): Promise<Result<void, PanyaError>> {
-      const done = await store.apiKeys.revoke(tenantId, id, clock.now().toISOString());
+    async revoke(tenantId: string, id: string, actor: AuditActor = OPERATOR): Promise<Result<void, PanyaError>> {
+      const done = await store.transaction(async (tx) => {
+        const revoked = await tx.apiKeys.revoke(tenantId, id, clock.now().toISOString());
+        const record = revoked ? (await tx.apiKeys.list(tenantId)).find((k) => k.id === id) : undefined;
+        if (record) await appendAudit(tx, deps, tenantId, actor, { type: 'api_key.revoked', workspaceId: record.workspaceId, subjectId: id, before: keyAuditSummary({ ...record, revokedAt: null }), after: keyAuditSummary(record) });
+        return revoked;
+      });
       forget(id);
       if (!done) return err(errors.notFound('API key'));
       const record = deps.revoked ? (await store.apiKeys.list(tenantId)).find((k) => k.id === id) : undefined;
@@ -185,7 +202,7 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
     async createFor(ctx: RequestContext, input: CreateApiKeyInput): Promise<Result<ApiKeyView & { key: string }, PanyaError>> {
       const allowed = tenantAdmin(ctx);
       if (allowed.isErr()) return err(allowed.error);
-      const created = await service.create(ctx.tenant.id, input);
+      const created = await service.create(ctx.tenant.id, input, { actor: auditActor(ctx.principal) });
       if (created.isErr()) return err(created.error);
       const [listed] = await view(ctx.tenant.id, [created.value.record]);
       return ok({ ...listed!, key: created.value.key });
@@ -194,7 +211,7 @@ export function createApiKeyService(deps: ServiceDeps & ApiKeyHooks) {
     async revokeFor(ctx: RequestContext, id: string): Promise<Result<void, PanyaError>> {
       const allowed = tenantAdmin(ctx);
       if (allowed.isErr()) return err(allowed.error);
-      return service.revoke(ctx.tenant.id, id);
+      return service.revoke(ctx.tenant.id, id, auditActor(ctx.principal));
     },
   };
   return service;

@@ -18,6 +18,7 @@ import { changePlan } from './tenancy.js';
 import { createResolutionAuditService } from './resolution-audit.js';
 import { periodBounds } from './resolutions.js';
 import { billingPeriod } from './usage.js';
+import { appendAudit, auditActor } from './audit.js';
 
 export const checkoutSchema = z.strictObject({
   plan: z.string().transform((p) => p.trim().toLowerCase()).pipe(z.enum(PLAN_IDS)),
@@ -87,12 +88,15 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
     async setSeats(ctx: RequestContext, seats: number): Promise<Result<SeatAddonChange, PanyaError>> {
       const change = seatAddon(ctx.tenant.plan, seats);
       if (change.isErr()) return err(change.error);
-      const current = await store.billing.getTenantBilling(ctx.tenant.id);
       const now = clock.now().toISOString();
-      await store.billing.putTenantBilling({
-        ...(current ?? { tenantId: ctx.tenant.id, subscriptionId: null, subscriptionStatus: null, interval: null, lockedRates: null, lockedUntil: null }),
-        addonSeats: change.value.addonSeats,
-        updatedAt: now,
+      await store.transaction(async (tx) => {
+        const current = await tx.billing.getTenantBilling(ctx.tenant.id);
+        await tx.billing.putTenantBilling({
+          ...(current ?? { tenantId: ctx.tenant.id, subscriptionId: null, subscriptionStatus: null, interval: null, lockedRates: null, lockedUntil: null }),
+          addonSeats: change.value.addonSeats,
+          updatedAt: now,
+        });
+        await appendAudit(tx, deps, ctx.tenant.id, auditActor(ctx.principal), { type: 'billing.seats_changed', workspaceId: null, subjectId: ctx.tenant.id, before: { addonSeats: current?.addonSeats ?? 0 }, after: { addonSeats: change.value.addonSeats } });
       });
       return ok(change.value);
     },
@@ -133,7 +137,7 @@ export function createBillingService(deps: ServiceDeps & { payments?: BillingOpt
         const billing = billingFromSubscription(subscription, { from: tenant.plan, to: plan }, current, now);
         if (!billing) return ok({ received: true, eventId: subscription.id, action: 'ignored', reason: 'replaced_subscription' });
         await tx.billing.putTenantBilling({ ...billing, tenantId: tenant.id });
-        const changed = await changePlan(tx, tenant, { plan, paymentCustomerId: subscription.customerId }, now);
+        const changed = await changePlan(tx, tenant, { plan, paymentCustomerId: subscription.customerId }, now, { actor: { kind: 'webhook', id: subscription.id }, system: deps });
         return ok({ received: true, eventId: subscription.id, action: 'applied', tenantId: tenant.id, plan: changed.tenant.plan, subscriptionStatus: subscription.status });
       });
       if (applied.isOk() && (applied.value.action === 'applied' || applied.value.action === 'replayed')) await deps.limitsChanged?.(found.id);

@@ -18,6 +18,7 @@ import type { MessageSignal } from './conversations.js';
 import { answerLocale, findPersona, personaRequest } from './personas.js';
 import type { SearchService } from './search.js';
 import { createStreamSlots, type StreamSlots } from './stream-slots.js';
+import { redactorFor } from '../privacy/settings.js';
 
 /** Turns of history a follow-up is condensed with and the generator sees. */
 const HISTORY_TURNS = 10;
@@ -46,7 +47,10 @@ export function createChatService(deps: ServiceDeps & AnswerSources & { generato
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(chatSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      const { query, conversationId } = parsed.value;
+      const { conversationId } = parsed.value;
+      // Personal data is replaced before the message is stored, searched or sent to the generator.
+      const redact = redactorFor(ctx.workspace);
+      const query = redact(parsed.value.query);
       const found = await findPersona(store, ctx.scope, parsed.value.personaId);
       if (found.isErr()) return err(found.error);
       const persona = found.value;
@@ -139,7 +143,7 @@ export function createChatService(deps: ServiceDeps & AnswerSources & { generato
               tenantId: ctx.scope.tenantId,
               workspaceId: ctx.scope.workspaceId,
               role: 'assistant',
-              content: text.trim(),
+              content: redact(text.trim()),
               citations,
               grounded: citations.length > 0,
               createdAt: clock.now().toISOString(),

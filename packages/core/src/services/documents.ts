@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import { errors, isStoreConflict, panyaError, type FieldIssue, type PanyaError } from '../errors.js';
 import type { DocumentPatch, DocumentRecord, Page, PublicSurface, Scope, Store } from '../ports/store.js';
@@ -20,6 +21,7 @@ import { parseInput } from '../schemas/validate.js';
 import { requireScope, runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import type { IngestService } from './ingest.js';
 import type { IndexingNotifier, IngestWorker } from './ingest-worker.js';
+import { appendAudit, auditActor } from './audit.js';
 
 export type { IndexingNotifier } from './ingest-worker.js';
 
@@ -128,6 +130,27 @@ export interface DocumentServiceDeps extends ServiceDeps {
   changed?: (scope: Scope) => Promise<unknown>;
   ingest?: Pick<IngestService, 'processBatch'>;
   worker?: Pick<IngestWorker, 'waitFor'>;
+}
+
+/**
+ * What the audit log keeps of a document: its public fields and its version (the SHA-256 of its
+ * Markdown, so two entries show whether what the bot can say changed), never the content itself.
+ */
+export function documentAuditSummary(doc: DocumentRecord): Record<string, unknown> {
+  return {
+    title: doc.title,
+    url: doc.url,
+    publicSurfaces: doc.publicSurfaces,
+    externalId: doc.externalId ?? null,
+    version: createHash('sha256').update(doc.contentMd).digest('hex').slice(0, 16),
+    contentChars: doc.contentMd.length,
+  };
+}
+
+/** A bulk change's entry: the ids per operation. */
+function bulkAuditData(results: readonly BulkItemResult[]): Record<string, unknown> {
+  const ids = (op: BulkItemResult['op']) => results.filter((r) => r.op === op && 'id' in r).map((r) => (r as { id: string }).id);
+  return { created: ids('create'), updated: ids('update'), deleted: ids('delete') };
 }
 
 export function createDocumentService(deps: DocumentServiceDeps) {
@@ -254,14 +277,19 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     let reindex: string | null = null;
     const applied = await runInTransaction<AppliedSyncEvent>(store, async (tx) => {
       if (!(await tx.connectors.recordEvent(ctx.scope.tenantId, ctx.scope.workspaceId, event.id, now))) return ok({ duplicate: true, outcome: null, documentId: null });
+      const webhook = { kind: 'webhook' as const, id: event.id };
       if (event.type === 'document.delete') {
         const doc = await tx.documents.getByExternalId(ctx.scope, event.externalId);
         if (doc) await deleteInScope(tx, ctx.scope, doc.id);
+        if (doc) await appendAudit(tx, deps, ctx.scope.tenantId, webhook, { type: 'document.deleted', workspaceId: ctx.scope.workspaceId, subjectId: doc.id, before: documentAuditSummary(doc), after: null });
         return ok({ duplicate: false, outcome: doc ? ('deleted' as const) : ('absent' as const), documentId: doc?.id ?? null });
       }
       const written = await writeByExternalId(tx, ctx.scope, ctx, event.externalId, next!._unsafeUnwrap());
       if (!written) return err(errors.conflict('The document changed while the event was applied; deliver it again.'));
       if (written.reindex) reindex = written.document.id;
+      if (written.outcome !== 'unchanged') {
+        await appendAudit(tx, deps, ctx.scope.tenantId, webhook, { type: written.outcome === 'created' ? 'document.created' : 'document.updated', workspaceId: ctx.scope.workspaceId, subjectId: written.document.id, after: documentAuditSummary(written.document) });
+      }
       return ok({ duplicate: false, outcome: written.outcome, documentId: written.document.id });
     });
     if (applied.isOk() && applied.value.outcome !== null && applied.value.outcome !== 'unchanged' && applied.value.outcome !== 'absent') afterWrite(ctx.scope);
@@ -372,8 +400,13 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       if (missing.length) {
         return err(panyaError('not_found', { resource: 'Document', message: 'Some documents were not found; nothing was changed.', issues: missing }));
       }
+      await appendAudit(tx, deps, ctx.scope.tenantId, auditActor(ctx.principal), { type: 'documents.bulk_changed', workspaceId: ctx.scope.workspaceId, data: bulkAuditData(results) });
       return ok(results);
     });
+    // An import is written in batches outside a transaction: its entry follows the write.
+    if (result.isOk() && update.length === 0 && remove.length === 0) {
+      await appendAudit(store, deps, ctx.scope.tenantId, auditActor(ctx.principal), { type: 'documents.bulk_changed', workspaceId: ctx.scope.workspaceId, data: bulkAuditData(result.value) });
+    }
     const indexed = changed.filter((id) => !remove.includes(id));
     if (result.isOk()) afterWrite(ctx.scope);
     if (result.isOk()) notify(ctx.scope, indexed);
@@ -388,7 +421,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const parsed = parseInput(createDocumentSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const doc = newDocument(ctx, parsed.value, clock.now().toISOString());
-      const inserted = await conflictAsError(() => store.documents.insert(doc));
+      const inserted = await conflictAsError(() =>
+        store.transaction(async (tx) => {
+          await tx.documents.insert(doc);
+          await appendAudit(tx, deps, ctx.scope.tenantId, auditActor(ctx.principal), { type: 'document.created', workspaceId: ctx.scope.workspaceId, subjectId: doc.id, before: null, after: documentAuditSummary(doc) });
+        }),
+      );
       if (inserted.isErr()) return err(inserted.error);
       afterWrite(ctx.scope);
       if (options.wait) return ok(await settle(ctx.scope, doc));
@@ -449,9 +487,18 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const parsed = parseInput(updateDocumentSchema, input);
       if (parsed.isErr()) return err(parsed.error);
       const fields = parsed.value;
-      const write = (db: Store) => withVisibility(db, ctx.scope, id, fields).then((patch) => db.documents.update(ctx.scope, id, toPatch(patch, clock.now().toISOString())));
-      // A visibility change reads the other field first: in one transaction, so none is lost.
-      const written = await conflictAsError(() => (fields.audiences !== undefined || fields.publicSurfaces !== undefined ? store.transaction(write) : write(store)));
+      // One transaction: a visibility change reads the other field first (so none is lost), and
+      // the audit entry commits with the change it records.
+      const written = await conflictAsError(() =>
+        store.transaction(async (tx) => {
+          const before = await tx.documents.get(ctx.scope, id);
+          if (!before) return null;
+          const patch = await withVisibility(tx, ctx.scope, id, fields);
+          const after = await tx.documents.update(ctx.scope, id, toPatch(patch, clock.now().toISOString()));
+          if (after) await appendAudit(tx, deps, ctx.scope.tenantId, auditActor(ctx.principal), { type: 'document.updated', workspaceId: ctx.scope.workspaceId, subjectId: id, before: documentAuditSummary(before), after: documentAuditSummary(after) });
+          return after;
+        }),
+      );
       if (written.isErr()) return err(written.error);
       const updated = written.value;
       if (!updated) return err(errors.notFound('Document'));
@@ -476,15 +523,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         const before = await tx.documents.get(ctx.scope, id);
         if (!before) return err(errors.notFound('Document'));
         const doc = await tx.documents.update(ctx.scope, id, { status: 'pending', error: null, updatedAt: now, requeue: true });
-        await tx.audit.append({
-          id: ids.next('evt'),
-          tenantId: ctx.scope.tenantId,
-          workspaceId: ctx.scope.workspaceId,
+        await appendAudit(tx, deps, ctx.scope.tenantId, auditActor(ctx.principal), {
           type: 'doc.reindex',
-          actor: ctx.principal.id,
+          workspaceId: ctx.scope.workspaceId,
           subjectId: id,
           data: { previousStatus: before.status, ...(before.error ? { previousError: before.error } : {}) },
-          createdAt: now,
         });
         return ok(doc!);
       });
@@ -497,9 +540,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     async delete(ctx: RequestContext, id: string): Promise<Result<void, PanyaError>> {
       const allowed = requireScope(ctx, 'write');
       if (allowed.isErr()) return err(allowed.error);
-      const deleted = await runInTransaction(store, async (tx) =>
-        (await deleteInScope(tx, ctx.scope, id)) ? ok(undefined) : err(errors.notFound('Document')),
-      );
+      const deleted = await runInTransaction(store, async (tx) => {
+        const before = await tx.documents.get(ctx.scope, id);
+        if (!before || !(await deleteInScope(tx, ctx.scope, id))) return err(errors.notFound('Document'));
+        await appendAudit(tx, deps, ctx.scope.tenantId, auditActor(ctx.principal), { type: 'document.deleted', workspaceId: ctx.scope.workspaceId, subjectId: id, before: documentAuditSummary(before), after: null });
+        return ok(undefined);
+      });
       if (deleted.isOk()) afterWrite(ctx.scope);
       return deleted;
     },
@@ -558,6 +604,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const docs = (parsed.value.create ?? []).map((item) => newDocument(ctx, item, now));
       const written = await insertAll(docs);
       if (written.isErr()) return err(written.error);
+      await appendAudit(store, deps, ctx.scope.tenantId, auditActor(ctx.principal), { type: 'documents.uploaded', workspaceId: ctx.scope.workspaceId, data: { created: docs.map((d) => d.id) }, after: { documents: docs.map((d) => ({ id: d.id, ...documentAuditSummary(d) })) } });
       afterWrite(ctx.scope);
       const ids = docs.map((d) => d.id);
       notify(ctx.scope, ids);

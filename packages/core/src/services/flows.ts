@@ -11,6 +11,7 @@ import { errors, type PanyaError } from '../errors.js';
 import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
 import { runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import { billingPeriod } from './usage.js';
+import { appendAudit, auditActor } from './audit.js';
 
 const stepSchema = z.strictObject({
   title: z.string().trim().min(1).max(200),
@@ -86,7 +87,7 @@ export function createFlowService(deps: ServiceDeps) {
         if (!run) return err(runNotFound());
         if (run.status === 'started') return err(errors.conflict('A flow run is completed after its draft was delivered: POST /flow-runs/{id}/draft first.'));
         if (await tx.flows.completeRun(ctx.scope, id, now.toISOString())) {
-          await tx.audit.append({ id: ids.next('evt'), ...ctx.scope, type: 'flow.completed', actor: ctx.principal.id, subjectId: run.id, data: { flowId: run.flowId, conversationId: run.conversationId }, createdAt: now.toISOString() });
+          await appendAudit(tx, deps, ctx.scope.tenantId, auditActor(ctx.principal), { type: 'flow.completed', workspaceId: ctx.scope.workspaceId, subjectId: run.id, data: { flowId: run.flowId, conversationId: run.conversationId } });
           await tx.usage.recordUsage({ id: ids.next('evt'), ...ctx.scope, meter: GUIDED_FLOW_METER, quantity: 1, billingPeriod: billingPeriod(now), createdAt: now.toISOString(), data: { flowRunId: run.id, flowId: run.flowId } });
         }
         return ok((await tx.flows.getRun(ctx.scope, id))!);

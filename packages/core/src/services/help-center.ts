@@ -27,6 +27,7 @@ import { audiencesOf, type RequestContext, type ServiceDeps } from './context.js
 import { canRead, readerAudiences, type VisitorIdentity } from '../audiences/rules.js';
 import type { SearchService } from './search.js';
 import { suspendedWorkspaceError } from './workspaces.js';
+import { redactorFor } from '../privacy/settings.js';
 
 /** One help center: a tenant's workspace, as addressed on the help host or a custom hostname. */
 export interface HelpSite {
@@ -205,7 +206,7 @@ export function createHelpCenterService(deps: HelpCenterDeps) {
     async search(site: HelpSite, query: unknown, identity: VisitorIdentity | null = null): Promise<{ query: string; results: SearchResult[] }> {
       const q = boundQuery(query);
       if (!q) return { query: q, results: [] };
-      const { results } = await deps.search.run(scopeOf(site), { query: q, topK: HELP_SEARCH_RESULTS }, helpAudiences(identity));
+      const { results } = await deps.search.run(scopeOf(site), { query: q, topK: HELP_SEARCH_RESULTS }, helpAudiences(identity), redactorFor(site.workspace));
       return { query: q, results };
     },
 

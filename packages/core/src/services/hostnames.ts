@@ -18,6 +18,7 @@ import type { EdgeProvider } from '../ports/edge.js';
 import type { TenantRecord } from '../ports/store.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
+import { appendAudit, auditActor } from './audit.js';
 
 export const EDGE_NOT_CONFIGURED =
   'Custom hostnames need an edge provider. Set PANYA_EDGE_PROVIDER=cloudflare (with PANYA_EDGE_TARGET, PANYA_CLOUDFLARE_ZONE_ID, ' +
@@ -211,6 +212,7 @@ export function createHostnameService(deps: HostnameServiceDeps) {
       };
       const claimed = await claim(ctx.tenant.id, record, now);
       if (claimed.isErr()) return err(claimed.error);
+      await appendAudit(store, deps, ctx.tenant.id, auditActor(ctx.principal), { type: 'hostname.added', workspaceId: null, subjectId: record.id, after: { hostname: record.hostname, status: record.status } });
       // Registration happens after the Pending row is committed: an edge outage leaves it Pending for the poll.
       return ok(view(await refresh(ctx.tenant, record)));
     },
@@ -237,7 +239,9 @@ export function createHostnameService(deps: HostnameServiceDeps) {
       const record = await store.hostnames.get(ctx.tenant.id, id);
       if (!record) return err(errors.notFound('Custom hostname'));
       const released = await release(record);
-      return released.isErr() ? err(released.error) : ok(view(record));
+      if (released.isErr()) return err(released.error);
+      await appendAudit(store, deps, ctx.tenant.id, auditActor(ctx.principal), { type: 'hostname.removed', workspaceId: null, subjectId: record.id, before: { hostname: record.hostname, status: record.status }, after: null });
+      return ok(view(record));
     },
 
     /**

@@ -4,6 +4,7 @@ import type { QueryEventKind } from '../ports/usage.js';
 import type { RequestContext } from './context.js';
 import type { CountedCall, LimitsService, RateLimitStatus } from './limits.js';
 import type { UsageService } from './usage.js';
+import { redactorFor } from '../privacy/settings.js';
 
 export interface Counted<T> {
   value: T;

@@ -11,6 +11,7 @@ import type { ResolutionRecord } from '../ports/resolutions.js';
 import { requireScope, runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
 import { disqualifyResolution } from './resolutions.js';
 import { billingPeriod } from './usage.js';
+import { appendAudit, auditActor } from './audit.js';
 
 /** The rule the detector counts by (DESIGN "Resolutions"). */
 export const RESOLUTION_RULE = 'grounded_answer_no_handoff_no_thumbs_down_idle_30m';
@@ -90,7 +91,7 @@ export function createResolutionAuditService(deps: ServiceDeps) {
         }
         const outcome = await disqualifyResolution(tx, { tenantId: r.tenantId, workspaceId: r.workspaceId }, r.conversationId, 'dispute', now);
         const dispute = { reason: input.reason, at: now.toISOString(), outcome: outcome ?? 'not_counted' };
-        await tx.audit.append({ id: ids.next('evt'), tenantId: r.tenantId, workspaceId: r.workspaceId, type: DISPUTED, actor: ctx.principal.id, subjectId: r.id, data: { reason: input.reason, outcome: dispute.outcome, conversationId: r.conversationId, workspaceId: r.workspaceId, period: r.billingPeriod, qualifiedAt: r.createdAt }, createdAt: now.toISOString() });
+        await appendAudit(tx, deps, r.tenantId, auditActor(ctx.principal), { type: DISPUTED, workspaceId: r.workspaceId, subjectId: r.id, data: { reason: input.reason, outcome: dispute.outcome, conversationId: r.conversationId, workspaceId: r.workspaceId, period: r.billingPeriod, qualifiedAt: r.createdAt } });
         return ok({ ...line({ ...r, refundedAt: now.toISOString() }, dispute, now), state: 'disputed' });
       });
     },

@@ -16,6 +16,7 @@ import { plainText } from '../text/plain.js';
 import { boundTerms, searchTerms } from '../text/query.js';
 import { queryFragments, tokenize } from '../text/tokenizer.js';
 import { audiencesOf, requireScope, type RequestContext, type ServiceDeps } from './context.js';
+import { redactorFor } from '../privacy/settings.js';
 
 export type { SearchResponse, SearchResult } from '../schemas/responses.js';
 
@@ -95,19 +96,21 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     return (await retrieval(scope, query, limit, weights, audiences)).hits;
   }
 
-  async function retrieval(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences): Promise<Retrieval> {
-    if (!deps.searched) return channels(scope, query, limit, weights, audiences);
+  async function retrieval(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences, redact?: (text: string) => string): Promise<Retrieval> {
+    if (!deps.searched) return channels(scope, query, limit, weights, audiences, redact);
     const started = performance.now();
     try {
-      return await channels(scope, query, limit, weights, audiences);
+      return await channels(scope, query, limit, weights, audiences, redact);
     } finally {
       deps.searched((performance.now() - started) / 1000);
     }
   }
 
   /** Every channel filters by `audiences` inside its own query, before its top k (null: no filter). */
-  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences): Promise<Retrieval> {
+  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences, redact?: (text: string) => string): Promise<Retrieval> {
     const k = Math.max(depth, limit);
+    // What the embedder (possibly a remote provider) sees: the workspace's redaction applied.
+    const embedText = redact ? redact(query) : query;
     // Topic words only ("how long does shipping take" → shipping); all of it if nothing is left.
     const topic = searchTerms(query);
     const { terms, pairs, grams } = topic.terms.length > 0 ? topic : { terms: boundTerms(tokenize(query)), pairs: [], grams: [] };
@@ -119,7 +122,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const [lexical, semantic] = await Promise.all([
       (weights.lexical > 0 || queryTime) && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k, audiences) : none,
       weights.semantic > 0 && capabilities.vectors && !queryTime
-        ? embedder.embedQuery(query).then(
+        ? embedder.embedQuery(embedText).then(
             (v) => store.search.semantic(scope, v, k, audiences),
             (error: unknown) => ((complete = false), keywordsOnly(error)),
           )
@@ -129,7 +132,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const few = lexical.length < TRIGRAM_FALLBACK_BELOW;
     const fallback = capabilities.trigram && fragments.length > 0 && ((weights.trigram > 0 && (weights.lexical === 0 || few)) || (queryTime && few));
     const trigram = fallback ? await store.search.trigram(scope, fragments, k, audiences) : [];
-    const vectors = queryTime && queryTimeVectors ? await queryTimeVectors.rank(query, await store.search.getChunks(scope, topCandidates(lexical, trigram)), k) : semantic;
+    const vectors = queryTime && queryTimeVectors ? await queryTimeVectors.rank(embedText, await store.search.getChunks(scope, topCandidates(lexical, trigram)), k) : semantic;
     return { hits: reciprocalRankFusion({ lexical, trigram, semantic: vectors }, weights, RRF_K), complete };
   }
 
@@ -186,18 +189,19 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
    * may read of its workspace — only documents of the caller's audiences (`audiencesOf`).
    */
   function forCaller(ctx: RequestContext, request: SearchRequest): Promise<SearchResponse> {
-    return run(ctx.scope, request, audiencesOf(ctx));
+    return run(ctx.scope, request, audiencesOf(ctx), redactorFor(ctx.workspace));
   }
 
   /**
    * Ranked, hydrated chunks for an already validated request. `audiences`: the reader's audience
    * set (`audiencesOf(ctx)`); every channel ranks only chunks of documents it may read. Null or
-   * absent: every document (internal readers).
+   * absent: every document (internal readers). `redact`: the workspace's personal-data redaction,
+   * applied to what the embedder is sent.
    */
-  async function run(scope: Scope, request: SearchRequest, audiences: Audiences = null): Promise<SearchResponse> {
+  async function run(scope: Scope, request: SearchRequest, audiences: Audiences = null, redact?: (text: string) => string): Promise<SearchResponse> {
     const started = performance.now();
     const key = cached && cacheKey(scope, request, audiences);
-    if (!cached || !key) return (await answer(scope, request, audiences, started)).response;
+    if (!cached || !key) return (await answer(scope, request, audiences, started, redact)).response;
     // Read before answering: an answer is filed under a generation no newer than its data.
     const generation = await store.search.generation(scope.tenantId);
     const hit = cached.get(key);
@@ -207,7 +211,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
       deps.answeredFromCache?.();
       return { ...shared, tookMs: elapsed(started) };
     }
-    const computing = answer(scope, request, audiences, started).then(({ response, complete }) => {
+    const computing = answer(scope, request, audiences, started, redact).then(({ response, complete }) => {
       const kept = frozen(response);
       // An answer without the vector channel (its provider failed) is not kept: the next asks again.
       if (complete) cached.set(key, { generation, response: kept }, { size: answerSize(key, kept) });
@@ -221,10 +225,10 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     }
   }
 
-  async function answer(scope: Scope, request: SearchRequest, audiences: Audiences, started: number): Promise<{ response: SearchResponse; complete: boolean }> {
+  async function answer(scope: Scope, request: SearchRequest, audiences: Audiences, started: number, redact?: (text: string) => string): Promise<{ response: SearchResponse; complete: boolean }> {
     const { query, topK } = request;
     const weights = { ...defaults, ...request.weights };
-    const { hits: fused, complete } = await retrieval(scope, query, topK, weights, audiences);
+    const { hits: fused, complete } = await retrieval(scope, query, topK, weights, audiences, redact);
     const k = Math.max(depth, topK);
 
     const top = fused.slice(0, options.reranker ? k : topK);

@@ -7,6 +7,10 @@ import { createTenantSchema, updateTenantSchema, type CreateTenantInput, type Up
 import { parseInput } from '../schemas/validate.js';
 import { runInTransaction, type ServiceDeps } from './context.js';
 import { applyWorkspaceCap } from './workspaces.js';
+import { NEW_WORKSPACE_PRIVACY } from '../privacy/settings.js';
+import { appendAudit, type AuditActor } from './audit.js';
+import { canonicalJson } from '../audit/chain.js';
+import type { Clock, Ids } from '../ports/system.js';
 
 export const DEFAULT_WORKSPACE_SLUG = 'default';
 
@@ -33,7 +37,13 @@ export interface PlanChange {
  * (`TenancyHooks.limitsChanged`: limits follow the plan, custom hostnames go inactive below
  * Business and reactivate on re-upgrade). Returns the tenant as written.
  */
-export async function changePlan(store: Store, tenant: TenantRecord, change: PlanChange, now: Date): Promise<{ tenant: TenantRecord; planChanged: boolean }> {
+/** Who changes a plan, for the audit log: the operator's CLI, a payment-processor webhook. */
+/** The operator's own tools (`panya tenant …`). */
+const OPERATOR: AuditActor = { kind: 'operator', id: 'cli' };
+
+export type PlanChangeAudit = { actor: AuditActor; system: { clock: Clock; ids: Ids } };
+
+export async function changePlan(store: Store, tenant: TenantRecord, change: PlanChange, now: Date, audit?: PlanChangeAudit): Promise<{ tenant: TenantRecord; planChanged: boolean }> {
   const patch = {
     ...(change.plan && change.plan !== tenant.plan ? { plan: change.plan } : {}),
     ...(change.paymentCustomerId && change.paymentCustomerId !== tenant.paymentCustomerId ? { paymentCustomerId: change.paymentCustomerId } : {}),
@@ -46,6 +56,14 @@ export async function changePlan(store: Store, tenant: TenantRecord, change: Pla
   const updated = { ...patch, updatedAt: now.toISOString() };
   await store.tenants.update(tenant.id, updated);
   if (patch.plan) await recordPlanChange(store, tenant.id, { at: now.toISOString(), from: tenant.plan, to: patch.plan }, now);
+  if (audit) {
+    await appendAudit(store, audit.system, tenant.id, audit.actor, {
+      type: patch.plan ? 'plan.changed' : 'billing.customer_changed',
+      subjectId: tenant.id,
+      before: { plan: tenant.plan, paymentCustomerId: tenant.paymentCustomerId },
+      after: { plan: patch.plan ?? tenant.plan, paymentCustomerId: patch.paymentCustomerId ?? tenant.paymentCustomerId },
+    });
+  }
   const result = { ...tenant, ...updated };
   // Every cap follows the plan: workspaces here (same transaction), hostnames in the hook after commit.
   await applyWorkspaceCap(store, result, now);
@@ -95,6 +113,7 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
         isDefault: true,
         deletedAt: null,
         suspendedAt: null,
+        privacy: NEW_WORKSPACE_PRIVACY,
         createdAt: now,
         updatedAt: now,
       };
@@ -147,8 +166,11 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
         const now = clock.now();
         const patch = { quotas: valid.value, updatedAt: now.toISOString() };
         await tx.tenants.update(tenant.id, patch);
+        if (canonicalJson(tenant.quotas) !== canonicalJson(valid.value)) {
+          await appendAudit(tx, deps, tenant.id, OPERATOR, { type: 'tenant.limits_updated', subjectId: tenant.id, before: { quotas: tenant.quotas }, after: { quotas: valid.value } });
+        }
         // The plan itself moves through the one plan-change function, like a processor webhook's.
-        return ok((await changePlan(tx, { ...tenant, ...patch }, plan ? { plan } : {}, now)).tenant);
+        return ok((await changePlan(tx, { ...tenant, ...patch }, plan ? { plan } : {}, now, { actor: OPERATOR, system: deps })).tenant);
       });
       if (updated.isOk()) await hooks.limitsChanged?.(updated.value.id);
       return updated;
@@ -158,7 +180,7 @@ export function createTenancyService(deps: ServiceDeps, hooks: TenancyHooks = {}
     async changePlan(tenantId: string, change: PlanChange): Promise<Result<TenantRecord, PanyaError>> {
       const tenant = await store.tenants.get(tenantId);
       if (!tenant) return err(errors.notFound('Tenant'));
-      const result = await changePlan(store, tenant, change, clock.now());
+      const result = await changePlan(store, tenant, change, clock.now(), { actor: OPERATOR, system: deps });
       if (result.planChanged) await hooks.limitsChanged?.(tenantId);
       return ok(result.tenant);
     },

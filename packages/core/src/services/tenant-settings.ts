@@ -4,6 +4,7 @@ import { errors, type PanyaError } from '../errors.js';
 import { parseInput } from '../schemas/validate.js';
 import type { ConnectorService } from './connectors.js';
 import { requireScope, type RequestContext, type ServiceDeps } from './context.js';
+import { appendAudit, auditActor } from './audit.js';
 
 export const MAX_ALLOWED_ORIGINS = 50;
 
@@ -69,14 +70,20 @@ export function createTenantSettingsService(deps: ServiceDeps & { connectors: Co
       if (allowed.isErr()) return err(allowed.error);
       const parsed = parseInput(updateTenantSettingsSchema, input);
       if (parsed.isErr()) return err(parsed.error);
-      await store.origins.replace(ctx.tenant.id, parsed.value.allowedOrigins);
+      await store.transaction(async (tx) => {
+        const before = await tx.origins.list(ctx.tenant.id);
+        await tx.origins.replace(ctx.tenant.id, parsed.value.allowedOrigins);
+        await appendAudit(tx, deps, ctx.tenant.id, auditActor(ctx.principal), { type: 'tenant.settings_updated', workspaceId: null, subjectId: ctx.tenant.id, before: { allowedOrigins: before }, after: { allowedOrigins: parsed.value.allowedOrigins } });
+      });
       return ok(await view(ctx.tenant.id));
     },
 
     async rotateConnectorSecret(ctx: RequestContext): Promise<Result<{ secret: string; createdAt: string }, PanyaError>> {
       const allowed = tenantAdmin(ctx);
       if (allowed.isErr()) return err(allowed.error);
-      return ok(await deps.connectors.rotateSecret(ctx.tenant.id));
+      const rotated = await deps.connectors.rotateSecret(ctx.tenant.id);
+      await appendAudit(store, deps, ctx.tenant.id, auditActor(ctx.principal), { type: 'tenant.connector_secret_rotated', workspaceId: null, subjectId: ctx.tenant.id, after: { createdAt: rotated.createdAt } });
+      return ok(rotated);
     },
 
     /** Whether `origin` may call the API for this tenant. */

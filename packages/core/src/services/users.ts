@@ -10,6 +10,7 @@ import { parseInput } from '../schemas/validate.js';
 import { randomBase62 } from '../system.js';
 import { createLoginThrottle } from './login-throttle.js';
 import { runInTransaction, type Principal, type RequestContext, type ServiceDeps } from './context.js';
+import { appendAudit } from './audit.js';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
 const SCRYPT = { N: 16_384, r: 8, p: 1, keylen: 32 };
@@ -80,6 +81,7 @@ export function createUserService(deps: ServiceDeps) {
         }
         const membershipId = ids.next('mem');
         await tx.users.addMembership({ id: membershipId, userId: user.id, tenantId: tenant.id, workspaceId, role, createdAt: now });
+        await appendAudit(tx, deps, tenant.id, { kind: 'operator', id: 'cli' }, { type: 'member.added', workspaceId, subjectId: user.id, after: { email: user.email, role, workspaceId, membershipId } });
         const { passwordHash: _hidden, ...visible } = user;
         return ok({ user: visible, membershipId });
       });
@@ -96,7 +98,7 @@ export function createUserService(deps: ServiceDeps) {
         // Each tenant the account belongs to sees the lockout in its audit trail; the address is not kept.
         if (user) {
           for (const tenantId of new Set((await store.users.allMemberships(user.id)).map((m) => m.tenantId))) {
-            await store.audit.append({ id: ids.next('evt'), tenantId, workspaceId: null, type: 'auth.login_throttled', actor: 'system', subjectId: user.id, data: { scope: attempt.scope, retryAfterSeconds: attempt.refused.code === 'rate_limited' ? attempt.refused.retryAfterSeconds : null }, createdAt: now.toISOString() });
+            await appendAudit(store, deps, tenantId, { kind: 'system', id: 'system' }, { type: 'auth.login_throttled', subjectId: user.id, data: { scope: attempt.scope, retryAfterSeconds: attempt.refused.code === 'rate_limited' ? attempt.refused.retryAfterSeconds : null } });
           }
         }
         deps.logger.warn('login throttled', { scope: attempt.scope, userId: user?.id ?? null });

@@ -10,6 +10,8 @@ import {
   type UpdateWorkspaceInput,
 } from '../schemas/workspaces.js';
 import { requireScope, runInTransaction, type RequestContext, type ServiceDeps } from './context.js';
+import { NEW_WORKSPACE_PRIVACY } from '../privacy/settings.js';
+import { appendAudit, auditActor } from './audit.js';
 
 /** Spec "Workspace lifecycle": a soft-deleted workspace is recoverable for 30 days. */
 export const WORKSPACE_RECOVERY_DAYS = 30;
@@ -27,8 +29,10 @@ export function recoverUntil(deletedAt: string): Date {
   return new Date(Date.parse(deletedAt) + WORKSPACE_RECOVERY_DAYS * DAY_MS);
 }
 
-export function workspaceView(ws: WorkspaceRecord, now: Date): WorkspaceView {
-  ws = { ...ws, suspendedAt: ws.suspendedAt ?? null };
+export function workspaceView(record: WorkspaceRecord, now: Date): WorkspaceView {
+  // Privacy settings have their own operations (`/privacy`).
+  const { privacy: _privacy, ...rest } = record;
+  const ws = { ...rest, suspendedAt: rest.suspendedAt ?? null };
   if (!ws.deletedAt) return { ...ws, recoverUntil: null, daysLeft: null };
   const until = recoverUntil(ws.deletedAt);
   return { ...ws, recoverUntil: until.toISOString(), daysLeft: Math.max(0, Math.ceil((until.getTime() - now.getTime()) / DAY_MS)) };
@@ -107,6 +111,11 @@ function tenantAdmin(ctx: RequestContext): Result<void, PanyaError> {
  * a 30-day recovery window, restore. Hard deletion is the `workspace-cleanup` job's. Every
  * operation needs the `admin` scope (an admin key, or an owner/admin session).
  */
+/** What the audit log keeps of a workspace. */
+function workspaceAudit(ws: WorkspaceRecord): Record<string, unknown> {
+  return { slug: ws.slug, name: ws.name, brandAccent: ws.brandAccent, deletedAt: ws.deletedAt };
+}
+
 export function createWorkspaceService(deps: ServiceDeps & { changed?: (scope: Scope) => Promise<unknown> }) {
   /** After a rename, re-brand, delete or restore: the help center purges the workspace's cached pages. */
   const afterChange = <T>(result: Result<T, PanyaError>, tenantId: string, workspaceId: string): Result<T, PanyaError> => {
@@ -165,10 +174,12 @@ export function createWorkspaceService(deps: ServiceDeps & { changed?: (scope: S
           isDefault: false,
           deletedAt: null,
           suspendedAt: null,
+          privacy: NEW_WORKSPACE_PRIVACY,
           createdAt: now.toISOString(),
           updatedAt: now.toISOString(),
         };
         await tx.workspaces.insert(ws);
+        await appendAudit(tx, deps, tenant.id, auditActor(ctx.principal), { type: 'workspace.created', workspaceId: ws.id, subjectId: ws.id, after: workspaceAudit(ws) });
         return ok(ws);
       });
       return result.map((ws) => workspaceView(ws, now));
@@ -183,10 +194,14 @@ export function createWorkspaceService(deps: ServiceDeps & { changed?: (scope: S
       // A soft-deleted workspace is invisible until restored.
       if (!current || current.deletedAt) return err(errors.notFound('Workspace'));
       const now = clock.now();
-      const updated = await store.workspaces.update(ctx.tenant.id, id, {
-        ...(parsed.value.name !== undefined ? { name: parsed.value.name } : {}),
-        ...(parsed.value.brandAccent !== undefined ? { brandAccent: parsed.value.brandAccent } : {}),
-        updatedAt: now.toISOString(),
+      const updated = await store.transaction(async (tx) => {
+        const after = await tx.workspaces.update(ctx.tenant.id, id, {
+          ...(parsed.value.name !== undefined ? { name: parsed.value.name } : {}),
+          ...(parsed.value.brandAccent !== undefined ? { brandAccent: parsed.value.brandAccent } : {}),
+          updatedAt: now.toISOString(),
+        });
+        if (after) await appendAudit(tx, deps, ctx.tenant.id, auditActor(ctx.principal), { type: 'workspace.updated', workspaceId: id, subjectId: id, before: workspaceAudit(current), after: workspaceAudit(after) });
+        return after;
       });
       return afterChange(updated ? ok(workspaceView(updated, now)) : err(errors.notFound('Workspace')), ctx.tenant.id, id);
     },
@@ -199,7 +214,11 @@ export function createWorkspaceService(deps: ServiceDeps & { changed?: (scope: S
       if (!current || current.deletedAt) return err(errors.notFound('Workspace'));
       if (current.isDefault) return err(errors.conflict('The default workspace cannot be deleted.'));
       const now = clock.now();
-      const updated = await store.workspaces.update(ctx.tenant.id, id, { deletedAt: now.toISOString(), updatedAt: now.toISOString() });
+      const updated = await store.transaction(async (tx) => {
+        const after = await tx.workspaces.update(ctx.tenant.id, id, { deletedAt: now.toISOString(), updatedAt: now.toISOString() });
+        if (after) await appendAudit(tx, deps, ctx.tenant.id, auditActor(ctx.principal), { type: 'workspace.deleted', workspaceId: id, subjectId: id, before: workspaceAudit(current), after: workspaceAudit(after) });
+        return after;
+      });
       return afterChange(updated ? ok(workspaceView(updated, now)) : err(errors.notFound('Workspace')), ctx.tenant.id, id);
     },
 
@@ -222,6 +241,7 @@ export function createWorkspaceService(deps: ServiceDeps & { changed?: (scope: S
         const refused = capError(tenant, (await tx.workspaces.list(tenant.id)).length, now);
         if (refused) return err(refused);
         const updated = await tx.workspaces.update(tenant.id, id, { deletedAt: null, updatedAt: now.toISOString() });
+        if (updated) await appendAudit(tx, deps, tenant.id, auditActor(ctx.principal), { type: 'workspace.restored', workspaceId: id, subjectId: id, before: workspaceAudit(current), after: workspaceAudit(updated) });
         return updated ? ok(workspaceView(updated, now)) : err(errors.notFound('Workspace'));
       });
       return afterChange(restored, ctx.tenant.id, id);

@@ -19,6 +19,8 @@ import { syncSuite } from './sync-conformance.js';
 import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
 import { kitSuite } from './kit-conformance.js';
 import { insightsSuite } from './insights-conformance.js';
+import { auditSuite } from './audit-conformance.js';
+import { retentionSuite } from './retention-conformance.js';
 import type { SqlDriver } from '../rows/driver.js';
 import { erasureSuite, publishedDocumentsSuite, type TenantSchemaProbe } from './erasure-conformance.js';
 
@@ -182,16 +184,8 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
       });
     });
 
-    describe('audit', () => {
-      it('appends and lists events per tenant', async () => {
-        const s = await seedTwoTenants(store);
-        const ids = createIds();
-        const event = { id: ids.next('evt'), tenantId: s.a.id, workspaceId: s.aDefault.id, type: 'doc.reindex', actor: 'key_1', subjectId: 'doc_1', data: { reason: 'retry' }, createdAt: new Date().toISOString() };
-        await store.audit.append(event);
-        expect(await store.audit.list(s.a.id, { type: 'doc.reindex' })).toEqual([event]);
-        expect(await store.audit.list(s.b.id)).toEqual([]);
-      });
-    });
+    auditSuite(() => store);
+    retentionSuite(() => store);
 
     searchIndexSuite(() => store, () => handle.openPeer?.() ?? Promise.resolve(null));
     operationsSuite(() => store);

@@ -21,6 +21,7 @@ export function makeWorkspace(tenantId: string, slug: string, overrides: Partial
     isDefault: slug === 'default',
     deletedAt: null,
     suspendedAt: null,
+    privacy: null,
     createdAt: stamp(),
     updatedAt: stamp(),
     ...overrides,

@@ -5,6 +5,8 @@ import { createIds } from '../system.js';
 import { searchTerms } from '../text/query.js';
 import { makeDocument, makeTenant, makeWorkspace, seedTwoTenants } from './fixtures.js';
 import { chunk } from './search-conformance.js';
+import { chainEntry } from '../audit/chain.js';
+import { WORKSPACE_KEPT } from '../rows/workspace-purge.js';
 
 /** What the suite needs to see of a backend's schema: the tables with `workspace_id` and the cascade list. */
 export interface SchemaProbe {
@@ -40,7 +42,7 @@ export async function seedWorkspaceData(store: Store, tenantId: string, workspac
   const userId = ids.next('usr');
   await store.users.insert({ id: userId, email: `${word}-${userId}@example.com`, passwordHash: 'x', createdAt: at(1) });
   await store.users.addMembership({ id: ids.next('mem'), userId, tenantId, workspaceId, role: 'editor', createdAt: at(1) });
-  await store.audit.append({ id: ids.next('evt'), tenantId, workspaceId, type: 'doc.reindex', actor: 'system', subjectId: doc.id, data: {}, createdAt: at(1) });
+  await store.audit.append(tenantId, (last) => chainEntry(last, { id: ids.next('evt'), tenantId, workspaceId, type: 'doc.reindex', actor: 'system', actorKind: 'system', subjectId: doc.id, data: {}, before: null, after: null, createdAt: at(1) }));
   return { doc, legacyDoc, conversationId, keyId, userId };
 }
 
@@ -88,7 +90,7 @@ export function workspacesSuite(getStore: () => Store, getProbe: () => SchemaPro
       const probe = getProbe();
       const tables = await probe.workspaceScopedTables();
       expect(tables.length).toBeGreaterThanOrEqual(8);
-      expect(tables.filter((t) => !probe.cascadeTables.includes(t))).toEqual([]);
+      expect(tables.filter((t) => !probe.cascadeTables.includes(t) && !WORKSPACE_KEPT.includes(t))).toEqual([]);
     });
 
     it('isolates two workspaces of one tenant on every read path (legacy chunks are the one exception)', async () => {
@@ -156,9 +158,12 @@ export function workspacesSuite(getStore: () => Store, getProbe: () => SchemaPro
         done = step.done;
       }
       expect(steps).toBeGreaterThan(3);
-      expect(totals).toMatchObject({ chunks: 3, messages: 2, conversations: 1, documents: 2, api_query_events: 1, usage_records: 1, api_keys: 1, memberships: 1, audit_events: 1, workspaces: 1 });
+      expect(totals).toMatchObject({ chunks: 3, messages: 2, conversations: 1, documents: 2, api_query_events: 1, usage_records: 1, api_keys: 1, memberships: 1, workspaces: 1 });
+      // The tenant's audit chain keeps the workspace's entries.
+      expect(totals.audit_events).toBeUndefined();
+      expect(await probe.countWorkspaceRows('audit_events', s.aSecond.id)).toBe(1);
       expect(await store.workspaces.get(s.a.id, s.aSecond.id)).toBeNull();
-      for (const t of tables) expect([t, await probe.countWorkspaceRows(t, s.aSecond.id)]).toEqual([t, 0]);
+      for (const t of tables.filter((t) => !WORKSPACE_KEPT.includes(t))) expect([t, await probe.countWorkspaceRows(t, s.aSecond.id)]).toEqual([t, 0]);
       // Lexical, trigram and vector entries went with the chunks (legacy ones of its documents too).
       const scope = s.scopeA2;
       expect(await store.search.lexical(scope, { ...searchTerms('gone'), fragments: [] }, 10)).toEqual([]);
