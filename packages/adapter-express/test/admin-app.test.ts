@@ -192,7 +192,7 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
   });
 
   it('runs an evaluation set from the playground and shows the run beside the previous one', async () => {
-    const call = async (method: string, path: string, body?: object) =>
+    const call = async (method: string, path: string, body?: object): Promise<any> =>
       (await fetch(`${base}/api${path}`, { method, headers: { ...tenant.auth, 'Content-Type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })).json();
     const docs = (await call('GET', '/docs')).data as { id: string; title: string }[];
     const id = (title: string) => docs.find((d) => d.title === title)!.id;

@@ -111,7 +111,7 @@ describe.each(storeCases('Evaluation'))('evaluation on $name', (storeCase) => {
 
   it('a large set runs off the request: 202 while running, then done; one run of a set at a time', async () => {
     const { app, acme, docs } = await setup();
-    const questions = Array.from({ length: INLINE_EVAL_QUESTIONS + 10 }, (_, i) => ({ question: TOPICS[i % 10][2][i % 3], documentIds: [docs[i % 10]] }));
+    const questions = Array.from({ length: INLINE_EVAL_QUESTIONS + 10 }, (_, i) => ({ question: TOPICS[i % 10]![2][i % 3], documentIds: [docs[i % 10]] }));
     const set = await request(app).post('/api/eval/sets').set(acme.auth).send({ name: 'Large', questions }).expect(201);
     const started = await request(app).post('/api/eval/runs').set(acme.auth).send({ setId: set.body.id, citations: false }).expect(202);
     expect(started.body).toMatchObject({ status: 'running', metrics: null });

@@ -106,7 +106,7 @@ describe('help center on the help host', () => {
       publicSurfaces: ['help_center'],
     });
     const article = await page(`/acme/articles/${risky.id}`).expect(200);
-    expect(article.text).toContain('<h2>Steps</h2>');
+    expect(article.text).toContain('<h2 id="steps">Steps</h2>');
     expect(article.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(article.text).not.toMatch(/<script(?! src="\/_help\/ask\.js" defer><\/script>)/i);
     expect(article.text).not.toMatch(/href="javascript/i);

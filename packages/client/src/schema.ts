@@ -806,17 +806,113 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/api/workspaces/{id}/visitor-identity": {
+    "/api/curated-answers": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get: operations["workspaces.visitorIdentity.get"];
-        put: operations["workspaces.visitorIdentity.put"];
+        get: operations["curated_answers.list"];
+        put?: never;
+        post: operations["curated_answers.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/curated-answers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["curated_answers.get"];
+        put?: never;
         post?: never;
-        delete: operations["workspaces.visitorIdentity.delete"];
+        delete: operations["curated_answers.delete"];
+        options?: never;
+        head?: never;
+        patch: operations["curated_answers.update"];
+        trace?: never;
+    };
+    "/api/eval/sets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["eval.list_sets"];
+        put?: never;
+        post: operations["eval.create_set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eval/sets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["eval.get_set"];
+        put?: never;
+        post?: never;
+        delete: operations["eval.delete_set"];
+        options?: never;
+        head?: never;
+        patch: operations["eval.update_set"];
+        trace?: never;
+    };
+    "/api/eval/sets/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["eval.import_set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eval/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["eval.list_runs"];
+        put?: never;
+        post: operations["eval.start_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eval/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["eval.get_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1329,7 +1425,12 @@ export interface operations {
                             documentId: string;
                             chunkId: string;
                             title: string;
+                            /** @description The section of the document the cited chunk is in, outermost heading first. */
+                            headingPath: string[];
+                            /** @description The document's source link, if it has one. */
                             url: string | null;
+                            /** @description The cited section in the help center (`…/articles/{documentId}#{heading}`); null when the document is not published there. */
+                            articleUrl: string | null;
                             snippet: string;
                         } & {
                             [key: string]: unknown;
@@ -1338,6 +1439,22 @@ export interface operations {
                         locale: "th" | "en";
                         /** @description False: the knowledge base holds no answer; say so rather than guess. */
                         grounded: boolean;
+                        /** @description Present when the answer is a curated answer of the workspace, given verbatim. */
+                        curated?: {
+                            id: string;
+                            /** @description The curated question the query matched. */
+                            question: string;
+                            /**
+                             * @description Where the curated answer came from.
+                             * @enum {string}
+                             */
+                            origin: "gap" | "feedback" | "manual";
+                            originRef: string | null;
+                            /** @description The documents the curated answer rests on. */
+                            documentIds: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
                     } & {
                         [key: string]: unknown;
                     };
@@ -1383,8 +1500,6 @@ export interface operations {
                             contentMd?: string;
                             url?: string | null;
                             publicSurfaces?: "help_center"[];
-                            /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
-                            audiences?: string[];
                             /** @description The caller's own identifier, unique within the workspace. */
                             externalId?: string | null;
                             /** @description The caller's own fields; stored, not indexed. */
@@ -1442,8 +1557,6 @@ export interface operations {
                     /** @default null */
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
-                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
-                    audiences?: string[];
                     /** @default null */
                     externalId?: string | null;
                     /** @default {} */
@@ -1468,8 +1581,6 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
-                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
-                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1520,8 +1631,6 @@ export interface operations {
                         /** @default null */
                         url?: string | null;
                         publicSurfaces?: "help_center"[];
-                        /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
-                        audiences?: string[];
                         /** @default null */
                         externalId?: string | null;
                         /** @default {} */
@@ -1535,8 +1644,6 @@ export interface operations {
                         contentMd?: string;
                         url?: string | null;
                         publicSurfaces?: "help_center"[];
-                        /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
-                        audiences?: string[];
                         externalId?: string | null;
                         metadata?: {
                             [key: string]: components["schemas"]["S1___schema0_0"];
@@ -1605,8 +1712,6 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
-                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
-                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1687,8 +1792,6 @@ export interface operations {
                     contentMd?: string;
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
-                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
-                    audiences?: string[];
                     externalId?: string | null;
                     metadata?: {
                         [key: string]: components["schemas"]["S2___schema0_0"];
@@ -1711,8 +1814,6 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
-                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
-                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1774,8 +1875,6 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
-                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
-                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1832,8 +1931,6 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
-                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
-                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1884,8 +1981,6 @@ export interface operations {
                     /** @default null */
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
-                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
-                    audiences?: string[];
                     /** @default {} */
                     metadata?: {
                         [key: string]: components["schemas"]["S3___schema0_0"];
@@ -1908,8 +2003,6 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
-                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
-                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -3390,12 +3483,18 @@ export interface operations {
                             /** @enum {string} */
                             role: "user" | "assistant";
                             content: string;
+                            /** @description headingPath and articleUrl are absent on messages stored before citations carried them. */
                             citations: ({
                                 n: number;
                                 documentId: string;
                                 chunkId: string;
                                 title: string;
+                                /** @description The section of the document the cited chunk is in, outermost heading first. */
+                                headingPath?: string[];
+                                /** @description The document's source link, if it has one. */
                                 url: string | null;
+                                /** @description The cited section in the help center (`…/articles/{documentId}#{heading}`); null when the document is not published there. */
+                                articleUrl?: string | null;
                                 snippet: string;
                             } & {
                                 [key: string]: unknown;
@@ -3460,12 +3559,18 @@ export interface operations {
                             /** @enum {string} */
                             role: "user" | "assistant";
                             content: string;
+                            /** @description headingPath and articleUrl are absent on messages stored before citations carried them. */
                             citations: ({
                                 n: number;
                                 documentId: string;
                                 chunkId: string;
                                 title: string;
+                                /** @description The section of the document the cited chunk is in, outermost heading first. */
+                                headingPath?: string[];
+                                /** @description The document's source link, if it has one. */
                                 url: string | null;
+                                /** @description The cited section in the help center (`…/articles/{documentId}#{heading}`); null when the document is not published there. */
+                                articleUrl?: string | null;
                                 snippet: string;
                             } & {
                                 [key: string]: unknown;
@@ -3724,12 +3829,18 @@ export interface operations {
                         /** @enum {string} */
                         role: "user" | "assistant";
                         content: string;
+                        /** @description headingPath and articleUrl are absent on messages stored before citations carried them. */
                         citations: ({
                             n: number;
                             documentId: string;
                             chunkId: string;
                             title: string;
+                            /** @description The section of the document the cited chunk is in, outermost heading first. */
+                            headingPath?: string[];
+                            /** @description The document's source link, if it has one. */
                             url: string | null;
+                            /** @description The cited section in the help center (`…/articles/{documentId}#{heading}`); null when the document is not published there. */
+                            articleUrl?: string | null;
                             snippet: string;
                         } & {
                             [key: string]: unknown;
@@ -5221,13 +5332,11 @@ export interface operations {
             };
         };
     };
-    "workspaces.visitorIdentity.get": {
+    "curated_answers.list": {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -5239,13 +5348,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        data: ({
+                            id: string;
+                            workspaceId: string;
+                            question: string;
+                            paraphrases: string[];
+                            /** @description Given verbatim to a matching query. */
+                            answer: string;
+                            documentIds: string[];
+                            /** @enum {string} */
+                            origin: "gap" | "feedback" | "manual";
+                            originRef: string | null;
+                            createdBy: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "curated_answers.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    question: string;
+                    /** @default [] */
+                    paraphrases?: string[];
+                    answer: string;
+                    /** @default [] */
+                    documentIds?: string[];
+                    /**
+                     * @description Where it came from: a content gap, a feedback item, or written by hand.
+                     * @default manual
+                     * @enum {string}
+                     */
+                    origin?: "gap" | "feedback" | "manual";
+                    /**
+                     * @description The gap cluster or feedback item id it was created from.
+                     * @default null
+                     */
+                    originRef?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        question: string;
+                        paraphrases: string[];
+                        /** @description Given verbatim to a matching query. */
+                        answer: string;
+                        documentIds: string[];
                         /** @enum {string} */
-                        algorithm: "HS256" | "EdDSA";
-                        /** @description The key's last four characters; the key itself is never shown again. */
-                        keyHint: string;
-                        issuer: string | null;
-                        /** @description The `aud` tokens must carry. */
-                        audience: string;
+                        origin: "gap" | "feedback" | "manual";
+                        originRef: string | null;
+                        createdBy: string | null;
+                        createdAt: string;
                         updatedAt: string;
                     } & {
                         [key: string]: unknown;
@@ -5263,7 +5451,91 @@ export interface operations {
             };
         };
     };
-    "workspaces.visitorIdentity.put": {
+    "curated_answers.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        question: string;
+                        paraphrases: string[];
+                        /** @description Given verbatim to a matching query. */
+                        answer: string;
+                        documentIds: string[];
+                        /** @enum {string} */
+                        origin: "gap" | "feedback" | "manual";
+                        originRef: string | null;
+                        createdBy: string | null;
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "curated_answers.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        deleted: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "curated_answers.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -5275,23 +5547,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description `HS256` (a shared secret of at least 32 bytes) or `EdDSA` (an Ed25519 public key, SPKI PEM).
-                     * @enum {string}
-                     */
-                    algorithm: "HS256" | "EdDSA";
-                    /** @description The HS256 secret, or the Ed25519 public key in PEM. Reads show it masked. */
-                    key: string;
-                    /**
-                     * @description The `iss` every token must carry; null: any.
-                     * @default null
-                     */
-                    issuer?: string | null;
-                    /**
-                     * @description The `aud` every token must carry; null: the workspace's id.
-                     * @default null
-                     */
-                    audience?: string | null;
+                    question?: string;
+                    paraphrases?: string[];
+                    answer?: string;
+                    documentIds?: string[];
                 };
             };
         };
@@ -5303,13 +5562,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        question: string;
+                        paraphrases: string[];
+                        /** @description Given verbatim to a matching query. */
+                        answer: string;
+                        documentIds: string[];
                         /** @enum {string} */
-                        algorithm: "HS256" | "EdDSA";
-                        /** @description The key's last four characters; the key itself is never shown again. */
-                        keyHint: string;
-                        issuer: string | null;
-                        /** @description The `aud` tokens must carry. */
-                        audience: string;
+                        origin: "gap" | "feedback" | "manual";
+                        originRef: string | null;
+                        createdBy: string | null;
+                        createdAt: string;
                         updatedAt: string;
                     } & {
                         [key: string]: unknown;
@@ -5327,7 +5591,123 @@ export interface operations {
             };
         };
     };
-    "workspaces.visitorIdentity.delete": {
+    "eval.list_sets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            id: string;
+                            workspaceId: string;
+                            name: string;
+                            questions: ({
+                                id: string;
+                                question: string;
+                                documentIds: string[];
+                                /** @enum {string} */
+                                source: "manual" | "curated" | "feedback" | "import";
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "eval.create_set": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default [] */
+                    questions?: {
+                        id?: string;
+                        question: string;
+                        documentIds: string[];
+                    }[];
+                    /**
+                     * @description Add questions from the curated answers (with their documents) and from answers rated thumbs-up (with the documents they cited).
+                     * @default []
+                     */
+                    seed?: ("curated" | "feedback")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        questions: ({
+                            id: string;
+                            question: string;
+                            documentIds: string[];
+                            /** @enum {string} */
+                            source: "manual" | "curated" | "feedback" | "import";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "eval.get_set": {
         parameters: {
             query?: never;
             header?: never;
@@ -5345,8 +5725,466 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        questions: ({
+                            id: string;
+                            question: string;
+                            documentIds: string[];
+                            /** @enum {string} */
+                            source: "manual" | "curated" | "feedback" | "import";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "eval.delete_set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
                         /** @constant */
                         deleted: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "eval.update_set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    questions?: {
+                        id?: string;
+                        question: string;
+                        documentIds: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        questions: ({
+                            id: string;
+                            question: string;
+                            documentIds: string[];
+                            /** @enum {string} */
+                            source: "manual" | "curated" | "feedback" | "import";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "eval.import_set": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One JSON object per line: {"question": "…", "documentIds": ["doc_…"], "id"?: "…"}. */
+                    jsonl: string;
+                    /**
+                     * @description Replace the set's questions instead of adding to them.
+                     * @default false
+                     */
+                    replace?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        name: string;
+                        questions: ({
+                            id: string;
+                            question: string;
+                            documentIds: string[];
+                            /** @enum {string} */
+                            source: "manual" | "curated" | "feedback" | "import";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        createdAt: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "eval.list_runs": {
+        parameters: {
+            query?: {
+                setId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            id: string;
+                            workspaceId: string;
+                            setId: string;
+                            /** @enum {string} */
+                            status: "running" | "done" | "failed";
+                            weights: ({
+                                lexical?: number;
+                                semantic?: number;
+                                trigram?: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            metrics: ({
+                                hitAt1: number;
+                                hitAt5: number;
+                                /** @description Mean reciprocal rank of the first expected document (top 10). */
+                                mrr: number;
+                                ndcgAt10: number;
+                                /** @description Share of cited documents that are expected ones; null when nothing was cited or citations were not scored. */
+                                citationAccuracy: number | null;
+                                questions: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            previousRunId: string | null;
+                            error: string | null;
+                            createdAt: string;
+                            finishedAt: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "eval.start_run": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and body gets the first response (`Idempotent-Replayed: true`); the same key with another body, or while the first is running, is 409. Keys are kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    setId: string;
+                    weights?: {
+                        lexical?: number;
+                        semantic?: number;
+                        trigram?: number;
+                    };
+                    /**
+                     * @description Also generate each answer and score its citations (false: retrieval only).
+                     * @default true
+                     */
+                    citations?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        setId: string;
+                        /** @enum {string} */
+                        status: "running" | "done" | "failed";
+                        weights: ({
+                            lexical?: number;
+                            semantic?: number;
+                            trigram?: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        metrics: ({
+                            hitAt1: number;
+                            hitAt5: number;
+                            /** @description Mean reciprocal rank of the first expected document (top 10). */
+                            mrr: number;
+                            ndcgAt10: number;
+                            /** @description Share of cited documents that are expected ones; null when nothing was cited or citations were not scored. */
+                            citationAccuracy: number | null;
+                            questions: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        previousRunId: string | null;
+                        error: string | null;
+                        createdAt: string;
+                        finishedAt: string | null;
+                        results: ({
+                            questionId: string;
+                            question: string;
+                            rank: number | null;
+                            reciprocalRank: number;
+                            ndcgAt10: number;
+                            cited: string[] | null;
+                            citationAccuracy: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Compared with the set's previous finished run; null for the first. */
+                        diff: ({
+                            previousRunId: string;
+                            /** @description This run minus the previous one, per metric. */
+                            metrics: {
+                                [key: string]: number | null;
+                            };
+                            wins: ({
+                                questionId: string;
+                                question: string;
+                                before: number | null;
+                                after: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            losses: ({
+                                questionId: string;
+                                question: string;
+                                before: number | null;
+                                after: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            unchanged: number;
+                            added: number;
+                            removed: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "eval.get_run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        workspaceId: string;
+                        setId: string;
+                        /** @enum {string} */
+                        status: "running" | "done" | "failed";
+                        weights: ({
+                            lexical?: number;
+                            semantic?: number;
+                            trigram?: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        metrics: ({
+                            hitAt1: number;
+                            hitAt5: number;
+                            /** @description Mean reciprocal rank of the first expected document (top 10). */
+                            mrr: number;
+                            ndcgAt10: number;
+                            /** @description Share of cited documents that are expected ones; null when nothing was cited or citations were not scored. */
+                            citationAccuracy: number | null;
+                            questions: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        previousRunId: string | null;
+                        error: string | null;
+                        createdAt: string;
+                        finishedAt: string | null;
+                        results: ({
+                            questionId: string;
+                            question: string;
+                            rank: number | null;
+                            reciprocalRank: number;
+                            ndcgAt10: number;
+                            cited: string[] | null;
+                            citationAccuracy: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Compared with the set's previous finished run; null for the first. */
+                        diff: ({
+                            previousRunId: string;
+                            /** @description This run minus the previous one, per metric. */
+                            metrics: {
+                                [key: string]: number | null;
+                            };
+                            wins: ({
+                                questionId: string;
+                                question: string;
+                                before: number | null;
+                                after: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            losses: ({
+                                questionId: string;
+                                question: string;
+                                before: number | null;
+                                after: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            unchanged: number;
+                            added: number;
+                            removed: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5457,7 +6295,12 @@ export interface operations {
                             documentId: string;
                             chunkId: string;
                             title: string;
+                            /** @description The section of the document the cited chunk is in, outermost heading first. */
+                            headingPath: string[];
+                            /** @description The document's source link, if it has one. */
                             url: string | null;
+                            /** @description The cited section in the help center (`…/articles/{documentId}#{heading}`); null when the document is not published there. */
+                            articleUrl: string | null;
                             snippet: string;
                         } & {
                             [key: string]: unknown;
@@ -5474,6 +6317,22 @@ export interface operations {
                             };
                             grounded: boolean;
                             query: string;
+                            /** @description Present when the answer is a curated answer of the workspace, given verbatim. */
+                            curated?: {
+                                id: string;
+                                /** @description The curated question the query matched. */
+                                question: string;
+                                /**
+                                 * @description Where the curated answer came from.
+                                 * @enum {string}
+                                 */
+                                origin: "gap" | "feedback" | "manual";
+                                originRef: string | null;
+                                /** @description The documents the curated answer rests on. */
+                                documentIds: string[];
+                            } & {
+                                [key: string]: unknown;
+                            };
                         } & {
                             [key: string]: unknown;
                         };

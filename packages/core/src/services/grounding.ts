@@ -80,7 +80,8 @@ function snippet(text: string): string {
 
 function citationOf(p: GeneratorContext, n: number, context: GroundingContext): Required<Citation> {
   const article = context.articles?.get(p.documentId);
-  const section = p.headingPath.at(-1);
+  // The first heading is the article's title, shown as the page's own heading: only a section below it gets an anchor.
+  const section = p.headingPath.length > 1 ? p.headingPath.at(-1)! : '';
   const anchor = section ? headingAnchor(section) : '';
   return {
     n,
