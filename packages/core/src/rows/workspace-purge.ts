@@ -19,6 +19,7 @@ export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'lexical_segments', via: 'rows' },
   { table: 'lexical_deletions', via: 'rows' },
   { table: 'lexical_pending', via: 'rows' },
+  { table: 'lexical_audiences', via: 'rows' },
   { table: 'resolutions', via: 'rows' },
   { table: 'flow_runs', via: 'rows' },
   { table: 'flows', via: 'rows' },
