@@ -80,6 +80,6 @@ export { DEFAULT_LEXICAL_WEIGHTS, type LexicalDoc, LexicalIndex, lexicalWork, ty
 export { LexicalRanker } from './search/lexical-ranker.js';
 /** A query's lexical terms, pairs and trigrams, as the search service derives them. */
 export { searchTerms as searchTermsOf } from './text/query.js';
-export { encodeSegment, LexicalSegment, liveMask, mergeSegments, planSegmentMerge, SegmentedIndex, type SegmentPart } from './search/lexical-segment.js';
+export { audienceOverrides, encodeSegment, LexicalSegment, liveMask, mergeSegments, planSegmentMerge, SegmentedIndex, type AudienceChange, type SegmentPart } from './search/lexical-segment.js';
 export { configureIndexCache, defaultIndexCacheBytes, indexCacheStats, type IndexCacheStats } from './search/index-cache.js';
 export { calibratedScore, difyRetrieval, difyRetrievalResponseSchema, difyRetrievalSchema, queryTermSet, resolveKnowledge } from './operations/dify.js';

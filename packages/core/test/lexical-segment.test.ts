@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LexicalIndex, lexicalFields, type LexicalDoc } from '../src/index.js';
-import { encodeSegment, LexicalSegment, liveMask, mergeSegments, planSegmentMerge, SegmentedIndex, type SegmentPart } from '../src/search/lexical-segment.js';
+import { audienceOverrides, encodeSegment, LexicalSegment, liveMask, mergeSegments, planSegmentMerge, SegmentedIndex, type SegmentPart } from '../src/search/lexical-segment.js';
 import { searchTerms } from '../src/text/query.js';
 
 // shared/ sits beside the repository checkout, or PANYA_SHARED_DIR.
@@ -110,5 +110,67 @@ describe('lexical segments', () => {
     expect(planSegmentMerge([...hundreds, ...tens])).toEqual(tens.map((s) => s.id));
     expect(planSegmentMerge([seg(1, 100, 40), seg(2, 100, 70), seg(3, 1000, 600)])).toEqual([2]);
     expect(planSegmentMerge([seg(1, 100, 50)])).toEqual([]);
+  });
+
+  it('filter restricted readers inside the ranking exactly as one in-memory index, audience changes included', () => {
+    const words = ['refund', 'policy', 'shipping', 'delivery', 'gift', 'card', 'expire', 'account', 'password', 'reset'];
+    let state = 11;
+    const rand = (n: number) => ((state = (state * 1103515245 + 12345) & 0x7fffffff) % n);
+    const sentence = (n: number) => Array.from({ length: n }, () => words[rand(words.length)]).join(' ');
+    const lists = [['public'], ['internal'], ['partners', 'internal'], [], ['public', 'partners']];
+    // "refund" sits mostly in internal chunks: its document frequency differs per reader.
+    const docs = Array.from({ length: 240 }, (_, i) => {
+      const d = toDoc(`c${i}`, sentence(2), `${i % 4 === 1 ? 'refund ' : ''}${sentence(15 + rand(30))}`);
+      return i % 17 === 3 ? d : { ...d, audiences: lists[i % lists.length]! };
+    });
+    // Later: some documents change audiences (recorded after the segments), some chunks are deleted.
+    const changes = docs.filter((_, i) => i % 7 === 2).map((d, i) => ({ chunkId: d.id, seq: 100 + i, audiences: lists[(i + 2) % lists.length]! }));
+    const deleted = new Set(docs.filter((_, i) => i % 19 === 4).map((d) => d.id));
+    const deletions = [...deleted].map((chunkId) => ({ chunkId, seq: 200 }));
+
+    const one = new LexicalIndex();
+    for (const d of docs) one.upsert(d);
+    for (const c of changes) one.upsert({ ...docs.find((d) => d.id === c.chunkId)!, audiences: c.audiences });
+    for (const id of deleted) one.remove(id);
+    const parts: SegmentPart[] = [];
+    for (let at = 0, seq = 1; at < docs.length; at += 50, seq++) {
+      const segment = new LexicalSegment(encodeSegment(docs.slice(at, at + 50)));
+      parts.push({ segment, live: liveMask(segment, seq, deletions), audiences: audienceOverrides(segment, seq, changes) });
+    }
+    const many = new SegmentedIndex(parts);
+    const merged = new SegmentedIndex([{ segment: new LexicalSegment(mergeSegments(parts)), live: new Uint8Array(one.size).fill(1) }]);
+    const readers = [null, ['public'], ['partners'], ['internal'], ['public', 'partners'], ['nobody']];
+    let compared = 0;
+    for (let q = 0; q < 40; q++) {
+      const query = searchTerms(q % 3 === 0 ? `refund ${sentence(2)}` : sentence(1 + rand(4)));
+      for (const reader of readers) {
+        const expected = one.search(query, 10, reader);
+        if (reader?.[0] === 'nobody') expect(expected).toEqual([]);
+        compared += expected.length;
+        expect(many.search(query, 10, reader)).toEqual(expected);
+        expect(merged.search(query, 10, reader)).toEqual(expected);
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+    // Document frequencies are the reader's: the same chunk scores differently for another audience set.
+    const refund = searchTerms('refund');
+    const asPublic = many.search(refund, 500, ['public']);
+    const asAll = many.search(refund, 500);
+    const shared = asPublic.find((h) => asAll.some((a) => a.chunkId === h.chunkId))!;
+    expect(shared.score).not.toBe(asAll.find((a) => a.chunkId === shared.chunkId)!.score);
+    // A changed chunk is read with its new audiences only.
+    const moved = changes.find((c) => !deleted.has(c.chunkId) && c.audiences.length === 0)!;
+    const old = docs.find((d) => d.id === moved.chunkId)!;
+    expect(old.audiences?.length ?? 0).toBeGreaterThan(0);
+    for (const reader of readers.slice(1)) expect(many.search(searchTerms(old.body), 240, reader).some((h) => h.chunkId === moved.chunkId)).toBe(false);
+  });
+
+  it('tell segments of an older format apart (they are rebuilt, not read)', () => {
+    const data = encodeSegment([toDoc('a', 'Refund', 'Refunds.')]);
+    expect(LexicalSegment.readable(data)).toBe(true);
+    const old = data.slice();
+    new DataView(old.buffer).setInt32(0, 0x504c5331, true);
+    expect(LexicalSegment.readable(old)).toBe(false);
+    expect(() => new LexicalSegment(old)).toThrow(/version/);
   });
 });

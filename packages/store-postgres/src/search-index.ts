@@ -1,5 +1,5 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, Scope, SearchCapabilities, SearchIndex, SegmentRead } from '@panya/core';
-import { DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights } from '@panya/core';
+import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights } from '@panya/core';
 import { json, type Conn, type Names, type Row } from './database.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
@@ -117,21 +117,33 @@ export class PgSearchIndex implements SearchIndex {
     return this.n.t('lexical_pending');
   }
 
+  private get audienceTable() {
+    return this.n.t('lexical_audiences');
+  }
+
+  /** A document's audiences now (none without its row: internal only), for the segment of its chunks. */
+  private async documentAudiences(tx: Conn, tenantId: string, documentId: string): Promise<string[]> {
+    const { rows } = await tx.query(`SELECT audiences FROM ${this.n.t('documents')} WHERE tenant_id = $1 AND id = $2`, [tenantId, documentId]);
+    return (rows[0]?.audiences as string[] | null | undefined) ?? [];
+  }
+
   /** One statement, so the segments, their deletions and the sequence are one snapshot. */
   private async readSegments(scope: Scope, known: ReadonlySet<number>): Promise<SegmentRead | null> {
     const inScope = 'tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL)';
     const { rows } = await this.db.query(
       `SELECT 's' AS kind, id, seq, CASE WHEN id = ANY($3::bigint[]) THEN NULL ELSE data END AS data, NULL::text AS chunk_id FROM ${this.segmentTable} WHERE ${inScope}
        UNION ALL SELECT 'd', NULL, seq, NULL, chunk_id FROM ${this.deletionTable} WHERE ${inScope}
+       UNION ALL SELECT 'a', NULL, seq, convert_to(audiences::text, 'UTF8'), chunk_id FROM ${this.audienceTable} WHERE ${inScope}
        UNION ALL SELECT 'v', NULL, seq, NULL, NULL FROM ${this.n.t('search_versions')} WHERE tenant_id = $1
        UNION ALL (SELECT 'p', NULL, NULL, NULL, NULL FROM ${this.pendingTable} WHERE ${inScope} LIMIT 1)`,
       [scope.tenantId, scope.workspaceId, [...known]],
     );
-    const read: SegmentRead = { seq: 0, segments: [], deletions: [] };
+    const read: SegmentRead = { seq: 0, segments: [], deletions: [], audiences: [] };
     for (const r of rows) {
       if (r.kind === 'p') return null;
       if (r.kind === 'v') read.seq = Number(r.seq);
       else if (r.kind === 'd') read.deletions.push({ chunkId: r.chunk_id as string, seq: Number(r.seq) });
+      else if (r.kind === 'a') read.audiences.push({ chunkId: r.chunk_id as string, seq: Number(r.seq), audiences: JSON.parse((r.data as Buffer).toString('utf8')) as string[] });
       else read.segments.push({ id: Number(r.id), seq: Number(r.seq), data: (r.data as Buffer | null) ?? null });
     }
     return read;
@@ -171,16 +183,21 @@ export class PgSearchIndex implements SearchIndex {
     // Read and merge outside any transaction; the write checks that its inputs are still there.
     const { rows } = await this.db.query(
       `SELECT 's' AS kind, id, seq, data, NULL::text AS chunk_id FROM ${this.segmentTable} WHERE tenant_id = $1 AND workspace_id = $2
-       UNION ALL SELECT 'd', id, seq, NULL, chunk_id FROM ${this.deletionTable} WHERE tenant_id = $1 AND workspace_id = $2`,
+       UNION ALL SELECT 'd', id, seq, NULL, chunk_id FROM ${this.deletionTable} WHERE tenant_id = $1 AND workspace_id = $2
+       UNION ALL SELECT 'a', id, seq, convert_to(audiences::text, 'UTF8'), chunk_id FROM ${this.audienceTable} WHERE tenant_id = $1 AND workspace_id = $2`,
       [scope.tenantId, scope.workspaceId],
     );
     const deletions = rows.filter((r) => r.kind === 'd').map((r) => ({ id: Number(r.id), chunkId: r.chunk_id as string, seq: Number(r.seq) }));
+    const changes = rows
+      .filter((r) => r.kind === 'a')
+      .map((r) => ({ id: Number(r.id), chunkId: r.chunk_id as string, seq: Number(r.seq), audiences: JSON.parse((r.data as Buffer).toString('utf8')) as string[] }));
     const segments = rows
       .filter((r) => r.kind === 's')
       .map((r) => {
         const segment = new LexicalSegment(r.data as Buffer);
         const live = liveMask(segment, Number(r.seq), deletions);
-        return { id: Number(r.id), seq: Number(r.seq), segment, live, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0) };
+        const audiences = audienceOverrides(segment, Number(r.seq), changes);
+        return { id: Number(r.id), seq: Number(r.seq), segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0) };
       });
     const chosen = new Set(planSegmentMerge(segments));
     if (chosen.size === 0) return 0;
@@ -190,7 +207,10 @@ export class PgSearchIndex implements SearchIndex {
     const seq = Math.max(...inputs.map((s) => s.seq));
     // A deletion stays while a remaining segment written before it holds its chunk.
     const remaining = [...segments.filter((s) => !chosen.has(s.id)), { seq, segment: mergedSegment }];
-    const obsolete = deletions.filter((d) => !remaining.some((s) => s.seq < d.seq && s.segment.numberOf(d.chunkId) !== undefined)).map((d) => d.id);
+    const needed = (d: { chunkId: string; seq: number }) => remaining.some((s) => s.seq < d.seq && s.segment.numberOf(d.chunkId) !== undefined);
+    const obsolete = deletions.filter((d) => !needed(d)).map((d) => d.id);
+    // An audience change likewise: the merged segment holds it.
+    const applied = changes.filter((c) => !needed(c)).map((c) => c.id);
     try {
       return await this.db.atomic(async (tx) => {
         const removed = await tx.query(`DELETE FROM ${this.segmentTable} WHERE id = ANY($1::bigint[])`, [[...chosen]]);
@@ -205,6 +225,7 @@ export class PgSearchIndex implements SearchIndex {
             Buffer.from(merged.buffer, merged.byteOffset, merged.byteLength),
           ]);
         await tx.query(`DELETE FROM ${this.deletionTable} WHERE id = ANY($1::bigint[])`, [obsolete]);
+        await tx.query(`DELETE FROM ${this.audienceTable} WHERE id = ANY($1::bigint[])`, [applied]);
         return chosen.size;
       });
     } catch (error) {
@@ -221,9 +242,11 @@ export class PgSearchIndex implements SearchIndex {
       await this.db.atomic(async (tx) => {
         // The tenant's writers hold this row until they commit: none is between its check of pending and its commit.
         await tx.query(`SELECT seq FROM ${this.n.t('search_versions')} WHERE tenant_id = $1 FOR UPDATE`, [tenantId]);
-        const { rows } = await tx.query(`SELECT ${LEXICAL_COLUMNS} FROM ${this.chunks} c WHERE c.tenant_id = $1 AND c.workspace_id IS NOT DISTINCT FROM $2 ORDER BY c.seq`, [tenantId, workspaceId]);
+        const { rows } = await tx.query(`SELECT ${LEXICAL_COLUMNS} FROM ${this.chunks} c ${this.withDocument} WHERE c.tenant_id = $1 AND c.workspace_id IS NOT DISTINCT FROM $2 ORDER BY c.seq`, [tenantId, workspaceId]);
         await tx.query(`DELETE FROM ${this.pendingTable} WHERE tenant_id = $1 AND workspace_id IS NOT DISTINCT FROM $2`, [tenantId, workspaceId]);
         await tx.query(`DELETE FROM ${this.deletionTable} WHERE tenant_id = $1 AND workspace_id IS NOT DISTINCT FROM $2`, [tenantId, workspaceId]);
+        // The segment holds the audiences now.
+        await tx.query(`DELETE FROM ${this.audienceTable} WHERE tenant_id = $1 AND workspace_id IS NOT DISTINCT FROM $2`, [tenantId, workspaceId]);
         await this.writeSegment(tx, tenantId, workspaceId, rows.map(toLexicalDoc));
       });
     }
@@ -304,7 +327,7 @@ export class PgSearchIndex implements SearchIndex {
       await this.lock(tx);
       await tx.query(`DROP TABLE IF EXISTS ${this.vectorTable}`);
       await tx.query(`TRUNCATE ${this.chunks}`);
-      await tx.query(`TRUNCATE ${this.segmentTable}, ${this.deletionTable}, ${this.pendingTable}`);
+      await tx.query(`TRUNCATE ${this.segmentTable}, ${this.deletionTable}, ${this.pendingTable}, ${this.audienceTable}`);
       // TRUNCATE fires no row triggers: move every tenant's floor past its cached indexes instead.
       await tx.query(`TRUNCATE ${this.n.t('search_changes')}`);
       await tx.query(`UPDATE ${this.n.t('search_versions')} SET seq = seq + 1, floor = seq + 1`);
@@ -461,11 +484,12 @@ export class PgSearchIndex implements SearchIndex {
       // Every workspace of the tenant, legacy chunks included: the document has one home now.
       await this.deleteDocumentChunks(tx, scope.tenantId, documentId);
       if (chunks.length > 0) await this.insertChunks(tx, scope.tenantId, scope.workspaceId, documentId, chunks);
+      const audiences = chunks.length > 0 ? await this.documentAudiences(tx, scope.tenantId, documentId) : [];
       await this.writeSegment(
         tx,
         scope.tenantId,
         scope.workspaceId,
-        chunks.map((c) => ({ id: c.id, title: c.lexicalTitle, body: c.lexicalBody })),
+        chunks.map((c) => ({ id: c.id, title: c.lexicalTitle, body: c.lexicalBody, audiences })),
       );
     });
   }
@@ -584,15 +608,16 @@ export class PgSearchIndex implements SearchIndex {
 
   adoptLegacyChunk(chunkId: string, workspaceId: string, index: Pick<ChunkInput, 'lexicalTitle' | 'lexicalBody' | 'vector'>) {
     return this.db.atomic(async (tx) => {
-      const { rows } = await tx.query<{ seq: string; tenant_id: string }>(
+      const { rows } = await tx.query<{ seq: string; tenant_id: string; document_id: string }>(
         `UPDATE ${this.chunks} SET workspace_id = $2, lexical_title = $3, lexical_body = $4
-         WHERE id = $1 AND workspace_id IS NULL RETURNING seq, tenant_id`,
+         WHERE id = $1 AND workspace_id IS NULL RETURNING seq, tenant_id, document_id`,
         [chunkId, workspaceId, index.lexicalTitle, index.lexicalBody],
       );
       const row = rows[0];
       if (!row) return false;
       await this.recordDeletions(tx, row.tenant_id, [{ id: chunkId, workspace_id: null }]);
-      await this.writeSegment(tx, row.tenant_id, workspaceId, [{ id: chunkId, title: index.lexicalTitle, body: index.lexicalBody }]);
+      const audiences = await this.documentAudiences(tx, row.tenant_id, row.document_id);
+      await this.writeSegment(tx, row.tenant_id, workspaceId, [{ id: chunkId, title: index.lexicalTitle, body: index.lexicalBody, audiences }]);
       if (!index.vector) {
         await tx.query(`DELETE FROM ${this.vectorTable} WHERE chunk_seq = $1`, [row.seq]);
         return true;
@@ -617,7 +642,7 @@ export class PgSearchIndex implements SearchIndex {
     return this.db.atomic(async (tx) => {
       await this.requireDimension(tx, [chunk]);
       await this.insertChunks(tx, tenantId, null, documentId, [chunk]);
-      await this.writeSegment(tx, tenantId, null, [{ id: chunk.id, title: chunk.lexicalTitle, body: chunk.lexicalBody }]);
+      await this.writeSegment(tx, tenantId, null, [{ id: chunk.id, title: chunk.lexicalTitle, body: chunk.lexicalBody, audiences: await this.documentAudiences(tx, tenantId, documentId) }]);
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
-import { DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights, type SegmentRead } from '@panya/core';
+import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
 import { TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramText } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
@@ -153,15 +153,17 @@ export class SqliteSearchIndex implements SearchIndex {
       .get(
         `SELECT 's' AS kind, id, seq, CASE WHEN id IN (SELECT value FROM json_each(?)) THEN NULL ELSE data END AS data, NULL AS chunk_id FROM lexical_segments WHERE ${inScope}
          UNION ALL SELECT 'd', NULL, seq, NULL, chunk_id FROM lexical_deletions WHERE ${inScope}
+         UNION ALL SELECT 'a', NULL, seq, audiences, chunk_id FROM lexical_audiences WHERE ${inScope}
          UNION ALL SELECT 'v', NULL, seq, NULL, NULL FROM search_versions WHERE tenant_id = ?
          UNION ALL SELECT 'p', NULL, NULL, NULL, NULL FROM (SELECT 1 FROM lexical_pending WHERE ${inScope} LIMIT 1)`,
       )
-      .all(JSON.stringify([...known]), scope.tenantId, scope.workspaceId, scope.tenantId, scope.workspaceId, scope.tenantId, scope.tenantId, scope.workspaceId) as Row[];
-    const read: SegmentRead = { seq: 0, segments: [], deletions: [] };
+      .all(JSON.stringify([...known]), scope.tenantId, scope.workspaceId, scope.tenantId, scope.workspaceId, scope.tenantId, scope.workspaceId, scope.tenantId, scope.tenantId, scope.workspaceId) as Row[];
+    const read: SegmentRead = { seq: 0, segments: [], deletions: [], audiences: [] };
     for (const r of rows) {
       if (r.kind === 'p') return null;
       if (r.kind === 'v') read.seq = r.seq as number;
       else if (r.kind === 'd') read.deletions.push({ chunkId: r.chunk_id as string, seq: r.seq as number });
+      else if (r.kind === 'a') read.audiences.push({ chunkId: r.chunk_id as string, seq: r.seq as number, audiences: JSON.parse(r.data as string) as string[] });
       else read.segments.push({ id: r.id as number, seq: r.seq as number, data: (r.data as Buffer | null) ?? null });
     }
     return read;
@@ -175,6 +177,12 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The tenant's change sequence now (inside the writing transaction: after its chunk changes). */
   private tenantSeq(tenantId: string): number {
     return ((this.sql.get('SELECT seq FROM search_versions WHERE tenant_id = ?').get(tenantId) as Row | undefined)?.seq as number | undefined) ?? 0;
+  }
+
+  /** A document's audiences now (none without its row: internal only), for the segment of its chunks. */
+  private documentAudiences(tenantId: string, documentId: string): string[] {
+    const row = this.sql.get('SELECT audiences FROM documents WHERE tenant_id = ? AND id = ?').get(tenantId, documentId) as Row | undefined;
+    return row?.audiences != null ? (JSON.parse(row.audiences as string) as string[]) : [];
   }
 
   /** The segment of chunks just written, in their transaction (after the rows, so its seq is theirs). */
@@ -203,14 +211,17 @@ export class SqliteSearchIndex implements SearchIndex {
       const read = this.db
         .transaction(() => ({
           segments: this.sql.get('SELECT id, seq, chunks, data FROM lexical_segments WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
-          deletions: this.sql.get('SELECT id, chunk_id, seq FROM lexical_deletions WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
+          deletions: this.sql.get('SELECT rowid, chunk_id, seq FROM lexical_deletions WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
+          audiences: this.sql.get('SELECT rowid, chunk_id, seq, audiences FROM lexical_audiences WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
         }))
         .deferred();
-      const deletions = read.deletions.map((d) => ({ id: d.id as number, chunkId: d.chunk_id as string, seq: d.seq as number }));
+      const deletions = read.deletions.map((d) => ({ rowid: d.rowid as number, chunkId: d.chunk_id as string, seq: d.seq as number }));
+      const changes = read.audiences.map((a) => ({ rowid: a.rowid as number, chunkId: a.chunk_id as string, seq: a.seq as number, audiences: JSON.parse(a.audiences as string) as string[] }));
       const segments = read.segments.map((r) => {
         const segment = new LexicalSegment(r.data as Buffer);
         const live = liveMask(segment, r.seq as number, deletions);
-        return { id: r.id as number, seq: r.seq as number, segment, live, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0) };
+        const audiences = audienceOverrides(segment, r.seq as number, changes);
+        return { id: r.id as number, seq: r.seq as number, segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0) };
       });
       const chosen = new Set(planSegmentMerge(segments));
       if (chosen.size === 0) return 0;
@@ -220,7 +231,10 @@ export class SqliteSearchIndex implements SearchIndex {
       const seq = Math.max(...inputs.map((s) => s.seq));
       // A deletion stays while a remaining segment written before it holds its chunk.
       const remaining = [...segments.filter((s) => !chosen.has(s.id)), { seq, segment: mergedSegment }];
-      const obsolete = deletions.filter((d) => !remaining.some((s) => s.seq < d.seq && s.segment.numberOf(d.chunkId) !== undefined)).map((d) => d.id);
+      const needed = (d: { chunkId: string; seq: number }) => remaining.some((s) => s.seq < d.seq && s.segment.numberOf(d.chunkId) !== undefined);
+      const obsolete = deletions.filter((d) => !needed(d)).map((d) => d.rowid);
+      // An audience change likewise: the merged segment holds it.
+      const applied = changes.filter((c) => !needed(c)).map((c) => c.rowid);
       return this.db
         .transaction(() => {
           const removed = this.sql.get('DELETE FROM lexical_segments WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify([...chosen])).changes;
@@ -228,7 +242,8 @@ export class SqliteSearchIndex implements SearchIndex {
           if (removed !== chosen.size) throw new MergeLost();
           if (mergedSegment.size > 0)
             this.sql.get('INSERT INTO lexical_segments (tenant_id, workspace_id, seq, chunks, data) VALUES (?, ?, ?, ?, ?)').run(scope.tenantId, scope.workspaceId, seq, mergedSegment.size, blob(merged));
-          this.sql.get('DELETE FROM lexical_deletions WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(obsolete));
+          this.sql.get('DELETE FROM lexical_deletions WHERE rowid IN (SELECT value FROM json_each(?))').run(JSON.stringify(obsolete));
+          this.sql.get('DELETE FROM lexical_audiences WHERE rowid IN (SELECT value FROM json_each(?))').run(JSON.stringify(applied));
           return chosen.size;
         })
         .immediate();
@@ -246,9 +261,11 @@ export class SqliteSearchIndex implements SearchIndex {
           .transaction(() => {
             const tenantId = scope.tenant_id as string;
             const workspaceId = (scope.workspace_id as string | null) ?? null;
-            const docs = (this.sql.get(`SELECT ${LEXICAL_COLUMNS} FROM chunks c WHERE c.tenant_id = ? AND c.workspace_id IS ? ORDER BY c.rowid`).all(tenantId, workspaceId) as Row[]).map(toLexicalDoc);
+            const docs = (this.sql.get(`SELECT ${LEXICAL_COLUMNS} FROM chunks c ${WITH_DOCUMENT} WHERE c.tenant_id = ? AND c.workspace_id IS ? ORDER BY c.rowid`).all(tenantId, workspaceId) as Row[]).map(toLexicalDoc);
             this.sql.get('DELETE FROM lexical_pending WHERE tenant_id = ? AND workspace_id IS ?').run(tenantId, workspaceId);
             this.sql.get('DELETE FROM lexical_deletions WHERE tenant_id = ? AND workspace_id IS ?').run(tenantId, workspaceId);
+            // The segment holds the audiences now.
+            this.sql.get('DELETE FROM lexical_audiences WHERE tenant_id = ? AND workspace_id IS ?').run(tenantId, workspaceId);
             this.writeSegment(tenantId, workspaceId, docs);
           })
           .immediate();
@@ -301,7 +318,7 @@ export class SqliteSearchIndex implements SearchIndex {
   reset(info: IndexInfo) {
     return this.run(() =>
       this.db.transaction(() => {
-        this.db.exec('DELETE FROM chunks; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info; DELETE FROM lexical_segments; DELETE FROM lexical_deletions; DELETE FROM lexical_pending;');
+        this.db.exec('DELETE FROM chunks; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info; DELETE FROM lexical_segments; DELETE FROM lexical_deletions; DELETE FROM lexical_pending; DELETE FROM lexical_audiences;');
         if (this.hasTrigram()) this.db.exec(`DELETE FROM ${TRIGRAM_TABLE}`);
         // Every cached lexical index is older than the new floor: the next search rebuilds it.
         this.db.exec('DELETE FROM search_changes; UPDATE search_versions SET seq = seq + 1, floor = seq + 1;');
@@ -413,10 +430,11 @@ export class SqliteSearchIndex implements SearchIndex {
           if (trigram) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(c.title, c.text));
           if (c.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, part, vectorBlob(c.vector));
         }
+        const audiences = this.documentAudiences(scope.tenantId, documentId);
         this.writeSegment(
           scope.tenantId,
           scope.workspaceId,
-          chunks.map((c) => ({ id: c.id, title: c.lexicalTitle, body: c.lexicalBody })),
+          chunks.map((c) => ({ id: c.id, title: c.lexicalTitle, body: c.lexicalBody, audiences })),
         );
       })();
     });
@@ -432,7 +450,7 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.transaction(() => {
         const docs = this.sql.get('SELECT document_id, COUNT(*) AS n FROM chunks WHERE tenant_id = ? GROUP BY document_id').all(tenantId) as { document_id: string; n: number }[];
         for (const doc of docs) this.deleteChunks(tenantId, doc.document_id);
-        for (const table of ['lexical_segments', 'lexical_deletions', 'lexical_pending']) this.sql.get(`DELETE FROM ${table} WHERE tenant_id = ?`).run(tenantId);
+        for (const table of ['lexical_segments', 'lexical_deletions', 'lexical_pending', 'lexical_audiences']) this.sql.get(`DELETE FROM ${table} WHERE tenant_id = ?`).run(tenantId);
         return docs.reduce((sum, d) => sum + d.n, 0);
       })(),
     );
@@ -594,7 +612,7 @@ export class SqliteSearchIndex implements SearchIndex {
   adoptLegacyChunk(chunkId: string, workspaceId: string, index: Pick<ChunkInput, 'lexicalTitle' | 'lexicalBody' | 'vector'>) {
     return this.run(() =>
       this.db.transaction(() => {
-        const row = this.sql.get('SELECT rowid, tenant_id FROM chunks WHERE id = ? AND workspace_id IS NULL').get(chunkId) as Row | undefined;
+        const row = this.sql.get('SELECT rowid, tenant_id, document_id FROM chunks WHERE id = ? AND workspace_id IS NULL').get(chunkId) as Row | undefined;
         if (!row) return false;
         const id = BigInt(row.rowid as number);
         const scope = { tenantId: row.tenant_id as string, workspaceId };
@@ -602,7 +620,8 @@ export class SqliteSearchIndex implements SearchIndex {
         if (index.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, workspacePartition(scope), vectorBlob(index.vector));
         this.sql.get('UPDATE chunks SET workspace_id = ?, lexical_title = ?, lexical_body = ? WHERE rowid = ?').run(workspaceId, index.lexicalTitle, index.lexicalBody, id);
         this.recordDeletions(scope.tenantId, [{ id: chunkId, workspace_id: null }]);
-        this.writeSegment(scope.tenantId, workspaceId, [{ id: chunkId, title: index.lexicalTitle, body: index.lexicalBody }]);
+        const audiences = this.documentAudiences(scope.tenantId, row.document_id as string);
+        this.writeSegment(scope.tenantId, workspaceId, [{ id: chunkId, title: index.lexicalTitle, body: index.lexicalBody, audiences }]);
         return true;
       })(),
     );
@@ -635,7 +654,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const id = BigInt(rowid);
         if (this.hasTrigram()) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(chunk.title, chunk.text));
         if (chunk.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, legacyPartition(tenantId), vectorBlob(chunk.vector));
-        this.writeSegment(tenantId, null, [{ id: chunk.id, title: chunk.lexicalTitle, body: chunk.lexicalBody }]);
+        this.writeSegment(tenantId, null, [{ id: chunk.id, title: chunk.lexicalTitle, body: chunk.lexicalBody, audiences: this.documentAudiences(tenantId, documentId) }]);
       })(),
     );
   }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, LexicalIndex, lexicalWork, type Scope } from '@panya/core';
+import { createEngine, LexicalIndex, LexicalSegment, lexicalWork, type Scope } from '@panya/core';
 import { searchTerms } from '../../core/src/text/query.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../src/index.js';
@@ -115,5 +115,96 @@ describe('lexical segments on SQLite', () => {
     expect(live).toBe(await store.search.countChunks(ctx.scope));
     for (const q of QUERIES) expect(await store.search.lexical(ctx.scope, searchTerms(q) as never, 10)).toEqual(expected(q));
     await store.close();
+  });
+
+  it('carry documents\' audiences, changes of them included, so restricted readers rank from segments too', async () => {
+    const path = join(dir, 'panya.db');
+    const { store, engine, ctx } = await ingested(path, 30);
+    const docs = (await engine.documents.list(ctx, { limit: 30 }))._unsafeUnwrap().items;
+    const lists = [['public'], ['customers'], ['internal'], ['enterprise', 'customers']];
+    // Audiences changed after the chunks' segments were written (no re-indexing).
+    for (const [i, doc] of docs.entries()) if (i % 5 !== 4) (await engine.documents.update(ctx, doc.id, { audiences: lists[i % lists.length]! }))._unsafeUnwrap();
+    await engine.ingest.drain();
+    const changes = (store.db.prepare('SELECT COUNT(*) AS n FROM lexical_audiences').get() as { n: number }).n;
+    expect(changes).toBeGreaterThan(0);
+    await engine.close();
+
+    const readers = [['public'], ['customers'], ['enterprise'], ['public', 'customers']];
+    /** One in-memory index over the rows, each chunk with its document's audiences now. */
+    const expectedFrom = (cold: SqliteStore) => {
+      const index = new LexicalIndex();
+      const rows = cold.db
+        .prepare('SELECT c.id, c.lexical_title, c.lexical_body, d.audiences FROM chunks c JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id WHERE c.tenant_id = ?')
+        .all(ctx.scope.tenantId) as { id: string; lexical_title: string; lexical_body: string; audiences: string }[];
+      for (const r of rows) index.upsert({ id: r.id, title: r.lexical_title, body: r.lexical_body, audiences: JSON.parse(r.audiences) as string[] });
+      return index;
+    };
+    const compare = async (cold: SqliteStore) => {
+      const index = expectedFrom(cold);
+      const before = { ...lexicalWork };
+      let hits = 0;
+      for (const reader of readers)
+        for (const q of QUERIES) {
+          const got = await cold.search.lexical(ctx.scope, { ...searchTerms(q), fragments: [] } as never, 10, reader);
+          expect(got).toEqual(index.search(searchTerms(q), 10, reader));
+          hits += got.length;
+        }
+      expect(hits).toBeGreaterThan(readers.length * QUERIES.length);
+      // Read from segments: no chunk tokenized or indexed on the search path.
+      expect(lexicalWork).toEqual(before);
+    };
+    const cold = openSqliteStore({ path });
+    await compare(cold);
+    // A document moved to internal only leaves every restricted reader's results.
+    const hidden = docs[2]!;
+    const hiddenChunks = (cold.db.prepare('SELECT id FROM chunks WHERE document_id = ?').all(hidden.id) as { id: string }[]).map((r) => r.id);
+    const title = hidden.title.split(' ')[0]!;
+    const all = await cold.search.lexical(ctx.scope, { ...searchTerms(title), fragments: [] } as never, 100, null);
+    expect(all.some((h) => hiddenChunks.includes(h.chunkId))).toBe(true);
+    for (const reader of readers) expect((await cold.search.lexical(ctx.scope, { ...searchTerms(title), fragments: [] } as never, 100, reader)).some((h) => hiddenChunks.includes(h.chunkId))).toBe(false);
+    await cold.close();
+    const again = openSqliteStore({ path });
+    await compare(again);
+    await again.close();
+  });
+
+  it('a merge writes changed audiences into its segment and drops the changes it then holds', async () => {
+    const path = join(dir, 'panya.db');
+    const { store, engine, ctx } = await ingested(path, 9);
+    const count = (table: string) => (store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const docs = (await engine.documents.list(ctx, { limit: 9 }))._unsafeUnwrap().items;
+    for (const doc of docs) (await engine.documents.update(ctx, doc.id, { audiences: ['public'] }))._unsafeUnwrap();
+    const changed = count('lexical_audiences');
+    expect(changed).toBeGreaterThan(0);
+    // More segments fill the tier: ingest merges them, the changed chunks' segments among them.
+    const segments = count('lexical_segments');
+    for (let i = 0; i < 12; i++) {
+      (await engine.documents.create(ctx, { title: `refund extra ${i}`, contentMd: `Refund shipping rules ${i}.` }))._unsafeUnwrap();
+      await engine.ingest.drain();
+    }
+    while ((await store.search.mergeSegments(ctx.scope)) > 0);
+    expect(count('lexical_segments')).toBeLessThan(segments + 12);
+    // A change stays only while a segment written before it still holds its chunk.
+    const held = store.db.prepare('SELECT seq, data FROM lexical_segments').all() as { seq: number; data: Buffer }[];
+    const left = store.db.prepare('SELECT chunk_id, seq FROM lexical_audiences').all() as { chunk_id: string; seq: number }[];
+    expect(left.length).toBeLessThan(changed);
+    for (const r of left) expect(held.some((h) => h.seq < r.seq && new LexicalSegment(h.data).numberOf(r.chunk_id) !== undefined)).toBe(true);
+    await engine.close();
+    const cold = openSqliteStore({ path });
+    const index = new LexicalIndex();
+    const rows = cold.db
+      .prepare('SELECT c.id, c.lexical_title, c.lexical_body, d.audiences FROM chunks c JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id')
+      .all() as { id: string; lexical_title: string; lexical_body: string; audiences: string }[];
+    for (const r of rows) index.upsert({ id: r.id, title: r.lexical_title, body: r.lexical_body, audiences: JSON.parse(r.audiences) as string[] });
+    const before = { ...lexicalWork };
+    let hits = 0;
+    for (const q of QUERIES) {
+      const got = await cold.search.lexical(ctx.scope, { ...searchTerms(q), fragments: [] } as never, 10, ['public']);
+      expect(got).toEqual(index.search(searchTerms(q), 10, ['public']));
+      hits += got.length;
+    }
+    expect(hits).toBeGreaterThan(0);
+    expect(lexicalWork).toEqual(before);
+    await cold.close();
   });
 });

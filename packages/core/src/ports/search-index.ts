@@ -207,4 +207,6 @@ export interface SegmentRead {
   segments: { id: number; seq: number; data: Uint8Array | null }[];
   /** A deletion masks its chunk in every segment written before it (lower seq). */
   deletions: { chunkId: string; seq: number }[];
+  /** A change of a document's audiences, per chunk: read instead of the audiences of segments written before it. */
+  audiences: { chunkId: string; seq: number; audiences: readonly string[] }[];
 }

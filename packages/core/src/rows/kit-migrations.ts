@@ -55,6 +55,66 @@ function documentAudiences(ctx: RenderContext): string[] {
 
 /** The gap questions: refused, weakly grounded, thumbed down or handed off (a predicate both dialects read). */
 export const GAP_QUESTION = "(outcome <> 'answered' OR thumbs_down OR handed_off)";
+/**
+ * Lexical segments carry each chunk's audiences (segment format 2): segments written before are
+ * dropped and their scopes left to the backfill, which rewrites them from the chunk rows. A later
+ * change of a document's audiences is recorded per chunk in `lexical_audiences` (the latest only),
+ * read beside the segments until a merge rewrites the chunk with it.
+ */
+function lexicalAudiences(ctx: RenderContext): string[] {
+  const [documents, chunks, versions, changes, segments, deletions, pending, audiences] = ['documents', 'chunks', 'search_versions', 'search_changes', 'lexical_segments', 'lexical_deletions', 'lexical_pending', 'lexical_audiences'].map((t) =>
+    ctx.name(t),
+  ) as [string, string, string, string, string, string, string, string];
+  const sqlite = ctx.dialect.name === 'sqlite';
+  const same = sqlite ? 'IS' : 'IS NOT DISTINCT FROM';
+  const rebuild = [
+    `DELETE FROM ${segments}`,
+    `DELETE FROM ${deletions}`,
+    `INSERT INTO ${pending} (tenant_id, workspace_id) SELECT DISTINCT c.tenant_id, c.workspace_id FROM ${chunks} c
+     WHERE NOT EXISTS (SELECT 1 FROM ${pending} p WHERE p.tenant_id = c.tenant_id AND p.workspace_id ${same} c.workspace_id)`,
+  ];
+  const forget = `DELETE FROM ${audiences} WHERE tenant_id = NEW.tenant_id AND chunk_id IN (SELECT id FROM ${chunks} WHERE tenant_id = NEW.tenant_id AND document_id = NEW.id)`;
+  if (sqlite) {
+    return [
+      `CREATE TABLE ${audiences} (tenant_id TEXT NOT NULL, workspace_id TEXT, chunk_id TEXT NOT NULL, seq INTEGER NOT NULL, audiences TEXT NOT NULL)`,
+      `CREATE INDEX lexical_audiences_scope ON ${audiences}(tenant_id, workspace_id)`,
+      ...rebuild,
+      'DROP TRIGGER documents_audiences_update',
+      `CREATE TRIGGER documents_audiences_update AFTER UPDATE OF audiences ON ${documents}
+       WHEN OLD.audiences IS NOT NEW.audiences
+       BEGIN
+         INSERT INTO ${versions} (tenant_id, seq) VALUES (NEW.tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET seq = seq + 1;
+         INSERT OR IGNORE INTO ${changes} (tenant_id, seq, chunk_id)
+           SELECT NEW.tenant_id, v.seq, c.id FROM ${chunks} c JOIN ${versions} v ON v.tenant_id = NEW.tenant_id
+           WHERE c.tenant_id = NEW.tenant_id AND c.document_id = NEW.id;
+         ${forget};
+         INSERT INTO ${audiences} (tenant_id, workspace_id, chunk_id, seq, audiences)
+           SELECT NEW.tenant_id, c.workspace_id, c.id, v.seq, NEW.audiences FROM ${chunks} c JOIN ${versions} v ON v.tenant_id = NEW.tenant_id
+           WHERE c.tenant_id = NEW.tenant_id AND c.document_id = NEW.id;
+       END`,
+    ];
+  }
+  return [
+    `CREATE TABLE ${audiences} (id bigserial PRIMARY KEY, tenant_id text NOT NULL, workspace_id text, chunk_id text NOT NULL, seq bigint NOT NULL, audiences jsonb NOT NULL)`,
+    `CREATE INDEX lexical_audiences_scope ON ${audiences}(tenant_id, workspace_id)`,
+    ...rebuild,
+    `CREATE OR REPLACE FUNCTION ${ctx.name('documents_audiences_changed')}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+     DECLARE next_seq bigint;
+     BEGIN
+       INSERT INTO ${versions} AS v (tenant_id, seq) VALUES (NEW.tenant_id, 1)
+       ON CONFLICT (tenant_id) DO UPDATE SET seq = v.seq + 1 RETURNING v.seq INTO next_seq;
+       INSERT INTO ${changes} (tenant_id, seq, chunk_id)
+       SELECT NEW.tenant_id, next_seq, c.id FROM ${chunks} c
+       WHERE c.tenant_id = NEW.tenant_id AND c.document_id = NEW.id ON CONFLICT DO NOTHING;
+       ${forget};
+       INSERT INTO ${audiences} (tenant_id, workspace_id, chunk_id, seq, audiences)
+       SELECT NEW.tenant_id, c.workspace_id, c.id, next_seq, NEW.audiences FROM ${chunks} c
+       WHERE c.tenant_id = NEW.tenant_id AND c.document_id = NEW.id;
+       RETURN NULL;
+     END
+     $fn$`,
+  ];
+}
 
 export const KIT_MIGRATIONS: readonly KitMigration[] = [
   { id: 'documents-audiences', statements: (ctx) => [...addColumns(DOCUMENTS, ['audiences'])(ctx), ...documentAudiences(ctx)] },
@@ -129,6 +189,7 @@ export const KIT_MIGRATIONS: readonly KitMigration[] = [
       ])(ctx),
     ],
   },
+  { id: 'lexical-audiences-v1', statements: lexicalAudiences },
 ];
 
 /** Where each store records the steps it applied. */

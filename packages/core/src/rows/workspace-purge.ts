@@ -23,6 +23,7 @@ export const WORKSPACE_CASCADE: readonly CascadeStep[] = [
   { table: 'feedback', via: 'rows' },
   { table: 'question_log', via: 'rows' },
   { table: 'gap_snapshots', via: 'rows' },
+  { table: 'lexical_audiences', via: 'rows' },
   { table: 'resolutions', via: 'rows' },
   { table: 'eval_runs', via: 'rows' },
   { table: 'eval_sets', via: 'rows' },

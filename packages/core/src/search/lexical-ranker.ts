@@ -8,7 +8,7 @@ import type { Audiences, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHi
 import type { Scope } from '../ports/store.js';
 import { indexCache } from './index-cache.js';
 import { DEFAULT_LEXICAL_WEIGHTS, LexicalIndex, type LexicalWeights } from './lexical-index.js';
-import { LexicalSegment, liveMask, segmentWeightsTag, SegmentedIndex } from './lexical-segment.js';
+import { audienceOverrides, LexicalSegment, liveMask, segmentWeightsTag, SegmentedIndex } from './lexical-segment.js';
 
 export interface LexicalRankerOptions {
   weights?: LexicalWeights;
@@ -84,9 +84,8 @@ export class LexicalRanker {
   /** `audiences`: only chunks of documents naming one of them are ranked (null: every chunk). */
   async search(scope: Scope, query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number, audiences: Audiences = null): Promise<RankedHit[]> {
     if (query.terms.length === 0 || limit <= 0) return [];
-    // Segments carry no audiences yet: a restricted reader is ranked by the workspace's index.
-    const segmented = audiences === null ? await this.segmented(scope) : null;
-    if (segmented) return segmented.search(query, limit);
+    const segmented = await this.segmented(scope);
+    if (segmented) return segmented.search(query, limit, audiences);
     const index = this.cache ? await this.current(scope) : await this.build(await this.source.load(scope));
     return index.search(query, limit, audiences);
   }
@@ -147,10 +146,12 @@ export class LexicalRanker {
     const decoded = new Map<number, LexicalSegment>();
     const parts = [];
     for (const stored of read.segments) {
+      // A segment of an older format is read from rows until the store rewrites it.
+      if (stored.data && !LexicalSegment.readable(stored.data)) return null;
       const segment = stored.data ? new LexicalSegment(stored.data) : previous?.decoded.get(stored.id);
       if (!segment || segment.weightsTag !== tag) return null;
       decoded.set(stored.id, segment);
-      parts.push({ segment, live: liveMask(segment, stored.seq, read.deletions) });
+      parts.push({ segment, live: liveMask(segment, stored.seq, read.deletions), audiences: audienceOverrides(segment, stored.seq, read.audiences) });
     }
     const index = new SegmentedIndex(parts, this.weights);
     indexCache.loaded((performance.now() - started) / 1000);

@@ -7,12 +7,18 @@
  * one: document frequencies, the document count and the average length are summed over the live
  * chunks of every segment, and each chunk's score adds its terms in the order LexicalIndex does,
  * so rankings equal those of one LexicalIndex over the same chunks.
+ *
+ * Each chunk carries its document's audiences as a group number into a small table of audience
+ * lists (documents share a few), so a restricted reader is filtered inside the ranking. A later
+ * change of a document's audiences is an override (chunk, seq, audiences) read beside the
+ * segments, as deletions are, until a merge rewrites the chunk with them.
  */
 import type { LexicalQuery, LexicalSourceDoc, RankedHit } from '../ports/search-index.js';
 import { unspacedTrigrams } from '../text/char-grams.js';
 import { DEFAULT_LEXICAL_WEIGHTS, topK, type LexicalWeights } from './lexical-index.js';
 
-const MAGIC = 0x504c5331; // "PLS1"
+/** "PLS2": segments carry each chunk's audiences ("PLS1" segments did not and are rebuilt). */
+const MAGIC = 0x504c5332;
 const K1 = 1.2;
 const B = 0.75;
 const HEADER_INTS = 12;
@@ -35,6 +41,24 @@ interface Postings {
   tfs: number[];
 }
 
+/** The key of an audience list (order and repeats do not matter), as LexicalIndex groups them. */
+const groupKey = (audiences: readonly string[]) => [...new Set(audiences)].sort().join('\u0000');
+
+/** Numbers chunks' audience lists: `of` a list gives its group, `lists` the table to store. */
+class AudienceGroups {
+  readonly lists: string[][] = [];
+  private readonly numbers = new Map<string, number>();
+  of(audiences: readonly string[]): number {
+    const key = groupKey(audiences);
+    let g = this.numbers.get(key);
+    if (g === undefined) {
+      this.numbers.set(key, (g = this.lists.length));
+      this.lists.push(key === '' ? [] : key.split('\u0000'));
+    }
+    return g;
+  }
+}
+
 /**
  * Serializes the postings of `docs` (their stored index terms, as LexicalIndex.upsert reads them).
  * `docs` may come from the chunks just written (ingest) or from other segments (a merge).
@@ -42,7 +66,11 @@ interface Postings {
 export function encodeSegment(docs: readonly LexicalSourceDoc[], weights: LexicalWeights = DEFAULT_LEXICAL_WEIGHTS): Uint8Array {
   const byName = new Map<string, Postings>();
   const lengths: number[] = [];
+  const groups = new AudienceGroups();
+  const group: number[] = [];
   docs.forEach((doc, n) => {
+    // Absent: internal only (never read by a restricted reader), as in LexicalIndex.
+    group.push(groups.of(doc.audiences ?? []));
     if (doc.id.includes('\n')) throw new Error(`A chunk id cannot hold a line break: ${JSON.stringify(doc.id)}.`);
     // Frequencies by key name: terms and trigrams share names (as in LexicalIndex), a pair is "a b".
     const tf = new Map<string, number>();
@@ -76,6 +104,8 @@ export function encodeSegment(docs: readonly LexicalSourceDoc[], weights: Lexica
   return encodePostings(
     docs.map((d) => d.id),
     lengths,
+    group,
+    groups.lists,
     byName,
     weightsTag(weights),
   );
@@ -88,6 +118,9 @@ export class LexicalSegment {
   readonly size: number;
   readonly bytes: number;
   readonly weightsTag: string;
+  /** Per chunk: its audience group, an index into `groups`. */
+  readonly group: Int32Array;
+  readonly groups: string[][];
   private readonly termOffsets: Uint32Array;
   private readonly termBytes: Uint8Array;
   private readonly pairA: Int32Array;
@@ -98,19 +131,26 @@ export class LexicalSegment {
   private readonly terms: number;
   private numbers: Map<string, number> | null = null;
 
+  /** Whether `data` is a segment of the current format (older ones are rebuilt, not read). */
+  static readable(data: Uint8Array): boolean {
+    return data.byteLength >= 4 * HEADER_INTS && new DataView(data.buffer, data.byteOffset, 4).getInt32(0, true) === MAGIC;
+  }
+
   constructor(data: Uint8Array) {
     // Typed-array views need 4-byte alignment: a buffer read from a driver may sit anywhere in its pool.
     const bytes = data.byteOffset % 4 === 0 ? data : data.slice();
     const buffer = bytes.buffer;
     const base = bytes.byteOffset;
     const header = new Int32Array(buffer, base, HEADER_INTS);
-    if (header[0] !== MAGIC) throw new Error('Not a lexical segment.');
-    const [, docs, T, P, postings, idLength, termLength, tagLength] = header as unknown as number[];
+    if (header[0] !== MAGIC) throw new Error('Not a lexical segment of this version.');
+    const [, docs, T, P, postings, idLength, termLength, tagLength, groupLength] = header as unknown as number[];
     const pad = (n: number) => (n + 3) & ~3;
     let at = base + 4 * HEADER_INTS;
     this.weightsTag = decoder.decode(new Uint8Array(buffer, at, tagLength!));
     at += pad(tagLength!);
     this.lengths = new Int32Array(buffer, at, docs!);
+    at += 4 * docs!;
+    this.group = new Int32Array(buffer, at, docs!);
     at += 4 * docs!;
     this.termOffsets = new Uint32Array(buffer, at, T! + 1);
     at += 4 * (T! + 1);
@@ -127,6 +167,8 @@ export class LexicalSegment {
     this.ids = docs === 0 ? [] : decoder.decode(new Uint8Array(buffer, at, idLength!)).split('\n');
     at += pad(idLength!);
     this.termBytes = new Uint8Array(buffer, at, termLength!);
+    at += pad(termLength!);
+    this.groups = JSON.parse(decoder.decode(new Uint8Array(buffer, at, groupLength!))) as string[][];
     this.terms = T!;
     this.size = docs!;
     this.bytes = bytes.byteLength + this.ids.reduce((s, id) => s + 2 * id.length + 40, 0);
@@ -190,11 +232,36 @@ export class LexicalSegment {
   }
 }
 
-/** One segment of a workspace as searched: its chunks still live (1) or masked by a later change (0). */
+/**
+ * One segment of a workspace as searched: its chunks still live (1) or masked by a later change
+ * (0), and the audiences of chunks whose document's audiences changed after it was written.
+ */
 export interface SegmentPart {
   segment: LexicalSegment;
   live: Uint8Array;
+  audiences?: ReadonlyMap<number, readonly string[]>;
 }
+
+/** A change of a chunk's audiences (its document's), recorded at `seq`. */
+export interface AudienceChange {
+  chunkId: string;
+  seq: number;
+  audiences: readonly string[];
+}
+
+/** The audiences of a segment's chunks changed after it (higher seq): the latest change of each, by chunk number. */
+export function audienceOverrides(segment: LexicalSegment, seq: number, changes: readonly AudienceChange[]): Map<number, readonly string[]> {
+  const latest = new Map<number, AudienceChange>();
+  for (const c of changes) {
+    if (c.seq <= seq) continue;
+    const n = segment.numberOf(c.chunkId);
+    if (n !== undefined && (latest.get(n)?.seq ?? -1) < c.seq) latest.set(n, c);
+  }
+  return new Map([...latest].map(([n, c]) => [n, c.audiences]));
+}
+
+/** The audiences a part's chunk `d` is read with now. */
+const audiencesOf = (part: SegmentPart, d: number): readonly string[] => part.audiences?.get(d) ?? part.segment.groups[part.segment.group[d]!]!;
 
 /** Live flags of a segment's chunks: a deletion recorded after the segment (higher seq) masks its chunk. */
 export function liveMask(segment: LexicalSegment, seq: number, deletions: readonly { chunkId: string; seq: number }[]): Uint8Array {
@@ -217,7 +284,10 @@ export function mergeSegments(parts: readonly SegmentPart[], weights: LexicalWei
   const byName = new Map<string, Postings>();
   const ids: string[] = [];
   const lengths: number[] = [];
-  for (const { segment, live } of parts) {
+  const groups = new AudienceGroups();
+  const group: number[] = [];
+  for (const part of parts) {
+    const { segment, live } = part;
     if (segment.weightsTag !== tag) throw new Error(`A segment built for weights ${segment.weightsTag} cannot merge into ${tag}.`);
     const renumber = new Int32Array(segment.size).fill(-1);
     for (let d = 0; d < segment.size; d++) {
@@ -225,6 +295,7 @@ export function mergeSegments(parts: readonly SegmentPart[], weights: LexicalWei
       renumber[d] = ids.length;
       ids.push(segment.ids[d]!);
       lengths.push(segment.lengths[d]!);
+      group.push(groups.of(audiencesOf(part, d)));
     }
     const names: string[] = [];
     for (let k = 0; k < segment.termCount; k++) names.push(segment.termName(k));
@@ -247,11 +318,11 @@ export function mergeSegments(parts: readonly SegmentPart[], weights: LexicalWei
       collect(segment.termCount + p, `${names[a]} ${names[b]}`);
     }
   }
-  return encodePostings(ids, lengths, byName, tag);
+  return encodePostings(ids, lengths, group, groups.lists, byName, tag);
 }
 
 /** Serializes named postings (terms, and pairs named "a b") in the layout `encodeSegment` writes. */
-function encodePostings(ids: string[], lengths: number[], byName: Map<string, Postings>, tag: string): Uint8Array {
+function encodePostings(ids: string[], lengths: number[], group: number[], groups: string[][], byName: Map<string, Postings>, tag: string): Uint8Array {
   const termNames: string[] = [];
   const pairNames: string[] = [];
   for (const name of byName.keys()) (name.includes(' ') ? pairNames : termNames).push(name);
@@ -271,14 +342,17 @@ function encodePostings(ids: string[], lengths: number[], byName: Map<string, Po
   const termBytes = termNames.reduce((s, t) => s + encoded.get(t)!.length, 0);
   const idText = encoder.encode(ids.join('\n'));
   const tagBytes = encoder.encode(tag);
+  const groupText = encoder.encode(JSON.stringify(groups));
   const pad = (n: number) => (n + 3) & ~3;
-  const size = 4 * HEADER_INTS + pad(tagBytes.length) + 4 * ids.length + 4 * (T + 1) + 8 * P + 4 * (T + P + 1) + 8 * postingCount + pad(idText.length) + pad(termBytes);
+  const size = 4 * HEADER_INTS + pad(tagBytes.length) + 8 * ids.length + 4 * (T + 1) + 8 * P + 4 * (T + P + 1) + 8 * postingCount + pad(idText.length) + pad(termBytes) + pad(groupText.length);
   const out = new Uint8Array(size);
-  new Int32Array(out.buffer, 0, HEADER_INTS).set([MAGIC, ids.length, T, P, postingCount, idText.length, termBytes, tagBytes.length]);
+  new Int32Array(out.buffer, 0, HEADER_INTS).set([MAGIC, ids.length, T, P, postingCount, idText.length, termBytes, tagBytes.length, groupText.length]);
   let at = 4 * HEADER_INTS;
   out.set(tagBytes, at);
   at += pad(tagBytes.length);
   new Int32Array(out.buffer, at, ids.length).set(lengths);
+  at += 4 * ids.length;
+  new Int32Array(out.buffer, at, ids.length).set(group);
   at += 4 * ids.length;
   const termOffsets = new Uint32Array(out.buffer, at, T + 1);
   at += 4 * (T + 1);
@@ -318,6 +392,7 @@ function encodePostings(ids: string[], lengths: number[], byName: Map<string, Po
     put(byName.get(name)!);
   });
   start[T + P] = e;
+  out.set(groupText, at + pad(termBytes));
   return out;
 }
 
@@ -331,6 +406,9 @@ export class SegmentedIndex {
   private readonly liveLength: number;
   private readonly scores: Float64Array;
   private readonly seen: Uint8Array;
+  /** Per chunk (as numbered in `ids`): its audience group now, an index into `groups`. */
+  private readonly group: Int32Array;
+  private readonly groups = new AudienceGroups();
   readonly bytes: number;
 
   constructor(
@@ -340,10 +418,15 @@ export class SegmentedIndex {
     let count = 0;
     let length = 0;
     let bytes = 0;
-    for (const { segment, live } of parts) {
+    const group: number[] = [];
+    for (const part of parts) {
+      const { segment, live } = part;
       this.bases.push(this.ids.length);
+      const renumbered = segment.groups.map((list) => this.groups.of(list));
       for (let d = 0; d < segment.size; d++) {
         this.ids.push(segment.ids[d]!);
+        const changed = part.audiences?.get(d);
+        group.push(changed ? this.groups.of(changed) : renumbered[segment.group[d]!]!);
         if (live[d]) {
           count++;
           length += segment.lengths[d]!;
@@ -355,17 +438,32 @@ export class SegmentedIndex {
     this.liveLength = length;
     this.scores = new Float64Array(this.ids.length);
     this.seen = new Uint8Array(this.ids.length);
-    this.bytes = bytes + this.scores.byteLength + this.seen.byteLength + 8 * this.ids.length;
+    this.group = Int32Array.from(group);
+    this.bytes = bytes + this.scores.byteLength + this.seen.byteLength + this.group.byteLength + 8 * this.ids.length;
   }
 
   get size(): number {
     return this.liveCount;
   }
 
-  /** The same scores as LexicalIndex.search over the live chunks (see there). */
-  search(query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number): RankedHit[] {
+  /**
+   * The same scores as LexicalIndex.search over the live chunks (see there). With `audiences`,
+   * chunks of documents naming none of them are not candidates (nor counted in document frequencies).
+   */
+  search(query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number, audiences: readonly string[] | null = null): RankedHit[] {
     if (this.liveCount === 0 || limit <= 0) return [];
-    const { scores, seen, parts, bases } = this;
+    const { scores, seen, bases } = this;
+    let parts = this.parts;
+    if (audiences !== null) {
+      const allowed = this.groups.lists.map((g) => g.some((a) => audiences.includes(a)));
+      const group = this.group;
+      parts = parts.map((part, s) => {
+        const base = bases[s]!;
+        const visible = new Uint8Array(part.segment.size);
+        for (let d = 0; d < visible.length; d++) visible[d] = part.live[d]! && allowed[group[base + d]!] ? 1 : 0;
+        return { segment: part.segment, live: visible };
+      });
+    }
     const touched: number[] = [];
     const avgdl = Math.max(this.liveLength / this.liveCount, 1);
     const termKeys = new Map<string, Int32Array>();
