@@ -806,6 +806,22 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/visitor-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["workspaces.visitorIdentity.get"];
+        put: operations["workspaces.visitorIdentity.put"];
+        post?: never;
+        delete: operations["workspaces.visitorIdentity.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/curated-answers": {
         parameters: {
             query?: never;
@@ -918,6 +934,86 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/insights/gaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["insights.gaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["feedback.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/{id}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["documents.feedback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["privacy.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["privacy.update"];
+        trace?: never;
+    };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["audit.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs/upload": {
         parameters: {
             query?: never;
@@ -946,6 +1042,23 @@ export type paths = {
         put?: never;
         /** Streaming multi-turn chat as server-sent events. */
         post: operations["postApiChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log oldest first as JSON lines (one entry per line, with its chain hashes); `panya audit verify` checks the chain. */
+        get: operations["getApiAuditExport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1500,6 +1613,8 @@ export interface operations {
                             contentMd?: string;
                             url?: string | null;
                             publicSurfaces?: "help_center"[];
+                            /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                            audiences?: string[];
                             /** @description The caller's own identifier, unique within the workspace. */
                             externalId?: string | null;
                             /** @description The caller's own fields; stored, not indexed. */
@@ -1557,6 +1672,8 @@ export interface operations {
                     /** @default null */
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
+                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                    audiences?: string[];
                     /** @default null */
                     externalId?: string | null;
                     /** @default {} */
@@ -1581,6 +1698,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1631,6 +1750,8 @@ export interface operations {
                         /** @default null */
                         url?: string | null;
                         publicSurfaces?: "help_center"[];
+                        /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                        audiences?: string[];
                         /** @default null */
                         externalId?: string | null;
                         /** @default {} */
@@ -1644,6 +1765,8 @@ export interface operations {
                         contentMd?: string;
                         url?: string | null;
                         publicSurfaces?: "help_center"[];
+                        /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                        audiences?: string[];
                         externalId?: string | null;
                         metadata?: {
                             [key: string]: components["schemas"]["S1___schema0_0"];
@@ -1712,6 +1835,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1792,6 +1917,8 @@ export interface operations {
                     contentMd?: string;
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
+                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                    audiences?: string[];
                     externalId?: string | null;
                     metadata?: {
                         [key: string]: components["schemas"]["S2___schema0_0"];
@@ -1814,6 +1941,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1875,6 +2004,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1931,6 +2062,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -1981,6 +2114,8 @@ export interface operations {
                     /** @default null */
                     url?: string | null;
                     publicSurfaces?: "help_center"[];
+                    /** @description Who may read it: `public` (help center, widget, publishable keys; the same as the help-center surface), `customers` (signed-in visitors), segment names (visitors whose identity token carries them), or `internal` (secret keys, MCP, members) alone. */
+                    audiences?: string[];
                     /** @default {} */
                     metadata?: {
                         [key: string]: components["schemas"]["S3___schema0_0"];
@@ -2003,6 +2138,8 @@ export interface operations {
                         contentMd: string;
                         url: string | null;
                         publicSurfaces: "help_center"[];
+                        /** @description Who may read it: `public`, `customers`, segment names, or `["internal"]`. */
+                        audiences: string[];
                         /** @description The caller's own identifier, unique within the workspace. */
                         externalId: string | null;
                         /** @description The caller's own fields; stored, not indexed. */
@@ -5332,6 +5469,148 @@ export interface operations {
             };
         };
     };
+    "workspaces.visitorIdentity.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        algorithm: "HS256" | "EdDSA";
+                        /** @description The key's last four characters; the key itself is never shown again. */
+                        keyHint: string;
+                        issuer: string | null;
+                        /** @description The `aud` tokens must carry. */
+                        audience: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.visitorIdentity.put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `HS256` (a shared secret of at least 32 bytes) or `EdDSA` (an Ed25519 public key, SPKI PEM).
+                     * @enum {string}
+                     */
+                    algorithm: "HS256" | "EdDSA";
+                    /** @description The HS256 secret, or the Ed25519 public key in PEM. Reads show it masked. */
+                    key: string;
+                    /**
+                     * @description The `iss` every token must carry; null: any.
+                     * @default null
+                     */
+                    issuer?: string | null;
+                    /**
+                     * @description The `aud` every token must carry; null: the workspace's id.
+                     * @default null
+                     */
+                    audience?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        algorithm: "HS256" | "EdDSA";
+                        /** @description The key's last four characters; the key itself is never shown again. */
+                        keyHint: string;
+                        issuer: string | null;
+                        /** @description The `aud` tokens must carry. */
+                        audience: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces.visitorIdentity.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "curated_answers.list": {
         parameters: {
             query?: never;
@@ -6201,6 +6480,371 @@ export interface operations {
             };
         };
     };
+    "insights.gaps": {
+        parameters: {
+            query?: {
+                period?: "7d" | "30d" | "90d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        period: "7d" | "30d" | "90d";
+                        /** @description When these clusters were computed; null before the first computation. */
+                        computedAt: string | null;
+                        stale: boolean;
+                        /** @description A recomputation is queued or running. */
+                        recomputing: boolean;
+                        /** @description Questions of the period that were refused, weakly grounded, thumbed down or handed off. */
+                        questions: number;
+                        data: ({
+                            id: string;
+                            /** @description The cluster’s most frequent terms (index form). */
+                            terms: string[];
+                            count: number;
+                            /** @description Questions of the previous period that fall in this cluster. */
+                            previousCount: number;
+                            /** @enum {string} */
+                            trend: "new" | "up" | "down" | "flat";
+                            /** @description Up to three questions, newest first, with personal data masked. */
+                            examples: string[];
+                            reasons: {
+                                refused: number;
+                                low_evidence: number;
+                                thumbs_down: number;
+                                handed_off: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            nearestDocument: ({
+                                id: string;
+                                title: string;
+                                url: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description Null when curated answers are not available. */
+                            curatedAnswer: ({
+                                covered: boolean;
+                                id: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            lastAskedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "feedback.list": {
+        parameters: {
+            query?: {
+                rating?: "up" | "down";
+                hasComment?: "true" | "false";
+                documentId?: string;
+                period?: "7d" | "30d" | "90d";
+                since?: string;
+                until?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: ({
+                            id: string;
+                            messageId: string;
+                            conversationId: string;
+                            /** @enum {string} */
+                            rating: "up" | "down";
+                            comment: string | null;
+                            question: string | null;
+                            citations: ({
+                                documentId: string;
+                                chunkId: string;
+                                /** @description The document’s `updatedAt` when the answer read it. */
+                                documentVersion: string;
+                                addressedByEdit: boolean;
+                                addressedAt: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description Every document the answer cited has been edited since. */
+                            addressedByEdit: boolean;
+                            createdAt: string;
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents.feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        documentId: string;
+                        version: string;
+                        negative: number;
+                        chunks: ({
+                            chunkId: string;
+                            documentVersion: string;
+                            /** @description The chunk is of the document’s current version. */
+                            current: boolean;
+                            negative: number;
+                            addressed: number;
+                            lastAt: string;
+                            headingPath: string[] | null;
+                            /** @description The passage, while it still exists. */
+                            text: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "privacy.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Replace e-mail addresses, phone numbers, card numbers, Thai ID numbers and the patterns below before a message is stored or text reaches a model provider. */
+                        redactPii: boolean;
+                        patterns: {
+                            name: string;
+                            /** @description RE2 syntax (no backreferences or lookarounds); matches become [NAME]. */
+                            pattern: string;
+                        }[];
+                        /** @description Conversations idle this many days are purged by the retention job; null keeps them. */
+                        retentionDays: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "privacy.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    redactPii?: boolean;
+                    patterns?: {
+                        name: string;
+                        pattern: string;
+                    }[];
+                    retentionDays?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Replace e-mail addresses, phone numbers, card numbers, Thai ID numbers and the patterns below before a message is stored or text reaches a model provider. */
+                        redactPii: boolean;
+                        patterns: {
+                            name: string;
+                            /** @description RE2 syntax (no backreferences or lookarounds); matches become [NAME]. */
+                            pattern: string;
+                        }[];
+                        /** @description Conversations idle this many days are purged by the retention job; null keeps them. */
+                        retentionDays: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "audit.list": {
+        parameters: {
+            query?: {
+                type?: string;
+                subjectId?: string;
+                actor?: string;
+                workspaceId?: string;
+                since?: string;
+                until?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: ({
+                            id: string;
+                            /** @description Position in the tenant chain; null for entries written before the chain existed. */
+                            seq: number | null;
+                            type: string;
+                            workspaceId: string | null;
+                            actor: string;
+                            /** @enum {string} */
+                            actorKind: "user" | "key" | "operator" | "webhook" | "system";
+                            subjectId: string | null;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            before: {
+                                [key: string]: unknown;
+                            } | null;
+                            after: {
+                                [key: string]: unknown;
+                            } | null;
+                            createdAt: string;
+                            prevHash: string | null;
+                            /** @description SHA-256 of the entry; `panya audit verify` checks the chain. */
+                            hash: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        hasMore: boolean;
+                        /** @description Pass as `cursor` to continue; null when there is nothing more. */
+                        nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postApiDocsUpload: {
         parameters: {
             query?: {
@@ -6345,6 +6989,37 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAuditExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -6684,8 +7359,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The job; its UTC schedule under `panya serve --cron`: `sla-breach` (`* * * * *`), `resolutions` (`*\/15 * * * *`), `retention` (`0 3 * * *`), `workspace-cleanup` (`30 3 * * *`), `usage-reporter` (`0 1 1 * *`), `hostname-poll` (`*\/5 * * * *`), `vectorize-reindex` (`*\/10 * * * *`). */
-                job: "sla-breach" | "resolutions" | "retention" | "workspace-cleanup" | "usage-reporter" | "hostname-poll" | "vectorize-reindex";
+                /** @description The job; its UTC schedule under `panya serve --cron`: `sla-breach` (`* * * * *`), `resolutions` (`*\/15 * * * *`), `retention` (`0 3 * * *`), `workspace-cleanup` (`30 3 * * *`), `usage-reporter` (`0 1 1 * *`), `hostname-poll` (`*\/5 * * * *`), `vectorize-reindex` (`*\/10 * * * *`), `content-gaps` (`*\/5 * * * *`). */
+                job: "sla-breach" | "resolutions" | "retention" | "workspace-cleanup" | "usage-reporter" | "hostname-poll" | "vectorize-reindex" | "content-gaps";
             };
             cookie?: never;
         };
