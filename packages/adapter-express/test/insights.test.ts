@@ -133,15 +133,15 @@ describe.each(STORES)('insights on $name', { timeout: 180_000 }, (storeCase) => 
     expect(english.nearestDocument).toMatchObject({ id: docs.get('Payment methods'), title: 'Payment methods' });
     expect(thai.nearestDocument).toMatchObject({ id: docs.get('เวลาเปิดร้าน') });
     expect(english.examples).toHaveLength(3);
-    expect(english.examples[0]).toBe('Can I pay with Apple Pay? My e-mail is [email]');
-    expect(thai.examples[0]).toBe('ร้านมีที่จอดรถไหม เลขบัตรประชาชน [thai-id]');
-    // Without a curated-answer store the gap says it cannot tell.
-    expect(english.curatedAnswer).toBeNull();
+    expect(english.examples[0]).toBe('Can I pay with Apple Pay? My e-mail is [EMAIL]');
+    expect(thai.examples[0]).toBe('ร้านมีที่จอดรถไหม เลขบัตรประชาชน [THAI_ID]');
+    // No curated answer covers it yet.
+    expect(english.curatedAnswer).toEqual({ covered: false, id: null });
     expect(JSON.stringify(gaps)).not.toContain(EMAIL);
     expect(JSON.stringify(gaps)).not.toContain(THAI_ID);
     // Masked before it is stored, not only when shown.
     const logged = await store.questions.gapQuestions(scope, { since: '2000-01-01T00:00:00.000Z', until: '2100-01-01T00:00:00.000Z' }, { limit: 1000 });
-    expect(logged.some((q) => q.question.includes('[email]'))).toBe(true);
+    expect(logged.some((q) => q.question.includes('[EMAIL]'))).toBe(true);
     expect(JSON.stringify(logged)).not.toContain(EMAIL);
     expect(JSON.stringify(logged)).not.toContain(THAI_ID);
 
@@ -150,22 +150,23 @@ describe.each(STORES)('insights on $name', { timeout: 180_000 }, (storeCase) => 
     expect(again.body).toMatchObject({ computedAt: gaps.computedAt, stale: false, recomputing: false });
   });
 
-  it('tells whether a curated answer covers a gap once the store has curated answers', async () => {
+  it("tells whether one of the workspace's curated answers covers a gap", async () => {
     const { store } = engineInternals(engine);
-    const asked: string[] = [];
-    // A curated-answer store as the port names it: `match(scope, question)` → the answer, or null.
-    Object.assign(store, { curatedAnswers: { match: async (_scope: unknown, q: string) => (asked.push(q), /apple pay/i.test(q) ? { id: 'cur_applepay' } : null) } });
+    const curated = await request(app)
+      .post('/api/curated-answers')
+      .set(acme.auth)
+      .send({ question: 'Can I pay with Apple Pay?', paraphrases: ['Do you accept Apple Pay?'], answer: 'Not yet: cards, PromptPay and cash.', origin: 'gap', originRef: 'apple-pay' })
+      .expect(201);
     try {
       const before = (await request(app).get('/api/insights/gaps?period=30d').set(acme.auth).expect(200)).body.computedAt as string;
       await store.questions.requestGaps({ tenantId: acme.tenant.id, workspaceId: acme.defaultWorkspace.id }, '30d', new Date().toISOString(), new Date().toISOString());
       let summary = await engine.jobs.run('content-gaps', {});
       while (summary._unsafeUnwrap().ran === false) summary = await engine.jobs.run('content-gaps', {});
       const gaps = await computedGaps(before);
-      expect(gaps.data.find((g: { terms: string[] }) => g.terms.includes('appl')).curatedAnswer).toEqual({ covered: true, id: 'cur_applepay' });
+      expect(gaps.data.find((g: { terms: string[] }) => g.terms.includes('appl')).curatedAnswer).toEqual({ covered: true, id: curated.body.id });
       expect(gaps.data.find((g: { terms: string[] }) => g.terms.includes('จอด')).curatedAnswer).toEqual({ covered: false, id: null });
-      expect(asked.length).toBeGreaterThan(0);
     } finally {
-      delete (store as { curatedAnswers?: unknown }).curatedAnswers;
+      await request(app).delete(`/api/curated-answers/${curated.body.id}`).set(acme.auth).expect(200);
     }
   });
 
@@ -179,7 +180,7 @@ describe.each(STORES)('insights on $name', { timeout: 180_000 }, (storeCase) => 
     const down = (await request(app).get('/api/feedback?rating=down').set(acme.auth).expect(200)).body;
     expect(down.data).toHaveLength(1);
     const refundDoc = docs.get('Refund policy')!;
-    expect(down.data[0]).toMatchObject({ messageId: answer.messageId, conversationId: answer.conversationId, rating: 'down', comment: 'I paid by cash, write to [email]', question: 'How long do refunds take?', addressedByEdit: false });
+    expect(down.data[0]).toMatchObject({ messageId: answer.messageId, conversationId: answer.conversationId, rating: 'down', comment: 'I paid by cash, write to [EMAIL]', question: 'How long do refunds take?', addressedByEdit: false });
     expect(down.data[0].citations.map((c: { chunkId: string }) => c.chunkId)).toEqual(answer.citations.map((c) => c.chunkId));
     expect(down.data[0].citations[0]).toMatchObject({ documentId: refundDoc, addressedByEdit: false });
     // Filters: comment, document, period; a cursor pages.

@@ -52,7 +52,7 @@ export interface GapCluster {
 const FRAMING = new Set(['how', 'what', 'why', 'when', 'where', 'which', 'can', 'pleas', 'ไหม', 'มั้ย', 'ค่ะ', 'คะ', 'ครับ', 'ยัง', 'ไง', 'อยาก', 'วิธี', 'ได้', 'หรือ', 'เปล่า', 'บ้าง', 'อะไร', 'ทำไม']);
 
 /** What `maskPersonalData` left in place of personal data: not a topic. */
-const MASK_MARKERS = /\[(?:email|card|thai-id|phone)\]/g;
+const MASK_MARKERS = /\[(?:EMAIL|CARD|THAI_ID|PHONE)\]/g;
 
 /** Distinct index terms of a question, at most MAX_TERMS (the longest first). */
 export function questionTerms(question: string): string[] {

@@ -7,6 +7,8 @@ import type { Scope } from '../ports/store.js';
 import { GAP_PERIOD_DAYS, type GapJson, type GapPeriod } from '../schemas/insights.js';
 import { gapWindows } from '../services/insights.js';
 import type { JobContext } from './types.js';
+import { matchQuestion } from '../curated/match.js';
+import { MAX_CURATED_ANSWERS } from '../services/curated-answers.js';
 
 /** Questions read per query. */
 export const GAP_SLICE = 1_000;
@@ -54,15 +56,12 @@ function trendOf(count: number, previous: number): GapJson['trend'] {
   return 'flat';
 }
 
-/** Duck-typed: curated answers are optional; when a store has them, a gap tells whether one covers it. */
-type CuratedMatcher = { match?(scope: Scope, question: string): Promise<unknown> };
-
+/** Whether one of the workspace's curated answers covers a gap: the match answers use, on its example questions. */
 async function curatedCover(ctx: JobContext, scope: Scope, examples: readonly string[]): Promise<GapJson['curatedAnswer']> {
-  const curated = (ctx.store as { curatedAnswers?: CuratedMatcher }).curatedAnswers;
-  if (!curated?.match) return null;
+  const answers = await ctx.store.curatedAnswers.list(scope, MAX_CURATED_ANSWERS);
   for (const question of examples) {
-    const found = await curated.match(scope, question);
-    if (found) return { covered: true, id: typeof found === 'object' && found !== null && 'id' in found && typeof found.id === 'string' ? found.id : null };
+    const found = matchQuestion(question, answers);
+    if (found) return { covered: true, id: found.id };
   }
   return { covered: false, id: null };
 }

@@ -32,7 +32,8 @@ const BEFORE = '(?<![0-9\u0E50-\u0E59A-Za-z])';
 const AFTER = '(?![0-9\u0E50-\u0E59A-Za-z])';
 const SEP = '[ -]';
 
-const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?){0,8}\.[A-Za-z]{2,24}(?![A-Za-z0-9-])/g;
+/** A local part and domain labels in Latin or in Thai script (internationalised addresses, e.g. `สมชาย@ตัวอย่าง.ไทย`), never mixed. */
+const EMAIL = /(?<![A-Za-z0-9._%+-])(?:[A-Za-z0-9._%+-]{1,64}|[\u0E00-\u0E7F0-9._%+-]{1,64})@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?){0,8}\.[A-Za-z]{2,24}|[\u0E00-\u0E7F0-9](?:[\u0E00-\u0E7F0-9-]{0,61})?(?:\.[\u0E00-\u0E7F0-9][\u0E00-\u0E7F0-9-]{0,61}){0,8}\.(?:[\u0E00-\u0E7F]{2,24}|[A-Za-z]{2,24}))(?![A-Za-z0-9-])/g;
 
 /** 13 digits, plain or in the card's printed grouping 1-2345-67890-12-3. */
 const THAI_ID = new RegExp(`${BEFORE}(?:${D}{13}|${D}${SEP}${D}{4}${SEP}${D}{5}${SEP}${D}{2}${SEP}${D})${AFTER}`, 'g');

@@ -401,6 +401,9 @@ export const FEEDBACK_CITATIONS = table<FeedbackCitationRow>('feedback_citations
 ]);
 
 export const VERIFIED_VISITORS = table<VerifiedVisitorLink>('verified_visitors', [
+  ['tenantId', 'tenant_id', 'text'],
+  ['workspaceId', 'workspace_id', 'text'],
   ['verifiedId', 'verified_id', 'text'],
   ['visitorId', 'visitor_id', 'text'],
+  ['createdAt', 'created_at', 'time'],
 ]);
