@@ -211,8 +211,8 @@ export class SqliteSearchIndex implements SearchIndex {
       const read = this.db
         .transaction(() => ({
           segments: this.sql.get('SELECT id, seq, chunks, data FROM lexical_segments WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
-          deletions: this.sql.get('SELECT rowid, chunk_id, seq FROM lexical_deletions WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
-          audiences: this.sql.get('SELECT rowid, chunk_id, seq, audiences FROM lexical_audiences WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
+          deletions: this.sql.get('SELECT rowid AS rowid, chunk_id, seq FROM lexical_deletions WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
+          audiences: this.sql.get('SELECT rowid AS rowid, chunk_id, seq, audiences FROM lexical_audiences WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as Row[],
         }))
         .deferred();
       const deletions = read.deletions.map((d) => ({ rowid: d.rowid as number, chunkId: d.chunk_id as string, seq: d.seq as number }));
