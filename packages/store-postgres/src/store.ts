@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog, SqlVerifiedVisitors, SqlAudit, SqlRetention } from '@panya/core/rows';
+import { kitAggregates } from '@panya/core/rows';
 import pg from 'pg';
 import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
@@ -37,36 +37,18 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
   const search = new PgSearchIndex(db, n, config.lexicalWeights, config.vectorIndex, shared);
   const kit = new PgDriver(db, n);
   return {
+    ...kitAggregates(kit),
     tenants: new PgTenants(db, n),
     workspaces: new PgWorkspaces(db, n, search),
     apiKeys: new PgApiKeys(db, n),
     documents: new PgDocuments(db, n),
-    audit: new SqlAudit(kit),
-    retention: new SqlRetention(kit),
     search,
     rateLimits: new PgRateLimits(db, n),
     usage: new PgUsage(db, n),
     users: new PgUsers(db, n),
     jobs: new PgJobs(db, n),
     conversations: new PgConversations(db, n),
-    hostnames: new SqlHostnames(kit),
-    curatedAnswers: new SqlCuratedAnswers(kit),
-    evals: new SqlEvals(kit),
-    tombstones: new SqlTombstones(kit),
-    visitorKeys: new SqlVisitorKeys(kit),
-    verifiedVisitors: new SqlVerifiedVisitors(kit),
-    billing: new SqlBilling(kit),
-    resolutions: new SqlResolutions(kit),
-    flows: new SqlFlows(kit),
-    origins: new SqlOrigins(kit),
-    connectors: new SqlConnectors(kit),
-    idempotency: new SqlIdempotency(kit),
-    tickets: new SqlTickets(kit),
-    personas: new SqlPersonas(kit),
-    questions: new SqlQuestionLog(kit),
-    feedback: new SqlFeedback(kit),
     visitors: new PgVisitors(db, n),
-    customers: new SqlCustomers(kit),
     inbox: new PgInbox(db, n),
   };
 }

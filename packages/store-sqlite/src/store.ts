@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
-import { SqlBilling, SqlConnectors, SqlCustomers, type SqlDriver, SqlFlows, SqlHostnames, SqlIdempotency, SqlOrigins, SqlPersonas, SqlResolutions, SqlTickets, SqlTombstones, SqlVisitorKeys, SqlCuratedAnswers, SqlEvals, SqlFeedback, SqlQuestionLog, SqlVerifiedVisitors, SqlAudit, SqlRetention } from '@panya/core/rows';
+import { kitAggregates, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
@@ -78,36 +78,18 @@ const translated =
 function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counters: Counters, shared: boolean, trigramIndex: boolean, writer?: DocumentWriter, vectors?: VectorIndexes, graphs: VectorIndexes | undefined = vectors) {
   const search = new SqliteSearchIndex(db, sql, run, undefined, shared, vectors, trigramIndex);
   return {
+    ...kitAggregates(kit),
     tenants: new SqliteTenants(sql, run, search, counters, graphs),
     workspaces: new SqliteWorkspaces(sql, run, search, counters),
     apiKeys: new SqliteApiKeys(sql, run),
     documents: new SqliteDocuments(sql, run, writer),
-    audit: new SqlAudit(kit),
-    retention: new SqlRetention(kit),
     search,
     rateLimits: new SqliteRateLimits(counters),
     usage: new SqliteUsage(sql, run, counters, shared),
     users: new SqliteUsers(sql, run),
     jobs: new SqliteJobs(sql, run),
     conversations: new SqliteConversations(db, sql, run),
-    hostnames: new SqlHostnames(kit),
-    curatedAnswers: new SqlCuratedAnswers(kit),
-    evals: new SqlEvals(kit),
-    tombstones: new SqlTombstones(kit),
-    visitorKeys: new SqlVisitorKeys(kit),
-    verifiedVisitors: new SqlVerifiedVisitors(kit),
-    billing: new SqlBilling(kit),
-    resolutions: new SqlResolutions(kit),
-    flows: new SqlFlows(kit),
-    origins: new SqlOrigins(kit),
-    connectors: new SqlConnectors(kit),
-    idempotency: new SqlIdempotency(kit),
-    tickets: new SqlTickets(kit),
-    personas: new SqlPersonas(kit),
-    questions: new SqlQuestionLog(kit),
-    feedback: new SqlFeedback(kit),
     visitors: new SqliteVisitors(db, sql, run),
-    customers: new SqlCustomers(kit),
     inbox: new SqliteInbox(sql, run),
   };
 }

@@ -25,3 +25,4 @@ export { SqlEvals } from './aggregates/evaluation.js';
 export { SqlFeedback, SqlQuestionLog } from './aggregates/insights.js';
 export { SqlAudit } from './aggregates/audit.js';
 export { SqlRetention } from './aggregates/retention.js';
+export { kitAggregates } from './aggregates/index.js';
