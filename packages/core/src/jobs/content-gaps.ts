@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
+import { embedInBatches } from '../embedders/batches.js';
+import { HashEmbedder } from '../embedders/hash.js';
 import { GapClusterer, type GapReason } from '../insights/gap-clusters.js';
+import type { Embedder } from '../ports/embedder.js';
 import type { GapRequest, QuestionRecord } from '../ports/insights.js';
 import type { Scope } from '../ports/store.js';
 import { GAP_PERIOD_DAYS, type GapJson, type GapPeriod } from '../schemas/insights.js';
@@ -18,6 +21,10 @@ export const GAP_STEP = 100;
 export const MAX_GAP_QUESTIONS = 200_000;
 /** Clusters kept per computation (largest first). */
 export const MAX_GAPS = 50;
+/** Question texts embedded per call to the embedder (the thread is yielded between calls). */
+export const GAP_EMBED_BATCH = 64;
+/** Distinct question texts whose vectors are kept across slices of one computation (1,024 floats each at most, ~40 MB). */
+const VECTORS_CACHED = 10_000;
 /** Requests taken per round. */
 const REQUESTS = 20;
 
@@ -66,26 +73,83 @@ async function curatedCover(ctx: JobContext, scope: Scope, examples: readonly st
   return { covered: false, id: null };
 }
 
-/** Clusters one workspace's gap questions of a period, counts the previous period against them, and stores the result. */
-export async function computeGaps(ctx: JobContext, request: GapRequest, now: Date): Promise<number> {
-  const scope = { tenantId: request.tenantId, workspaceId: request.workspaceId };
-  const period = (Object.hasOwn(GAP_PERIOD_DAYS, request.period) ? request.period : '30d') as GapPeriod;
-  const windows = gapWindows(period, now);
+/** A failure of the embedder, told apart from a store failure (which fails the job). */
+class EmbeddingFailed extends Error {}
+
+/** Vectors of question texts, each distinct text embedded once (within the cache's bound). */
+class QuestionVectors {
+  private readonly cache = new Map<string, Float32Array>();
+  constructor(private readonly embedder: Embedder) {}
+
+  /** The vectors of a slice's questions, in order, embedding the texts not seen yet in batches. */
+  async of(questions: readonly string[]): Promise<Float32Array[]> {
+    const local = new Map<string, Float32Array>();
+    const missing = [...new Set(questions.filter((q) => !this.cache.has(q)))];
+    for (let i = 0; i < missing.length; i += GAP_EMBED_BATCH) {
+      const batch = missing.slice(i, i + GAP_EMBED_BATCH);
+      let vectors: Float32Array[];
+      try {
+        vectors = (await embedInBatches(this.embedder, batch)).embeddings;
+      } catch (e) {
+        throw new EmbeddingFailed(e instanceof Error ? e.message : String(e));
+      }
+      batch.forEach((text, j) => {
+        local.set(text, vectors[j]!);
+        if (this.cache.size < VECTORS_CACHED) this.cache.set(text, vectors[j]!);
+      });
+      await yieldThread();
+    }
+    return questions.map((q) => this.cache.get(q) ?? local.get(q)!);
+  }
+}
+
+/** Clusters one workspace's gap questions of a period (by vector when `vectors` is given) and counts the previous period against them. */
+async function clusterGaps(ctx: JobContext, scope: Scope, windows: ReturnType<typeof gapWindows>, vectors: QuestionVectors | null): Promise<{ clusterer: GapClusterer; questions: number }> {
   const clusterer = new GapClusterer();
   let questions = 0;
   for await (const slice of questionsIn(ctx, scope, windows.current)) {
+    const embedded = vectors ? await vectors.of(slice.map((q) => q.question)) : null;
     for (let i = 0; i < slice.length; i += GAP_STEP) {
-      for (const q of slice.slice(i, i + GAP_STEP)) clusterer.add({ question: q.question, createdAt: q.createdAt, reasons: reasonsOf(q) });
+      for (let j = i; j < Math.min(i + GAP_STEP, slice.length); j++) {
+        const q = slice[j]!;
+        clusterer.add({ question: q.question, createdAt: q.createdAt, reasons: reasonsOf(q), ...(embedded ? { vector: embedded[j]! } : {}) });
+      }
       await yieldThread();
     }
     questions += slice.length;
   }
   for await (const slice of questionsIn(ctx, scope, windows.previous)) {
+    const embedded = vectors ? await vectors.of(slice.map((q) => q.question)) : null;
     for (let i = 0; i < slice.length; i += GAP_STEP) {
-      for (const q of slice.slice(i, i + GAP_STEP)) clusterer.countPrevious(q.question);
+      for (let j = i; j < Math.min(i + GAP_STEP, slice.length); j++) clusterer.countPrevious(slice[j]!.question, embedded?.[j]);
       await yieldThread();
     }
   }
+  return { clusterer, questions };
+}
+
+/**
+ * The clusters of a period: by vector with a configured embedder (not the model-free `hash`
+ * one, whose vectors say no more than the terms), lexical without one or when embedding fails.
+ */
+async function clustersOf(ctx: JobContext, scope: Scope, windows: ReturnType<typeof gapWindows>) {
+  if (!ctx.embedder.queryTime && !(ctx.embedder instanceof HashEmbedder)) {
+    try {
+      return await clusterGaps(ctx, scope, windows, new QuestionVectors(ctx.embedder));
+    } catch (e) {
+      if (!(e instanceof EmbeddingFailed)) throw e;
+      ctx.logger.warn('content gaps: embedding the questions failed; clustered lexically', { tenantId: scope.tenantId, workspaceId: scope.workspaceId, embedder: ctx.embedder.id, error: e.message });
+    }
+  }
+  return clusterGaps(ctx, scope, windows, null);
+}
+
+/** Clusters one workspace's gap questions of a period, counts the previous period against them, and stores the result. */
+export async function computeGaps(ctx: JobContext, request: GapRequest, now: Date): Promise<number> {
+  const scope = { tenantId: request.tenantId, workspaceId: request.workspaceId };
+  const period = (Object.hasOwn(GAP_PERIOD_DAYS, request.period) ? request.period : '30d') as GapPeriod;
+  const windows = gapWindows(period, now);
+  const { clusterer, questions } = await clustersOf(ctx, scope, windows);
   const clusters: GapJson[] = [];
   for (const gap of clusterer.top(MAX_GAPS)) {
     const nearest = ctx.nearestDocument ? await ctx.nearestDocument(scope, gap.examples.join('\n')) : null;
