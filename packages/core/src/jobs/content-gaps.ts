@@ -23,7 +23,7 @@ export const MAX_GAP_QUESTIONS = 200_000;
 export const MAX_GAPS = 50;
 /** Question texts embedded per call to the embedder (the thread is yielded between calls). */
 export const GAP_EMBED_BATCH = 64;
-/** Distinct question texts whose vectors are kept across slices of one computation (1,024 floats each at most, ~40 MB). */
+/** Distinct question texts whose vectors are kept across slices of one computation (~15 MB at 384 dimensions). */
 const VECTORS_CACHED = 10_000;
 /** Requests taken per round. */
 const REQUESTS = 20;
