@@ -57,7 +57,7 @@ describe('README: pnpm start and every curl example', () => {
   let dir: string;
   let child: ReturnType<typeof spawn>;
   let env: Record<string, string>;
-  const ids: { doc: string[]; ws: string[]; conv: string[]; msg: string[]; key: string[] } = { doc: [], ws: [], conv: [], msg: [], key: [] };
+  const ids: { doc: string[]; ws: string[]; conv: string[]; msg: string[]; key: string[]; cited: string[] } = { doc: [], ws: [], conv: [], msg: [], key: [], cited: [] };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'panya-readme-'));
@@ -191,6 +191,23 @@ describe('README: pnpm start and every curl example', () => {
       expect(r.status).toBe(200);
       expect(r.json().data[0]).toMatchObject({ reason: 'open_ticket', conversationId: ids.conv[0] });
     }],
+    [/\/api\/insights\/gaps\?period=30d"/, (r) => {
+      expect(r.status).toBe(200);
+      expect(Array.isArray(r.json().data)).toBe(true);
+      expect(r.json()).toHaveProperty('computedAt');
+    }],
+    [/\/api\/feedback\?rating=down&hasComment=true"/, (r) => {
+      expect(r.status).toBe(200);
+      // The thumbs-down given above, with the passages its answer cited.
+      const [item] = r.json().data;
+      expect(item).toMatchObject({ rating: 'down', comment: 'Not what I asked', messageId: ids.msg[0] });
+      expect(item.citations.length).toBeGreaterThan(0);
+      ids.cited.push(item.citations[0].documentId);
+    }],
+    [/\/api\/docs\/doc_\.\.\.\/feedback"/, (r) => {
+      expect(r.status).toBe(200);
+      expect(r.json()).toMatchObject({ documentId: ids.cited[0], negative: 1 });
+    }],
     [/"name":"Nok"/, (r) => expect([r.status, r.json().locale]).toEqual([201, 'th'])],
     [/\/api\/docs\/upload\?wait=true/, (r) => {
       expect(r.status).toBe(201);
@@ -249,6 +266,8 @@ describe('README: pnpm start and every curl example', () => {
         command = command.replace('doc_...', ids.doc.at(-2)!).replace('doc_...', ids.doc.at(-1)!);
       } else if (/-X DELETE "\$URL\/api\/docs\/doc_/.test(command)) {
         command = command.replace('doc_...', ids.doc[0]!);
+      } else if (/\/api\/docs\/doc_\.\.\.\/feedback/.test(command)) {
+        command = command.replace('doc_...', ids.cited[0] ?? 'doc_');
       } else if (/\/reindex/.test(command)) {
         const made = await curl(`curl -s "$URL/api/docs" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"title":"Reindexed","contentMd":"Reindex me."}'`, dir, env);
         command = command.replace('doc_...', made.json().id);
