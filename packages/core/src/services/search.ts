@@ -109,8 +109,9 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
   /** Every channel filters by `audiences` inside its own query, before its top k (null: no filter). */
   async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences, redact?: (text: string) => string): Promise<Retrieval> {
     const k = Math.max(depth, limit);
-    // What the embedder (possibly a remote provider) sees: the workspace's redaction applied.
-    const embedText = redact ? redact(query) : query;
+    // What the embedder (possibly a remote provider) sees: the workspace's redaction applied, only
+    // when a vector channel runs (most searches weigh it 0 and skip the patterns).
+    const embedText = () => (redact ? redact(query) : query);
     // Topic words only ("how long does shipping take" → shipping); all of it if nothing is left.
     const topic = searchTerms(query);
     const { terms, pairs, grams } = topic.terms.length > 0 ? topic : { terms: boundTerms(tokenize(query)), pairs: [], grams: [] };
@@ -122,7 +123,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const [lexical, semantic] = await Promise.all([
       (weights.lexical > 0 || queryTime) && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k, audiences) : none,
       weights.semantic > 0 && capabilities.vectors && !queryTime
-        ? embedder.embedQuery(embedText).then(
+        ? embedder.embedQuery(embedText()).then(
             (v) => store.search.semantic(scope, v, k, audiences),
             (error: unknown) => ((complete = false), keywordsOnly(error)),
           )
@@ -132,7 +133,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const few = lexical.length < TRIGRAM_FALLBACK_BELOW;
     const fallback = capabilities.trigram && fragments.length > 0 && ((weights.trigram > 0 && (weights.lexical === 0 || few)) || (queryTime && few));
     const trigram = fallback ? await store.search.trigram(scope, fragments, k, audiences) : [];
-    const vectors = queryTime && queryTimeVectors ? await queryTimeVectors.rank(embedText, await store.search.getChunks(scope, topCandidates(lexical, trigram)), k) : semantic;
+    const vectors = queryTime && queryTimeVectors ? await queryTimeVectors.rank(embedText(), await store.search.getChunks(scope, topCandidates(lexical, trigram)), k) : semantic;
     return { hits: reciprocalRankFusion({ lexical, trigram, semantic: vectors }, weights, RRF_K), complete };
   }
 
