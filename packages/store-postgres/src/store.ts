@@ -1,15 +1,13 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
 import { kitAggregates } from '@panya/core/rows';
 import pg from 'pg';
-import { PgConversations } from './conversations.js';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { tenantScopedTables } from './tenant-erasure.js';
 import { PgDocuments } from './documents.js';
-import { PgInbox, PgVisitors } from './support.js';
 import { PgDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
-import { PgJobs, PgRateLimits, PgUsage, PgUsers } from './operations.js';
+import { PgRateLimits, PgUsage, PgUsers } from './operations.js';
 import { PgSearchIndex, type LexicalWeights, type VectorIndexOptions } from './search-index.js';
 import { PgApiKeys, PgTenants, PgWorkspaces } from './tenancy.js';
 
@@ -46,10 +44,6 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     rateLimits: new PgRateLimits(db, n),
     usage: new PgUsage(db, n),
     users: new PgUsers(db, n),
-    jobs: new PgJobs(db, n),
-    conversations: new PgConversations(db, n),
-    visitors: new PgVisitors(db, n),
-    inbox: new PgInbox(db, n),
   };
 }
 

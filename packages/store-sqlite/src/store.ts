@@ -3,9 +3,7 @@ import { kitAggregates, type SqlDriver } from '@panya/core/rows';
 import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
-import { SqliteConversations } from './conversations.js';
 import { SqliteDocuments } from './documents.js';
-import { SqliteInbox, SqliteVisitors } from './support.js';
 import { SqliteDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
@@ -13,7 +11,7 @@ import { tenantScopedTables } from './tenant-erasure.js';
 import { SqliteSearchIndex } from './search-index.js';
 import { syncTrigramTable } from './trigram-table.js';
 import { VectorIndexes, type VectorIndexOptions } from './vector-index.js';
-import { SqliteJobs, SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
+import { SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
 import { SqliteApiKeys, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
 
 /**
@@ -87,10 +85,6 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     rateLimits: new SqliteRateLimits(counters),
     usage: new SqliteUsage(sql, run, counters, shared),
     users: new SqliteUsers(sql, run),
-    jobs: new SqliteJobs(sql, run),
-    conversations: new SqliteConversations(db, sql, run),
-    visitors: new SqliteVisitors(db, sql, run),
-    inbox: new SqliteInbox(sql, run),
   };
 }
 

@@ -89,6 +89,16 @@ sql.skipLocked = new Sql([{ perDialect: { postgres: ' FOR UPDATE SKIP LOCKED', s
 /** ` COLLATE "C"` where text sorts by the database's locale (Postgres): byte order, as SQLite sorts. */
 sql.byteOrder = new Sql([{ perDialect: { postgres: ' COLLATE "C"', sqlite: '' } }]);
 
+/**
+ * The domain part of the e-mail in `column` (a trusted column name), written as each store's
+ * expression index on it is: a query must say it the same way for the index to serve it.
+ */
+sql.emailDomain = (column: string): Sql =>
+  new Sql([{ perDialect: { postgres: `split_part(${column}, '@', 2)`, sqlite: `substr(${column}, instr(${column}, '@') + 1)` } }]);
+
+/** Whether the text in `column` (a trusted column name) starts with `prefix`, counted in characters as both dialects count them. */
+sql.startsWith = (column: string, prefix: string): Sql => sql`substr(${sql.raw(column)}, 1, ${[...prefix].length}) = ${prefix}`;
+
 /** Fragments joined with a separator (`AND`, `, `). */
 sql.join = (fragments: readonly Sql[], separator: string): Sql => new Sql(fragments.flatMap((f, i) => (i === 0 ? f.parts : [{ text: separator }, ...f.parts])));
 

@@ -407,3 +407,29 @@ export const VERIFIED_VISITORS = table<VerifiedVisitorLink>('verified_visitors',
   ['visitorId', 'visitor_id', 'text'],
   ['createdAt', 'created_at', 'time'],
 ]);
+
+/** A job's lease: who runs it, until when (a row per job, taken and released by the job runner). */
+export interface JobLeaseRow {
+  job: string;
+  holder: string;
+  until: string;
+}
+
+export const JOB_LEASES = table<JobLeaseRow>('job_leases', [
+  ['job', 'job', 'text'],
+  ['holder', 'holder', 'text'],
+  ['until', 'until', 'time'],
+]);
+
+/** A job's resumable state (a cursor, a checkpoint). */
+export interface JobStateRow {
+  job: string;
+  state: Record<string, unknown>;
+  updatedAt: string;
+}
+
+export const JOB_STATE = table<JobStateRow>('job_state', [
+  ['job', 'job', 'text'],
+  ['state', 'state', 'json'],
+  ['updatedAt', 'updated_at', 'time'],
+]);

@@ -12,7 +12,9 @@ import { SqlHostnames, SqlTombstones } from './hostnames.js';
 import { SqlFeedback, SqlQuestionLog } from './insights.js';
 import { SqlResolutions } from './resolutions.js';
 import { SqlRetention } from './retention.js';
-import { SqlCustomers, SqlPersonas, SqlTickets } from './support.js';
+import { SqlConversations } from './conversations.js';
+import { SqlJobs } from './jobs.js';
+import { SqlCustomers, SqlInbox, SqlPersonas, SqlTickets, SqlVisitors } from './support.js';
 import { SqlConnectors, SqlIdempotency, SqlOrigins } from './sync.js';
 import { SqlVerifiedVisitors, SqlVisitorKeys } from './visitor-keys.js';
 
@@ -37,5 +39,9 @@ export function kitAggregates(kit: SqlDriver) {
     customers: new SqlCustomers(kit),
     questions: new SqlQuestionLog(kit),
     feedback: new SqlFeedback(kit),
+    conversations: new SqlConversations(kit),
+    visitors: new SqlVisitors(kit),
+    inbox: new SqlInbox(kit),
+    jobs: new SqlJobs(kit),
   };
 }
