@@ -25,8 +25,11 @@ export interface IndexSpec<T> {
   name: string;
   fields: readonly FieldPath<T>[];
   unique?: true;
-  /** A partial index's predicate, in SQL both dialects read (state it once, beside the rule it serves). */
-  where?: string;
+  /**
+   * A partial index's predicate, in SQL both dialects read, or rendered for the dialect (state
+   * it once, beside the rule it serves).
+   */
+  where?: string | ((ctx: RenderContext) => string);
 }
 
 export interface TableOptions<T> {
@@ -45,7 +48,8 @@ function columnOf<T>(spec: TableSpec<T>, field: FieldPath<T>, dialect: DialectNa
 
 function indexDdl<T>(spec: TableSpec<T>, index: IndexSpec<T>, ctx: RenderContext): string {
   const cols = index.fields.map((f) => columnOf(spec, f, ctx.dialect.name)).join(', ');
-  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${index.name} ON ${ctx.name(spec.table)} (${cols})${index.where ? ` WHERE ${index.where}` : ''}`;
+  const where = typeof index.where === 'function' ? index.where(ctx) : index.where;
+  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${index.name} ON ${ctx.name(spec.table)} (${cols})${where ? ` WHERE ${where}` : ''}`;
 }
 
 /** `CREATE TABLE` with every column of the spec, its primary key and its indexes. */

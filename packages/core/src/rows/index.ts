@@ -12,6 +12,7 @@ export { sql, Sql, type RenderContext } from './sql.js';
 export type { SqlDriver } from './driver.js';
 export { SqlTable } from './table.js';
 export { addColumns, addIndexes, createTable, type IndexSpec, type KitStatements, type TableOptions } from './ddl.js';
+export { BILLABLE_INDEX, billableWhere, LEGACY_BILLABLE_INDEX } from './billable-index.js';
 export { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE, type KitMigration } from './kit-migrations.js';
 export { SqlBilling } from './aggregates/billing.js';
 export { SqlFlows } from './aggregates/flows.js';

@@ -5,7 +5,8 @@
  */
 import { addColumns, addIndexes, createTable, type KitStatements } from './ddl.js';
 import type { RenderContext } from './sql.js';
-import { DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS, AUDIT_EVENTS, WORKSPACES } from './tables.js';
+import { BILLABLE_INDEX, LEGACY_BILLABLE_INDEX } from './billable-index.js';
+import { CONVERSATIONS, DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS, AUDIT_EVENTS, WORKSPACES } from './tables.js';
 
 export interface KitMigration {
   /** Stable and unique: `<table>-<what>`. */
@@ -116,6 +117,9 @@ function lexicalAudiences(ctx: RenderContext): string[] {
   ];
 }
 
+/** Billable indexes of earlier predicates, dropped when the current one is built. */
+const dropBillable = [LEGACY_BILLABLE_INDEX];
+
 export const KIT_MIGRATIONS: readonly KitMigration[] = [
   { id: 'documents-audiences', statements: (ctx) => [...addColumns(DOCUMENTS, ['audiences'])(ctx), ...documentAudiences(ctx)] },
   { id: 'visitor-keys-v1', statements: createTable(VISITOR_KEYS, { primaryKey: ['tenantId', 'workspaceId'] }) },
@@ -190,6 +194,13 @@ export const KIT_MIGRATIONS: readonly KitMigration[] = [
     ],
   },
   { id: 'lexical-audiences-v1', statements: lexicalAudiences },
+  // The billable index from core's predicate, replacing the numbered migrations' copy of it. Its
+  // name (and so this step's id) follows the predicate: a changed rule runs the step again
+  // everywhere; list the index it replaces in `dropBillable` then.
+  {
+    id: `index-${BILLABLE_INDEX.name}`,
+    statements: (ctx) => [...dropBillable.map((name) => `DROP INDEX IF EXISTS ${ctx.name(name)}`), ...addIndexes(CONVERSATIONS, [BILLABLE_INDEX])(ctx)],
+  },
 ];
 
 /** Where each store records the steps it applied. */

@@ -17,7 +17,7 @@ import { operationsSuite } from './operations-conformance.js';
 import { searchIndexSuite } from './search-conformance.js';
 import { syncSuite } from './sync-conformance.js';
 import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
-import { kitSuite } from './kit-conformance.js';
+import { billableIndexSuite, kitSuite } from './kit-conformance.js';
 import { insightsSuite } from './insights-conformance.js';
 import { auditSuite } from './audit-conformance.js';
 import { retentionSuite } from './retention-conformance.js';
@@ -194,6 +194,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     hostnamesSuite(() => store);
     insightsSuite(() => store);
     kitSuite(() => handle.kit);
+    billableIndexSuite(() => handle.kit);
     billingSuite(() => store);
     resolutionsSuite(() => store);
     flowsSuite(() => store);

@@ -5,6 +5,9 @@ import { createTable } from '../rows/ddl.js';
 import type { SqlDriver } from '../rows/driver.js';
 import { sql } from '../rows/sql.js';
 import { SqlTable } from '../rows/table.js';
+import { BILLABLE_INDEX, LEGACY_BILLABLE_INDEX } from '../rows/billable-index.js';
+import { CONVERSATIONS } from '../rows/tables.js';
+import { BILLABLE_CONVERSATION } from '../services/resolutions.js';
 
 interface Note {
   id: string;
@@ -109,3 +112,47 @@ export function kitSuite(getKit: () => SqlDriver | undefined): void {
     });
   });
 }
+
+/** An index's definition as the store keeps it (sqlite_master, pg_indexes); null when there is none. */
+async function indexDefinition(kit: SqlDriver, name: string): Promise<string | null> {
+  const statement =
+    kit.dialect.name === 'sqlite'
+      ? sql`SELECT sql AS def FROM sqlite_master WHERE type = 'index' AND name = ${name}`
+      : sql`SELECT indexdef AS def FROM pg_indexes WHERE indexname = ${name} AND to_regclass(quote_ident(schemaname) || '.' || quote_ident(indexname)) = to_regclass(${kit.name(name)})`;
+  const { rows } = await kit.query(statement);
+  return (rows[0]?.def as string | undefined) ?? null;
+}
+
+/** Every combination of the rule's flags, each with whether core's rule calls it billable. */
+function flagCombinations(): { flags: Record<string, boolean>; billable: boolean }[] {
+  const fields = Object.keys(BILLABLE_CONVERSATION) as (keyof typeof BILLABLE_CONVERSATION)[];
+  return Array.from({ length: 2 ** fields.length }, (_, n) => {
+    const flags = Object.fromEntries(fields.map((f, i) => [f, ((n >> i) & 1) === 1]));
+    return { flags, billable: fields.every((f) => flags[f] === BILLABLE_CONVERSATION[f]) };
+  });
+}
+
+export function billableIndexSuite(getKit: () => SqlDriver | undefined): void {
+  describe('billable index', () => {
+    it("is the store's index of core's billable predicate: named from it, and true of exactly the conversations the rule bills", async () => {
+      const kit = need(getKit());
+      expect(await indexDefinition(kit, LEGACY_BILLABLE_INDEX)).toBeNull();
+      const def = await indexDefinition(kit, BILLABLE_INDEX.name);
+      expect(def, `index ${BILLABLE_INDEX.name} (named from BILLABLE_CONVERSATION) is missing: a changed rule needs its kit step`).not.toBeNull();
+      expect(def).toMatch(/\(\s*last_message_at\s*\)/);
+      const where = def!.slice(def!.search(/\bWHERE\b/i) + 'WHERE'.length);
+      const conversations = new SqlTable(kit, CONVERSATIONS);
+      // The index's own WHERE clause, evaluated by the store over every combination of the rule's
+      // flags, agrees with core's rule: a rule changed without its index fails here.
+      for (const { flags, billable } of flagCombinations()) {
+        const columns = sql.join(
+          Object.entries(flags).map(([field, value]) => sql`CAST(${conversations.value(field as keyof typeof BILLABLE_CONVERSATION, value)} AS boolean) AS ${conversations.col(field as keyof typeof BILLABLE_CONVERSATION)}`),
+          ', ',
+        );
+        const { rows } = await kit.query(sql`SELECT CASE WHEN ${sql.raw(where)} THEN 1 ELSE 0 END AS hit FROM (SELECT ${columns}) conversations`);
+        expect({ flags, indexed: Number(rows[0]!.hit) === 1 }).toEqual({ flags, indexed: billable });
+      }
+    });
+  });
+}
+

@@ -1,7 +1,7 @@
 import type { ConversationFilter, ConversationRecord, ConversationStore, MessageFeedback, MessageRecord, NewConversation, NewMessage } from '../../ports/conversations.js';
 import type { ResolutionRecord } from '../../ports/resolutions.js';
 import type { Scope } from '../../ports/scope.js';
-import { BILLABLE_CONVERSATION } from '../../services/resolutions.js';
+import { billableWhere } from '../billable-index.js';
 import { page } from '../codec.js';
 import type { SqlDriver } from '../driver.js';
 import { sql, type Sql } from '../sql.js';
@@ -113,10 +113,10 @@ export class SqlConversations implements ConversationStore {
   countBillable(tenantId: string, period: { start: string; end: string }, idleBefore?: string) {
     const c = this.conversations;
     const idle = idleBefore === undefined ? sql.empty : sql` AND c.last_message_at <= ${c.value('lastMessageAt', idleBefore)}`;
-    // Core's billable predicate in the dialect's literals: the conversations_billable index serves it.
+    // Core's billable predicate in the dialect's literals, as the billable index states it (so it serves this count).
     return c.count(
       sql`SELECT COUNT(*) AS n FROM ${c.ref} c
-          WHERE c.tenant_id = ${tenantId} AND ${sql.raw(c.codec.where(BILLABLE_CONVERSATION, 'c'))}
+          WHERE c.tenant_id = ${tenantId} AND ${sql.raw(billableWhere(this.driver, 'c'))}
             AND c.last_message_at >= ${period.start} AND c.last_message_at < ${period.end}${idle}
             AND NOT EXISTS (SELECT 1 FROM ${this.resolutions.ref} r WHERE r.conversation_id = c.id)`,
     );

@@ -3,7 +3,8 @@ import type { MeterKey } from '../../billing/catalog.js';
 import type { DisqualifyReason, ResolutionRecord, ResolutionStore } from '../../ports/resolutions.js';
 import type { TimeRange } from '../../ports/usage.js';
 import type { Scope } from '../../ports/scope.js';
-import { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG } from '../../services/resolutions.js';
+import { DISQUALIFYING_FLAG } from '../../services/resolutions.js';
+import { billableWhere } from '../billable-index.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';
@@ -22,7 +23,7 @@ export class SqlResolutions implements ResolutionStore {
 
   /** Core's billable predicate in the dialect's literals, for the conversation aliased `c`. */
   private get billable() {
-    return sql.raw(this.conversations.codec.where(BILLABLE_CONVERSATION, 'c'));
+    return sql.raw(billableWhere(this.driver, 'c'));
   }
 
   candidates({ from, idleBefore }: { from: string; idleBefore: string }, limit: number, tenantId?: string) {

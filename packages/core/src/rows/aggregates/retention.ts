@@ -2,7 +2,7 @@ import type { ConversationRecord, MessageRecord } from '../../ports/conversation
 import type { RetentionStore } from '../../ports/store.js';
 import type { Scope } from '../../ports/scope.js';
 import type { ResolutionRecord } from '../../ports/resolutions.js';
-import { BILLABLE_CONVERSATION } from '../../services/resolutions.js';
+import { billableWhere } from '../billable-index.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';
@@ -24,10 +24,7 @@ export class SqlRetention implements RetentionStore {
     const c = this.conversations;
     // Idle since `before`, and not a resolution the detector has still to count: billing keeps
     // its record (the resolution row: ids and period, no text) and nothing else.
-    const billable = sql.join(
-      Object.entries(BILLABLE_CONVERSATION).map(([field, value]) => sql`${c.col(field as keyof typeof BILLABLE_CONVERSATION)} = ${c.value(field as keyof typeof BILLABLE_CONVERSATION, value)}`),
-      ' AND ',
-    );
+    const billable = sql.raw(billableWhere(c.driver));
     const expired = sql`SELECT id FROM ${c.ref} WHERE tenant_id = ${scope.tenantId} AND workspace_id = ${scope.workspaceId} AND last_message_at < ${c.value('lastMessageAt', before)} AND NOT (${billable} AND NOT EXISTS (SELECT 1 FROM ${this.resolutions.ref} r WHERE r.conversation_id = ${c.ref}.id))`;
     const messages = await this.messages.run(sql`DELETE FROM ${this.messages.ref} WHERE id IN (SELECT id FROM ${this.messages.ref} WHERE conversation_id IN (${expired}) LIMIT ${limit})`);
     if (messages >= limit) return { messages, conversations: 0 };
