@@ -39,7 +39,7 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
     tenants: new PgTenants(db, n),
     workspaces: new PgWorkspaces(db, n, search),
     apiKeys: new PgApiKeys(db, n),
-    documents: new PgDocuments(db, n),
+    documents: new PgDocuments(kit),
     search,
     rateLimits: new PgRateLimits(db, n),
     usage: new PgUsage(db, n),

@@ -80,7 +80,7 @@ function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counte
     tenants: new SqliteTenants(sql, run, search, counters, graphs),
     workspaces: new SqliteWorkspaces(sql, run, search, counters),
     apiKeys: new SqliteApiKeys(sql, run),
-    documents: new SqliteDocuments(sql, run, writer),
+    documents: new SqliteDocuments(kit, writer),
     search,
     rateLimits: new SqliteRateLimits(counters),
     usage: new SqliteUsage(sql, run, counters, shared),

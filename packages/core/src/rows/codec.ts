@@ -34,13 +34,18 @@ export interface ColumnSpec<T> {
   default?: string;
 }
 
+/** A column the store's own queries keep (a lease, a revision): in the table, never in the record. */
+export type InternalColumn = Omit<ColumnSpec<never>, 'field' | 'nullAs'>;
+
 export interface TableSpec<T> {
   table: string;
   columns: readonly ColumnSpec<T>[];
+  /** Every other column of the table: the spec names each column the table has. */
+  internal?: readonly InternalColumn[];
 }
 
-export function tableSpec<T>(table: string, columns: readonly ColumnSpec<T>[]): TableSpec<T> {
-  return { table, columns };
+export function tableSpec<T>(table: string, columns: readonly ColumnSpec<T>[], internal?: readonly InternalColumn[]): TableSpec<T> {
+  return internal ? { table, columns, internal } : { table, columns };
 }
 
 export interface Dialect {

@@ -11,11 +11,11 @@ const TYPES: Record<DialectName, Record<string, string>> = {
   postgres: { text: 'text', integer: 'bigint', real: 'double precision', bool: 'boolean', json: 'jsonb', time: 'timestamptz' },
 };
 
-function columnType(c: ColumnSpec<unknown>, dialect: DialectName): string {
+function columnType(c: Omit<ColumnSpec<unknown>, 'field'>, dialect: DialectName): string {
   return TYPES[dialect][c.kind === 'number' ? (c.type ?? 'integer') : c.kind]!;
 }
 
-function columnDdl(c: ColumnSpec<unknown>, dialect: DialectName): string {
+function columnDdl(c: Omit<ColumnSpec<unknown>, 'field'>, dialect: DialectName): string {
   const name = c.named?.[dialect] ?? c.column;
   return `${name} ${columnType(c, dialect)}${c.nullable ? '' : ' NOT NULL'}${c.default === undefined ? '' : ` DEFAULT ${c.default}`}`;
 }
@@ -56,7 +56,7 @@ function indexDdl<T>(spec: TableSpec<T>, index: IndexSpec<T>, ctx: RenderContext
 export function createTable<T>(spec: TableSpec<T>, options: TableOptions<T>): KitStatements {
   return (ctx) => {
     const d = ctx.dialect.name;
-    const columns = spec.columns.map((c) => columnDdl(c as ColumnSpec<unknown>, d));
+    const columns = [...spec.columns, ...(spec.internal ?? [])].map((c) => columnDdl(c as ColumnSpec<unknown>, d));
     const key = `PRIMARY KEY (${options.primaryKey.map((f) => columnOf(spec, f, d)).join(', ')})`;
     return [`CREATE TABLE ${ctx.name(spec.table)} (${[...columns, key].join(', ')})`, ...(options.indexes ?? []).map((i) => indexDdl(spec, i, ctx))];
   };

@@ -4,7 +4,7 @@
  * aggregates written once over it; the kit's schema steps; the workspace purge loop. Imported as
  * `@panya/core/rows`; not part of the engine API.
  */
-export { page, rowCodec, tableSpec, type ColumnKind, type ColumnSpec, type Conflict, type Dialect, type DialectName, type FieldPath, type Row, type RowCodec, type TableSpec } from './codec.js';
+export { page, rowCodec, tableSpec, type ColumnKind, type ColumnSpec, type Conflict, type Dialect, type DialectName, type FieldPath, type InternalColumn, type Row, type RowCodec, type TableSpec } from './codec.js';
 export * as tables from './tables.js';
 export { purgeWorkspace, WORKSPACE_CASCADE, WORKSPACE_KEPT, type CascadeStep, type WorkspacePurgeStatements } from './workspace-purge.js';
 export { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG } from '../services/resolutions.js';
@@ -21,6 +21,7 @@ export { SqlResolutions } from './aggregates/resolutions.js';
 export { SqlCustomers, SqlInbox, SqlPersonas, SqlTickets, SqlVisitors } from './aggregates/support.js';
 export { SqlConversations } from './aggregates/conversations.js';
 export { SqlJobs } from './aggregates/jobs.js';
+export { SqlDocuments } from './aggregates/documents.js';
 export { SqlConnectors, SqlIdempotency, SqlOrigins } from './aggregates/sync.js';
 export { SqlVisitorKeys, SqlVerifiedVisitors } from './aggregates/visitor-keys.js';
 export { SqlCuratedAnswers } from './aggregates/curated-answers.js';

@@ -12,7 +12,7 @@ export interface RenderContext {
   name(table: string): string;
 }
 
-type Part = { text: string } | { param: unknown } | { table: string } | { list: readonly unknown[] } | { column: string; has: unknown } | { perDialect: Record<DialectName, string> };
+type Part = { text: string } | { param: unknown } | { table: string } | { list: readonly unknown[] } | { column: string; has: unknown } | { column: string; hasAny: readonly string[] } | { perDialect: Record<DialectName, string> };
 
 /** A statement or part of one: text, parameters, table references and list tests, in order. */
 export class Sql {
@@ -30,6 +30,14 @@ export class Sql {
       else if ('param' in part) {
         values.push(part.param);
         text += ctx.dialect.param(values.length);
+      } else if ('hasAny' in part) {
+        if (ctx.dialect.name === 'postgres') {
+          values.push(part.hasAny);
+          text += `${part.column} ?| ${ctx.dialect.param(values.length)}::text[]`;
+        } else {
+          values.push(JSON.stringify(part.hasAny));
+          text += `EXISTS (SELECT 1 FROM json_each(${part.column}) a WHERE a.value IN (SELECT value FROM json_each(${ctx.dialect.param(values.length)})))`;
+        }
       } else if ('has' in part) {
         if (ctx.dialect.name === 'postgres') {
           values.push(JSON.stringify([part.has]));
@@ -76,6 +84,9 @@ sql.in = (values: readonly unknown[]): Sql => new Sql([{ list: values }]);
 
 /** Whether the JSON array in `column` holds `value` (a trusted column name, a parameter value). */
 sql.jsonArrayHas = (column: string, value: unknown): Sql => new Sql([{ column, has: value }]);
+
+/** Whether the JSON array of strings in `column` holds any of `values` (an empty list matches nothing). */
+sql.jsonArrayHasAny = (column: string, values: readonly string[]): Sql => new Sql([{ column, hasAny: values }]);
 
 /**
  * ` FOR UPDATE` where rows are locked one by one (Postgres); nothing on SQLite, whose writer

@@ -16,15 +16,16 @@ import type { MembershipRecord, SessionRecord, UserRecord } from '../ports/users
 import type { ResolutionRecord } from '../ports/resolutions.js';
 import type { ApiKeyRecord, AuditEvent, DocumentRecord, IdempotencyRecord, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import type { CustomerRecord, PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../ports/support.js';
-import { tableSpec, type ColumnKind, type ColumnSpec, type FieldPath } from './codec.js';
+import { tableSpec, type ColumnKind, type ColumnSpec, type FieldPath, type InternalColumn } from './codec.js';
 
 /** `[field, column, kind]` rows, the compact form of a spec's columns. */
 type Cols<T> = readonly (readonly [FieldPath<T>, string, ColumnKind] | readonly [FieldPath<T>, string, ColumnKind, Partial<ColumnSpec<T>>])[];
 
-function table<T>(name: string, cols: Cols<T>) {
+function table<T>(name: string, cols: Cols<T>, internal?: readonly InternalColumn[]) {
   return tableSpec<T>(
     name,
     cols.map(([field, column, kind, extra]) => ({ field, column, kind, ...extra })),
+    internal,
   );
 }
 
@@ -105,6 +106,11 @@ export const DOCUMENTS = table<DocumentRecord>('documents', [
   ['status', 'status', 'text'],
   ['error', 'error', 'text'],
   ...stamped,
+], [
+  // The indexing queue's: a claim holds the revision it took, under a lease of its holder.
+  { column: 'revision', kind: 'number', default: '1' },
+  { column: 'lease_until', kind: 'time', nullable: true },
+  { column: 'lease_holder', kind: 'text', nullable: true },
 ]);
 
 export const USERS = table<UserRecord>('users', [

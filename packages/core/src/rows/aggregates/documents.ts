@@ -1,0 +1,125 @@
+import {
+  DOCUMENT_STATUSES,
+  type ClaimOptions,
+  type DocumentPatch,
+  type DocumentRecord,
+  type DocumentRef,
+  type DocumentStatus,
+  type DocumentStore,
+  type IndexingClaim,
+  type IndexingOutcome,
+  type ListOptions,
+  type PublicSurface,
+} from '../../ports/store.js';
+import type { Scope } from '../../ports/scope.js';
+import { page } from '../codec.js';
+import type { SqlDriver } from '../driver.js';
+import { sql, type Sql } from '../sql.js';
+import { SqlTable } from '../table.js';
+import { DOCUMENTS } from '../tables.js';
+
+/**
+ * Documents on any SQL store: reads, edits and the indexing queue's leases. Claiming a batch for
+ * indexing is the store's own (how it locks: one writer on SQLite, skipped row locks on
+ * Postgres), and so are batch inserts where a store has them.
+ */
+export abstract class SqlDocuments implements DocumentStore {
+  protected readonly rows: SqlTable<DocumentRecord>;
+
+  constructor(protected readonly driver: SqlDriver) {
+    this.rows = new SqlTable(driver, DOCUMENTS);
+  }
+
+  abstract claimForIndexing(options: ClaimOptions): Promise<IndexingClaim[]>;
+
+  private scoped(scope: Scope): Sql {
+    return sql`tenant_id = ${scope.tenantId} AND workspace_id = ${scope.workspaceId}`;
+  }
+
+  async insert(d: DocumentRecord) {
+    await this.rows.insert(d);
+  }
+
+  get(scope: Scope, id: string) {
+    return this.rows.get(scope, id);
+  }
+
+  getByExternalId(scope: Scope, externalId: string) {
+    return this.rows.one(sql`SELECT * FROM ${this.rows.ref} WHERE ${this.scoped(scope)} AND external_id = ${externalId}`);
+  }
+
+  async listExternalIds(scope: Scope) {
+    const { rows } = await this.driver.query(sql`SELECT id, external_id FROM ${this.rows.ref} WHERE ${this.scoped(scope)} AND external_id IS NOT NULL ORDER BY external_id`);
+    return rows.map((r) => ({ id: r.id as string, externalId: r.external_id as string }));
+  }
+
+  locate(tenantId: string, id: string) {
+    return this.rows.one(sql`SELECT * FROM ${this.rows.ref} WHERE tenant_id = ${tenantId} AND id = ${id}`);
+  }
+
+  async getRefs(scope: Scope, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    const docs = await this.rows.all(sql`SELECT id, url, public_surfaces, audiences FROM ${this.rows.ref} WHERE ${this.scoped(scope)} AND id ${sql.in(ids)}`);
+    return docs.map((d): DocumentRef => ({ id: d.id, url: d.url ?? null, publicSurfaces: d.publicSurfaces, audiences: d.audiences }));
+  }
+
+  async getMany(scope: Scope, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    return this.rows.all(sql`SELECT * FROM ${this.rows.ref} WHERE ${this.scoped(scope)} AND id ${sql.in(ids)}`);
+  }
+
+  list(scope: Scope, { after, limit }: ListOptions) {
+    return this.rows.list(scope, { after, limit });
+  }
+
+  update(scope: Scope, id: string, patch: DocumentPatch) {
+    // A requeued document gets a new revision: a claim taken on the old one can no longer complete.
+    const sets = [...this.rows.sets(patch), ...(patch.requeue ? [sql`revision = revision + 1`, sql`lease_until = NULL`] : [])];
+    const where = sql`${this.scoped(scope)} AND id = ${id}`;
+    if (sets.length === 0) return this.rows.one(sql`SELECT * FROM ${this.rows.ref} WHERE ${where}`);
+    return this.rows.one(sql`UPDATE ${this.rows.ref} SET ${sql.join(sets, ', ')} WHERE ${where} RETURNING *`);
+  }
+
+  delete(scope: Scope, id: string) {
+    return this.rows.delete(scope, id);
+  }
+
+  listPublished(scope: Scope, surface: PublicSurface, limit: number) {
+    return this.rows.all(sql`SELECT * FROM ${this.rows.ref} WHERE ${this.scoped(scope)} AND ${sql.jsonArrayHas('public_surfaces', surface)} ORDER BY id DESC LIMIT ${limit}`);
+  }
+
+  listReadable(scope: Scope, audiences: readonly string[], limit: number) {
+    return this.rows.all(sql`SELECT * FROM ${this.rows.ref} WHERE ${this.scoped(scope)} AND ${sql.jsonArrayHasAny('audiences', audiences)} ORDER BY id DESC LIMIT ${limit}`);
+  }
+
+  renewLeases(holder: string, ids: readonly string[], leaseUntil: string) {
+    return this.rows.run(sql`UPDATE ${this.rows.ref} SET lease_until = ${leaseUntil} WHERE lease_holder = ${holder} AND status = 'indexing' AND id ${sql.in(ids)}`);
+  }
+
+  reclaimLeases(node: string, keepPrefix: string) {
+    return this.rows.run(
+      sql`UPDATE ${this.rows.ref} SET status = 'pending', lease_until = NULL, lease_holder = NULL
+          WHERE status = 'indexing' AND ${sql.startsWith('lease_holder', `${node}/`)} AND NOT ${sql.startsWith('lease_holder', keepPrefix)}`,
+    );
+  }
+
+  requeueAll(at: string, tenantId?: string) {
+    const tenant = tenantId === undefined ? sql.empty : sql` WHERE tenant_id = ${tenantId}`;
+    return this.rows.run(sql`UPDATE ${this.rows.ref} SET status = 'pending', error = NULL, revision = revision + 1, lease_until = NULL, updated_at = ${at}${tenant}`);
+  }
+
+  async completeIndexing(scope: Scope, id: string, revision: number, outcome: IndexingOutcome, at: string) {
+    const written = await this.rows.run(
+      sql`UPDATE ${this.rows.ref} SET status = ${outcome.status}, error = ${outcome.status === 'failed' ? outcome.error : null}, lease_until = NULL, updated_at = ${at}
+          WHERE ${this.scoped(scope)} AND id = ${id} AND revision = ${revision} AND status = 'indexing'`,
+    );
+    return written > 0;
+  }
+
+  async countByStatus(scope: Scope) {
+    const counts = Object.fromEntries(DOCUMENT_STATUSES.map((s) => [s, 0])) as Record<DocumentStatus, number>;
+    const { rows } = await this.driver.query(sql`SELECT status, COUNT(*) AS n FROM ${this.rows.ref} WHERE ${this.scoped(scope)} GROUP BY status`);
+    for (const r of rows) counts[r.status as DocumentStatus] = Number(r.n);
+    return counts;
+  }
+}
