@@ -157,6 +157,8 @@ export class SqliteStore implements Store {
   readonly inbox;
   /** The storage kit's driver on this store's connection (the aggregates written once use it). */
   readonly kit: SqlDriver;
+  /** The storage kit's driver on the request counters' file. */
+  readonly countersKit: SqlDriver;
   private readonly gate = new Gate();
   private readonly countersGate = new Gate();
   private readonly txView: Store;
@@ -197,6 +199,7 @@ export class SqliteStore implements Store {
       run: countersRun,
       kit: new SqliteDriver(counters.db, counters.sql, countersRun, (fn) => gatedTransaction(counters.db, this.countersGate, this.lockWaitMs, () => fn(countersTxKit))),
     };
+    this.countersKit = countersConn.kit;
     const root = aggregates(db, sql, rootRun, rootKit, countersConn, true, trigramIndex, this.writer, this.vectors);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
