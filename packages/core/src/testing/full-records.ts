@@ -9,6 +9,15 @@ import * as tables from '../rows/tables.js';
 import type { ApiKeyRecord, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import type { MembershipRecord, SessionRecord, UserRecord } from '../ports/users.js';
 import type { ApiQueryEvent, UsageRecord } from '../ports/usage.js';
+import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
+import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
+import type { CuratedAnswerRecord } from '../ports/curated-answers.js';
+import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
+import type { ResolutionRecord } from '../ports/resolutions.js';
+import type { IdempotencyRecord } from '../ports/store.js';
+import type { CustomerRecord, PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../ports/support.js';
+import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.js';
+import type { VerifiedVisitorLink, VisitorKeyRecord } from '../visitors/keys.js';
 
 export interface FullRecords<T> {
   spec: TableSpec<T>;
@@ -73,6 +82,129 @@ export function fullRecords(scope: { tenantId: string; workspaceId: string }): F
       { id: 'use_full', tenantId, workspaceId, meter: 'resolution', quantity: 2.5, billingPeriod: '2030-01', createdAt: T0, data: { conversationId: 'cnv_1', refunded: false } },
     ]),
     full<tables.RateCounter>(tables.RATE_COUNTERS, [{ key: 'q:day:full', window: '2030-01-02', count: 3, resetAt: T1 }], (ref, r) => sql`SELECT * FROM ${ref} WHERE key = ${r.key} AND win = ${r.window}`),
+    full<TenantBillingRecord>(tables.TENANT_BILLING, [
+      {
+        tenantId,
+        subscriptionId: 'sub_full',
+        subscriptionStatus: 'past_due',
+        interval: 'year',
+        lockedRates: { resolutionSatang: 150, apiQuerySatang: 2 },
+        lockedUntil: T2,
+        addonSeats: 3,
+        planHistory: [{ at: T0, from: 'free', to: 'team' }],
+        subscriptionEventAt: T1,
+        updatedAt: T1,
+      },
+    ], (ref, r) => sql`SELECT * FROM ${ref} WHERE tenant_id = ${r.tenantId}`),
+    full<MeterOutboxRecord>(tables.METER_OUTBOX, [
+      { identifier: 'mev_full', tenantId, period: '2030-01', meter: 'svc_api_queries', eventName: 'api_queries', customerId: 'cus_full', value: 42, occurredAt: T0, createdAt: T1, sentAt: T2 },
+    ], (ref, r) => sql`SELECT * FROM ${ref} WHERE identifier = ${r.identifier}`),
+    full<VisitorRecord>(tables.VISITORS, [{ id: 'vis_full', tenantId, workspaceId, name: 'Somchai', email: 'somchai@example.com', createdAt: T0, updatedAt: T1 }]),
+    full<ConversationRecord>(tables.CONVERSATIONS, [
+      {
+        id: 'cnv_full',
+        tenantId,
+        workspaceId,
+        locale: 'th',
+        hasGroundedAnswer: true,
+        hasThumbsDown: true,
+        handedOff: true,
+        createdAt: T0,
+        lastMessageAt: T1,
+        startedBy: 'public',
+        hasUngroundedAnswer: true,
+        visitorId: 'vis_full',
+        csat: { score: 4, comment: 'good', at: T2 },
+        tags: ['billing', 'ไทย'],
+      },
+    ]),
+    full<MessageRecord>(tables.MESSAGES, [
+      {
+        id: 'msg_full',
+        conversationId: 'cnv_full',
+        tenantId,
+        workspaceId,
+        role: 'assistant',
+        content: 'answer',
+        citations: [],
+        grounded: true,
+        createdAt: T1,
+        feedback: { rating: 'down', comment: 'wrong', at: T2 },
+      },
+    ]),
+    full<ResolutionRecord>(tables.RESOLUTIONS, [
+      { id: 'res_full', tenantId, workspaceId, conversationId: 'cnv_full', billingPeriod: '2030-01', createdAt: T1, reportedPeriod: '2030-01', refundedAt: T2, correctedPeriod: '2030-02' },
+    ]),
+    full<FlowRecord>(tables.FLOWS, [{ id: 'flw_full', tenantId, workspaceId, name: 'Refund', steps: [{ title: 'Ask', instructions: 'Ask for the order' }], createdAt: T0, updatedAt: T1 }]),
+    full<FlowRunRecord>(tables.FLOW_RUNS, [
+      { id: 'frn_full', tenantId, workspaceId, flowId: 'flw_full', conversationId: 'cnv_full', status: 'completed', draft: 'draft text', createdAt: T0, draftedAt: T1, completedAt: T2 },
+    ]),
+    full<TicketRecord>(tables.TICKETS, [
+      {
+        id: 'tkt_full',
+        tenantId,
+        workspaceId,
+        subject: 'Refund',
+        body: 'Please refund',
+        priority: 'urgent',
+        status: 'closed',
+        conversationId: 'cnv_full',
+        visitorId: 'vis_full',
+        dueAt: T1,
+        breachedAt: T1,
+        closedAt: T2,
+        createdAt: T0,
+        updatedAt: T2,
+      },
+    ]),
+    full<TicketComment>(tables.TICKET_COMMENTS, [{ id: 'tcm_full', ticketId: 'tkt_full', tenantId, workspaceId, body: 'Done', author: 'usr_full', createdAt: T2 }]),
+    full<PersonaRecord>(tables.PERSONAS, [{ id: 'per_full', tenantId, workspaceId, name: 'Friendly', tone: 'warm', instructions: 'Be kind', locale: 'en', createdAt: T0, updatedAt: T1 }]),
+    full<CustomerRecord>(tables.CUSTOMERS, [{ id: 'cst_full', tenantId, workspaceId, name: 'Acme', domain: 'acme.example', externalId: 'crm_1', notes: 'VIP', createdAt: T0, updatedAt: T1 }]),
+    full<CustomHostnameRecord>(tables.CUSTOM_HOSTNAMES, [
+      {
+        id: 'hst_full',
+        tenantId,
+        hostname: 'help.full.example',
+        status: 'failed',
+        edgeHostnameId: 'edge_full',
+        txtName: '_panya.help.full.example',
+        txtValue: 'token',
+        verificationError: 'txt_mismatch',
+        verificationDetail: 'found another value',
+        statusChangedAt: T1,
+        lastCheckedAt: T2,
+        createdAt: T0,
+        updatedAt: T2,
+      },
+    ]),
+    full<TenantTombstone>(tables.TENANT_TOMBSTONES, [
+      { slug: 'erased-full', tenantId: 'ten_erased', hostnames: ['help.erased.example'], erasedAt: T0, purgedAt: T2, purgeAttemptedAt: T1 },
+    ], (ref, r) => sql`SELECT * FROM ${ref} WHERE slug = ${r.slug}`),
+    full<IdempotencyRecord>(tables.IDEMPOTENCY_KEYS, [
+      { tenantId, key: 'idem_full', fingerprint: 'fp', response: { status: 201, headers: { location: '/api/x' }, body: '{"ok":true}' }, createdAt: T0, expiresAt: T1 },
+    ], (ref, r) => sql`SELECT * FROM ${ref} WHERE tenant_id = ${r.tenantId} AND key = ${r.key}`),
+    full<VisitorKeyRecord>(tables.VISITOR_KEYS, [
+      { tenantId, workspaceId, algorithm: 'EdDSA', key: '-----BEGIN PUBLIC KEY-----', issuer: 'https://id.example', audience: 'panya', createdAt: T0, updatedAt: T1 },
+    ], (ref, r) => sql`SELECT * FROM ${ref} WHERE tenant_id = ${r.tenantId} AND workspace_id = ${r.workspaceId}`),
+    full<VerifiedVisitorLink>(tables.VERIFIED_VISITORS, [{ tenantId, workspaceId, verifiedId: 'ext_full', visitorId: 'vis_full', createdAt: T0 }], (ref, r) =>
+      sql`SELECT * FROM ${ref} WHERE tenant_id = ${r.tenantId} AND workspace_id = ${r.workspaceId} AND verified_id = ${r.verifiedId}`,
+    ),
+    full<CuratedAnswerRecord>(tables.CURATED_ANSWERS, [
+      {
+        id: 'cur_full',
+        tenantId,
+        workspaceId,
+        question: 'How to refund?',
+        paraphrases: ['refund please'],
+        answer: 'Like this',
+        documentIds: ['doc_1'],
+        origin: 'feedback',
+        originRef: 'fbk_1',
+        createdBy: 'usr_full',
+        createdAt: T0,
+        updatedAt: T1,
+      },
+    ]),
   ];
   return list as FullRecords<never>[];
 }
