@@ -14,7 +14,9 @@ import type { ConversationRecord, MessageRecord } from '../ports/conversations.j
 import type { CuratedAnswerRecord } from '../ports/curated-answers.js';
 import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
 import type { ResolutionRecord } from '../ports/resolutions.js';
-import type { IdempotencyRecord } from '../ports/store.js';
+import type { AuditEvent, DocumentRecord, IdempotencyRecord } from '../ports/store.js';
+import type { EvalRunRecord, EvalSetRecord } from '../ports/evaluation.js';
+import type { FeedbackRecord, QuestionRecord, StoredGaps } from '../ports/insights.js';
 import type { CustomerRecord, PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../ports/support.js';
 import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.js';
 import type { VerifiedVisitorLink, VisitorKeyRecord } from '../visitors/keys.js';
@@ -205,6 +207,89 @@ export function fullRecords(scope: { tenantId: string; workspaceId: string }): F
         updatedAt: T1,
       },
     ]),
+    full<AuditEvent>(tables.AUDIT_EVENTS, [
+      {
+        id: 'aud_full',
+        tenantId,
+        workspaceId,
+        type: 'api_key.created',
+        actor: 'usr_full',
+        actorKind: 'user',
+        subjectId: 'key_full',
+        data: { name: 'widget' },
+        before: { scopes: ['read'] },
+        after: { scopes: ['read', 'mcp'] },
+        createdAt: T0,
+        seq: 99,
+        prevHash: 'prev',
+        hash: 'hash',
+      },
+    ]),
+    full<DocumentRecord>(tables.DOCUMENTS, [
+      {
+        id: 'doc_full',
+        tenantId,
+        workspaceId,
+        title: 'Refunds',
+        contentMd: '# Refunds',
+        url: 'https://docs.example/refunds',
+        publicSurfaces: ['help_center'],
+        audiences: ['internal', 'partners'],
+        externalId: 'ext_doc',
+        metadata: { owner: 'billing' },
+        status: 'failed',
+        error: 'no text',
+        createdAt: T0,
+        updatedAt: T1,
+      },
+    ]),
+    full<EvalSetRecord>(tables.EVAL_SETS, [
+      { id: 'evs_full', tenantId, workspaceId, name: 'Golden', questions: [{ id: 'q1', question: 'How to refund?', documentIds: ['doc_full'], source: 'manual' }], createdAt: T0, updatedAt: T1 },
+    ]),
+    full<EvalRunRecord>(tables.EVAL_RUNS, [
+      {
+        id: 'evr_full',
+        tenantId,
+        workspaceId,
+        setId: 'evs_full',
+        status: 'failed',
+        weights: { lexical: 1, semantic: 0.5 },
+        metrics: { hitAt1: 1, hitAt5: 1, mrr: 1, ndcgAt10: 1, citationAccuracy: 0.5, questions: 1 },
+        results: [],
+        previousRunId: 'evr_before',
+        error: 'embedder down',
+        createdAt: T0,
+        finishedAt: T1,
+      },
+    ]),
+    full<QuestionRecord>(tables.QUESTION_LOG, [
+      {
+        id: 'qst_full',
+        tenantId,
+        workspaceId,
+        question: 'How to refund?',
+        source: 'chat',
+        outcome: 'low_evidence',
+        topScore: 0.25,
+        groundedSentences: 1,
+        sentences: 3,
+        conversationId: 'cnv_full',
+        messageId: 'msg_full',
+        citations: [{ documentId: 'doc_full', chunkId: 'chk_1', documentVersion: 'v1' }],
+        thumbsDown: true,
+        handedOff: true,
+        createdAt: T1,
+      },
+    ]),
+    full<StoredGaps & { tenantId: string; workspaceId: string }>(tables.GAP_SNAPSHOTS, [
+      { tenantId, workspaceId, period: '2030-01', computedAt: T1, questions: 12, clusters: [{ label: 'refunds', size: 3 }], requestedAt: T0 },
+    ], (ref, r) => sql`SELECT * FROM ${ref} WHERE tenant_id = ${r.tenantId} AND workspace_id = ${r.workspaceId} AND period = ${r.period}`),
+    full<Omit<FeedbackRecord, 'citations'>>(tables.FEEDBACK, [
+      { id: 'fbk_full', tenantId, workspaceId, messageId: 'msg_full', conversationId: 'cnv_full', rating: 'down', comment: 'wrong', question: 'How to refund?', createdAt: T1, updatedAt: T2 },
+    ]),
+    full<tables.FeedbackCitationRow>(tables.FEEDBACK_CITATIONS, [
+      { tenantId, workspaceId, feedbackId: 'fbk_full', position: 0, documentId: 'doc_full', chunkId: 'chk_1', documentVersion: 'v1', rating: 'down', createdAt: T1, addressedAt: T2 },
+    ], (ref, r) => sql`SELECT * FROM ${ref} WHERE feedback_id = ${r.feedbackId} AND position = ${r.position}`),
   ];
   return list as FullRecords<never>[];
 }
