@@ -3,13 +3,11 @@ import { kitAggregates } from '@panya/core/rows';
 import pg from 'pg';
 import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
-import { tenantScopedTables } from './tenant-erasure.js';
+import { eraseTenantRows, tenantScopedTables } from './tenant-erasure.js';
 import { PgDocuments } from './documents.js';
 import { PgDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
-import { PgRateLimits, PgUsage, PgUsers } from './operations.js';
 import { PgSearchIndex, type LexicalWeights, type VectorIndexOptions } from './search-index.js';
-import { PgApiKeys, PgTenants, PgWorkspaces } from './tenancy.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:pass@host:5432/db`; default `PANYA_DB` when that is a postgres URL. */
@@ -35,15 +33,9 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
   const search = new PgSearchIndex(db, n, config.lexicalWeights, config.vectorIndex, shared);
   const kit = new PgDriver(db, n);
   return {
-    ...kitAggregates(kit),
-    tenants: new PgTenants(db, n),
-    workspaces: new PgWorkspaces(db, n, search),
-    apiKeys: new PgApiKeys(db, n),
+    ...kitAggregates(kit, { search, eraseTenant: (id) => eraseTenantRows(db, n, id) }),
     documents: new PgDocuments(kit),
     search,
-    rateLimits: new PgRateLimits(db, n),
-    usage: new PgUsage(db, n),
-    users: new PgUsers(db, n),
   };
 }
 

@@ -7,12 +7,10 @@ import { SqliteDocuments } from './documents.js';
 import { SqliteDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
-import { tenantScopedTables } from './tenant-erasure.js';
+import { eraseTenant, tenantScopedTables } from './tenant-erasure.js';
 import { SqliteSearchIndex } from './search-index.js';
 import { syncTrigramTable } from './trigram-table.js';
 import { VectorIndexes, type VectorIndexOptions } from './vector-index.js';
-import { SqliteRateLimits, SqliteUsage, SqliteUsers } from './operations.js';
-import { SqliteApiKeys, SqliteTenants, SqliteWorkspaces } from './tenancy.js';
 
 /**
  * Transactions on the store's one connection: one at a time, and no other statement inside one.
@@ -62,6 +60,29 @@ class Gate {
   }
 }
 
+/**
+ * One transaction on a connection, in its turn: BEGIN IMMEDIATE (the write lock, waited for
+ * asynchronously), the gate closed from that same step until COMMIT or ROLLBACK.
+ */
+function gatedTransaction<T>(db: Db, gate: Gate, lockWaitMs: number, fn: () => Promise<T>): Promise<T> {
+  return gate.inTurn(async () => {
+    await whileLocked(() => {
+      db.exec('BEGIN IMMEDIATE');
+      gate.close();
+    }, lockWaitMs);
+    try {
+      const result = await fn();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      gate.open();
+    }
+  });
+}
+
 /** Every statement's unique violations become the port's conflict error, in one place (as Postgres's connection does). */
 const translated =
   <T>(fn: () => T) =>
@@ -73,18 +94,23 @@ const translated =
     }
   };
 
-function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counters: Counters, shared: boolean, trigramIndex: boolean, writer?: DocumentWriter, vectors?: VectorIndexes, graphs: VectorIndexes | undefined = vectors) {
+/** The request counters' connection: its statements and runner, and the kit's driver on it. */
+interface CountersConnection extends Counters {
+  kit: SqlDriver;
+}
+
+function aggregates(db: Db, sql: Statements, run: Runner, kit: SqlDriver, counters: CountersConnection, shared: boolean, trigramIndex: boolean, writer?: DocumentWriter, vectors?: VectorIndexes, graphs: VectorIndexes | undefined = vectors) {
   const search = new SqliteSearchIndex(db, sql, run, undefined, shared, vectors, trigramIndex);
   return {
-    ...kitAggregates(kit),
-    tenants: new SqliteTenants(sql, run, search, counters, graphs),
-    workspaces: new SqliteWorkspaces(sql, run, search, counters),
-    apiKeys: new SqliteApiKeys(sql, run),
+    ...kitAggregates(kit, {
+      search,
+      eraseTenant: (id) => eraseTenant(id, { db, run, search, counters, graphs }),
+      counters: counters.kit,
+      // Outside a transaction, a turn's query events commit together in the counters' file.
+      groupCommit: shared,
+    }),
     documents: new SqliteDocuments(kit, writer),
     search,
-    rateLimits: new SqliteRateLimits(counters),
-    usage: new SqliteUsage(sql, run, counters, shared),
-    users: new SqliteUsers(sql, run),
   };
 }
 
@@ -124,7 +150,10 @@ export class SqliteStore implements Store {
   readonly inbox;
   /** The storage kit's driver on this store's connection (the aggregates written once use it). */
   readonly kit: SqlDriver;
+  /** The storage kit's driver on the request counters' file. */
+  readonly countersKit: SqlDriver;
   private readonly gate = new Gate();
+  private readonly countersGate = new Gate();
   private readonly txView: Store;
 
   /** How long a call waits for another connection's write lock (asynchronously) before failing. */
@@ -155,7 +184,16 @@ export class SqliteStore implements Store {
     const rootRun: Runner = (fn) => whileLocked(translated(fn), this.lockWaitMs, () => this.gate.wait());
     const rootKit = new SqliteDriver(db, sql, rootRun, (fn) => this.transaction(() => fn(txKit)));
     this.kit = rootKit;
-    const root = aggregates(db, sql, rootRun, rootKit, counters, true, trigramIndex, this.writer, this.vectors);
+    // The counters' file has transactions of its own (rate-limit check-and-take, group commits), behind a gate of its own.
+    const countersRun: Runner = (fn) => whileLocked(translated(fn), this.lockWaitMs, () => this.countersGate.wait());
+    const countersTxKit = new SqliteDriver(counters.db, counters.sql, inTxRun, null);
+    const countersConn: CountersConnection = {
+      ...counters,
+      run: countersRun,
+      kit: new SqliteDriver(counters.db, counters.sql, countersRun, (fn) => gatedTransaction(counters.db, this.countersGate, this.lockWaitMs, () => fn(countersTxKit))),
+    };
+    this.countersKit = countersConn.kit;
+    const root = aggregates(db, sql, rootRun, rootKit, countersConn, true, trigramIndex, this.writer, this.vectors);
     this.tenants = root.tenants;
     this.workspaces = root.workspaces;
     this.apiKeys = root.apiKeys;
@@ -188,7 +226,7 @@ export class SqliteStore implements Store {
     this.customers = root.customers;
     this.inbox = root.inbox;
     // Erasure runs in a transaction and deletes the tenant's graph files too.
-    const inTx = aggregates(db, sql, inTxRun, txKit, counters, false, trigramIndex, undefined, undefined, this.vectors);
+    const inTx = aggregates(db, sql, inTxRun, txKit, countersConn, false, trigramIndex, undefined, undefined, this.vectors);
     this.txView = {
       ...inTx,
       capabilities: this.capabilities,
@@ -199,22 +237,7 @@ export class SqliteStore implements Store {
   }
 
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
-    return this.gate.inTurn(async () => {
-      await whileLocked(() => {
-        this.db.exec('BEGIN IMMEDIATE');
-        this.gate.close();
-      }, this.lockWaitMs);
-      try {
-        const result = await fn(this.txView);
-        this.db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw error;
-      } finally {
-        this.gate.open();
-      }
-    });
+    return gatedTransaction(this.db, this.gate, this.lockWaitMs, () => fn(this.txView));
   }
 
   async health(): Promise<StoreHealth> {
@@ -249,6 +272,7 @@ export class SqliteStore implements Store {
   /** The WALs still hold page images from before the erasure: checkpoint them and truncate them to nothing. */
   async scrub(): Promise<void> {
     await this.gate.idle();
+    await this.countersGate.idle();
     for (const db of [this.db, this.countersDb]) {
       if (db.memory || !db.open) continue;
       await whileLocked(() => {
@@ -260,6 +284,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.gate.idle();
+    await this.countersGate.idle();
     await this.writer?.close();
     await this.vectors?.close();
     if (this.db.open) this.db.close();

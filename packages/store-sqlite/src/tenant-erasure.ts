@@ -1,5 +1,8 @@
 import { childrenFirst } from '@panya/core';
-import type { Db } from './database.js';
+import { eraseCounterRows, type Counters } from './counters.js';
+import type { Db, Runner } from './database.js';
+import type { SqliteSearchIndex } from './search-index.js';
+import type { VectorIndexes } from './vector-index.js';
 
 /** Kept after erasure: the tombstone is what answers 410 for the erased slug. */
 const KEPT = new Set(['tenant_tombstones']);
@@ -32,4 +35,23 @@ export function eraseTenantRows(db: Db, tenantId: string): Record<string, number
   const tenant = db.prepare('DELETE FROM tenants WHERE id = ?').run(tenantId).changes;
   if (tenant > 0) deleted.tenants = tenant;
   return deleted;
+}
+
+/**
+ * A tenant's erasure on this store: its workspaces' HNSW graph files (derived data, rebuilt from
+ * the rows should the erasure roll back), its chunks through the search index, its rows in the
+ * counters' file (outside the main transaction: a failed erasure keeps the tenant and loses only
+ * its query events, which the erasure was removing anyway), then every table of the main file.
+ */
+export async function eraseTenant(
+  id: string,
+  parts: { db: Db; run: Runner; search: SqliteSearchIndex; counters: Counters; graphs?: VectorIndexes | undefined },
+): Promise<Record<string, number>> {
+  const { db, run, search, counters, graphs } = parts;
+  const workspaces = await run(() => (db.prepare('SELECT id FROM workspaces WHERE tenant_id = ?').raw().all(id) as [string][]).map((r) => r[0]));
+  const graphFiles = (await graphs?.drop(workspaces.map((workspaceId) => ({ tenantId: id, workspaceId })))) ?? 0;
+  const chunks = await search.removeTenantChunks(id);
+  const counted = await counters.run(() => eraseCounterRows(counters.db, id));
+  const deleted = await run(() => eraseTenantRows(db, id));
+  return { ...(chunks > 0 ? { chunks } : {}), ...(graphFiles > 0 ? { vector_graph_files: graphFiles } : {}), ...counted, ...deleted };
 }

@@ -14,7 +14,8 @@ const probe = (store: SqliteStore) => ({
 
 describeStoreConformance('sqlite :memory:', async () => {
   const store = openSqliteStore({ path: ':memory:' });
-  return { store, schema: probe(store), kit: store.kit, cleanup: () => store.close() };
+  return { store, schema: probe(store), kit: store.kit,
+    countersKit: store.countersKit, cleanup: () => store.close() };
 });
 
 describeStoreConformance('sqlite file (WAL)', async () => {
@@ -25,6 +26,7 @@ describeStoreConformance('sqlite file (WAL)', async () => {
     store,
     schema: probe(store),
     kit: store.kit,
+    countersKit: store.countersKit,
     openPeer: async () => openSqliteStore({ path }),
     cleanup: async () => {
       await store.close();

@@ -6,6 +6,7 @@
  */
 export { page, rowCodec, tableSpec, type ColumnKind, type ColumnSpec, type Conflict, type Dialect, type DialectName, type FieldPath, type InternalColumn, type Row, type RowCodec, type TableSpec } from './codec.js';
 export * as tables from './tables.js';
+export type { RateCounter } from './tables.js';
 export { purgeWorkspace, WORKSPACE_CASCADE, WORKSPACE_KEPT, type CascadeStep, type WorkspacePurgeStatements } from './workspace-purge.js';
 export { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG } from '../services/resolutions.js';
 export { sql, Sql, type RenderContext } from './sql.js';
@@ -29,4 +30,8 @@ export { SqlEvals } from './aggregates/evaluation.js';
 export { SqlFeedback, SqlQuestionLog } from './aggregates/insights.js';
 export { SqlAudit } from './aggregates/audit.js';
 export { SqlRetention } from './aggregates/retention.js';
-export { kitAggregates } from './aggregates/index.js';
+export { kitAggregates, type CounterTables, type KitPorts } from './aggregates/index.js';
+export { SqlApiKeys, SqlTenants, SqlWorkspaces } from './aggregates/tenancy.js';
+export { SqlUsers } from './aggregates/users.js';
+export { SqlRateLimits } from './aggregates/rate-limits.js';
+export { SqlUsage } from './aggregates/usage.js';

@@ -12,7 +12,7 @@ export interface RenderContext {
   name(table: string): string;
 }
 
-type Part = { text: string } | { param: unknown } | { table: string } | { list: readonly unknown[] } | { column: string; has: unknown } | { column: string; hasAny: readonly string[] } | { perDialect: Record<DialectName, string> };
+type Part = { text: string } | { param: unknown } | { table: string } | { list: readonly unknown[] } | { column: string; has: unknown } | { column: string; hasAny: readonly string[] } | { perDialect: Record<DialectName, string> } | { textRows: readonly string[]; alias: string };
 
 /** A statement or part of one: text, parameters, table references and list tests, in order. */
 export class Sql {
@@ -27,6 +27,12 @@ export class Sql {
       if ('text' in part) text += part.text;
       else if ('perDialect' in part) text += part.perDialect[ctx.dialect.name];
       else if ('table' in part) text += ctx.name(part.table);
+      else if ('textRows' in part) {
+        const pg = ctx.dialect.name === 'postgres';
+        values.push(pg ? part.textRows : JSON.stringify(part.textRows));
+        const p = ctx.dialect.param(values.length);
+        text += pg ? `unnest(${p}::text[]) AS ${part.alias}(value)` : `json_each(${p}) AS ${part.alias}`;
+      }
       else if ('param' in part) {
         values.push(part.param);
         text += ctx.dialect.param(values.length);
@@ -109,6 +115,24 @@ sql.emailDomain = (column: string): Sql =>
 
 /** Whether the text in `column` (a trusted column name) starts with `prefix`, counted in characters as both dialects count them. */
 sql.startsWith = (column: string, prefix: string): Sql => sql`substr(${sql.raw(column)}, 1, ${[...prefix].length}) = ${prefix}`;
+
+const perDialect = (postgres: string, sqlite: string): Sql => new Sql([{ perDialect: { postgres, sqlite } }]);
+/** The physical id of a row (a table without one of its own key columns still has it). */
+const rowId = perDialect('ctid', 'rowid');
+
+/**
+ * `<row id> IN (SELECT <row id> FROM table WHERE … LIMIT n)`: at most `limit` of the rows that
+ * `where` matches — DELETE and UPDATE take no LIMIT on either dialect. On Postgres the ids go
+ * through an array so the outer statement reads them by id (a TID scan).
+ */
+sql.firstRows = (table: string, where: Sql, limit: number): Sql =>
+  sql`${rowId}${perDialect(' = ANY (ARRAY(', ' IN (')}SELECT ${rowId} FROM ${sql.table(table)} WHERE ${where} LIMIT ${limit}${perDialect('))', ')')}`;
+
+/** A list of texts as a one-column table `alias(value)`, one parameter whatever its length. */
+sql.textRows = (values: readonly string[], alias: string): Sql => new Sql([{ textRows: values, alias }]);
+
+/** Whether the text `haystack` holds `needle` anywhere (both trusted expressions). */
+sql.contains = (haystack: Sql, needle: Sql): Sql => sql`${perDialect('strpos(', 'instr(')}${haystack}, ${needle}) > 0`;
 
 /** Fragments joined with a separator (`AND`, `, `). */
 sql.join = (fragments: readonly Sql[], separator: string): Sql => new Sql(fragments.flatMap((f, i) => (i === 0 ? f.parts : [{ text: separator }, ...f.parts])));

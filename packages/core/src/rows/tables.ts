@@ -146,6 +146,21 @@ export const API_QUERY_EVENTS = table<ApiQueryEvent>('api_query_events', [
   ['createdAt', 'created_at', 'time'],
 ]);
 
+/** One rate-limit counter: how many units a key has taken in one window. */
+export interface RateCounter {
+  key: string;
+  window: string;
+  count: number;
+  resetAt: string;
+}
+
+export const RATE_COUNTERS = table<RateCounter>('rate_counters', [
+  ['key', 'key', 'text'],
+  ['window', 'win', 'text'],
+  ['count', 'count', 'number'],
+  ['resetAt', 'reset_at', 'time'],
+]);
+
 export const USAGE_RECORDS = table<UsageRecord>('usage_records', [
   ...tenantScoped,
   ['meter', 'meter', 'text'],

@@ -18,6 +18,7 @@ import { searchIndexSuite } from './search-conformance.js';
 import { syncSuite } from './sync-conformance.js';
 import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
 import { billableIndexSuite, kitSuite, tableSpecSuite } from './kit-conformance.js';
+import { columnsSuite } from './columns-conformance.js';
 import { insightsSuite } from './insights-conformance.js';
 import { auditSuite } from './audit-conformance.js';
 import { retentionSuite } from './retention-conformance.js';
@@ -37,6 +38,8 @@ export interface StoreHandle {
   openPeer?(): Promise<Store>;
   /** The store's storage-kit driver, when it is a SQL store built on the kit. */
   kit?: SqlDriver;
+  /** The kit's driver for the request counters, when the store keeps them apart from `kit`. */
+  countersKit?: SqlDriver;
 }
 
 export type StoreFactory = () => Promise<StoreHandle>;
@@ -196,6 +199,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     kitSuite(() => handle.kit);
     billableIndexSuite(() => handle.kit);
     tableSpecSuite(() => handle.kit);
+    columnsSuite(() => store, () => (handle.kit ? { kit: handle.kit, counters: handle.countersKit } : undefined));
     billingSuite(() => store);
     resolutionsSuite(() => store);
     flowsSuite(() => store);

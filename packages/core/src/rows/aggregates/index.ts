@@ -2,7 +2,13 @@
  * Every aggregate the storage kit writes once, on one driver: a SQL store spreads these into its
  * `Store` and adds only the aggregates it still implements itself.
  */
+import type { SearchIndex } from '../../ports/search-index.js';
 import type { SqlDriver } from '../driver.js';
+import { API_QUERY_EVENTS, RATE_COUNTERS } from '../tables.js';
+import { SqlRateLimits } from './rate-limits.js';
+import { SqlApiKeys, SqlTenants, SqlWorkspaces } from './tenancy.js';
+import { SqlUsage } from './usage.js';
+import { SqlUsers } from './users.js';
 import { SqlAudit } from './audit.js';
 import { SqlBilling } from './billing.js';
 import { SqlCuratedAnswers } from './curated-answers.js';
@@ -18,8 +24,36 @@ import { SqlCustomers, SqlInbox, SqlPersonas, SqlTickets, SqlVisitors } from './
 import { SqlConnectors, SqlIdempotency, SqlOrigins } from './sync.js';
 import { SqlVerifiedVisitors, SqlVisitorKeys } from './visitor-keys.js';
 
-export function kitAggregates(kit: SqlDriver) {
+/** The request counters' tables (rate-limit windows, query events) and the driver that holds them. */
+export interface CounterTables {
+  driver: SqlDriver;
+  tables: ReadonlySet<string>;
+}
+
+/** What the kit's aggregates need from the store beyond its driver. */
+export interface KitPorts {
+  /** The store's search index: a purged workspace's chunks go through it. */
+  search: SearchIndex;
+  /** The store's tenant erasure: it finds the tables with `tenant_id` in its own catalog and owns the index's files. */
+  eraseTenant(id: string): Promise<Record<string, number>>;
+  /**
+   * A driver for the request counters, written on every counted request: a store may keep them
+   * apart from its other tables (default: the kit's driver).
+   */
+  counters?: SqlDriver;
+  /** Commit the query events of one event-loop turn together (default false). */
+  groupCommit?: boolean;
+}
+
+export function kitAggregates(kit: SqlDriver, ports: KitPorts) {
+  const counters: CounterTables = { driver: ports.counters ?? kit, tables: new Set([RATE_COUNTERS.table, API_QUERY_EVENTS.table]) };
   return {
+    tenants: new SqlTenants(kit, ports.eraseTenant),
+    workspaces: new SqlWorkspaces(kit, ports.search, counters),
+    apiKeys: new SqlApiKeys(kit),
+    users: new SqlUsers(kit),
+    rateLimits: new SqlRateLimits(counters.driver),
+    usage: new SqlUsage(kit, counters.driver, ports.groupCommit ?? false),
     audit: new SqlAudit(kit),
     retention: new SqlRetention(kit),
     hostnames: new SqlHostnames(kit),
