@@ -17,7 +17,7 @@ import { operationsSuite } from './operations-conformance.js';
 import { searchIndexSuite } from './search-conformance.js';
 import { syncSuite } from './sync-conformance.js';
 import { workspacesSuite, type SchemaProbe } from './workspaces-conformance.js';
-import { billableIndexSuite, kitSuite, tableSpecSuite } from './kit-conformance.js';
+import { billableIndexSuite, kitSuite } from './kit-conformance.js';
 import { columnsSuite } from './columns-conformance.js';
 import { insightsSuite } from './insights-conformance.js';
 import { auditSuite } from './audit-conformance.js';
@@ -198,7 +198,6 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     insightsSuite(() => store);
     kitSuite(() => handle.kit);
     billableIndexSuite(() => handle.kit);
-    tableSpecSuite(() => handle.kit);
     columnsSuite(() => store, () => (handle.kit ? { kit: handle.kit, counters: handle.countersKit } : undefined));
     billingSuite(() => store);
     resolutionsSuite(() => store);

@@ -6,9 +6,7 @@ import type { SqlDriver } from '../rows/driver.js';
 import { sql } from '../rows/sql.js';
 import { SqlTable } from '../rows/table.js';
 import { BILLABLE_INDEX, LEGACY_BILLABLE_INDEX } from '../rows/billable-index.js';
-import * as specs from '../rows/tables.js';
 import { CONVERSATIONS } from '../rows/tables.js';
-import type { TableSpec } from '../rows/codec.js';
 import { BILLABLE_CONVERSATION } from '../services/resolutions.js';
 
 interface Note {
@@ -158,33 +156,3 @@ export function billableIndexSuite(getKit: () => SqlDriver | undefined): void {
   });
 }
 
-
-/** The columns a table of the store has; none when the table is not in this database. */
-async function tableColumns(kit: SqlDriver, table: string): Promise<string[]> {
-  const statement =
-    kit.dialect.name === 'sqlite'
-      ? sql`SELECT name FROM pragma_table_info(${table})`
-      : sql`SELECT attname AS name FROM pg_attribute WHERE attrelid = to_regclass(${kit.name(table)}) AND attnum > 0 AND NOT attisdropped`;
-  const { rows } = await kit.query(statement);
-  return rows.map((r) => r.name as string).sort();
-}
-
-export function tableSpecSuite(getKit: () => SqlDriver | undefined): void {
-  describe('table specs', () => {
-    it('name every column of their table, and no column the table lacks', async () => {
-      const kit = need(getKit());
-      const all = Object.values(specs).filter((v): v is TableSpec<unknown> => typeof v === 'object' && v !== null && 'columns' in v);
-      expect(all.length).toBeGreaterThan(20);
-      let checked = 0;
-      for (const spec of all) {
-        const actual = await tableColumns(kit, spec.table);
-        // A table kept in another database of the store (SQLite's counters file).
-        if (actual.length === 0) continue;
-        checked++;
-        const named = [...spec.columns, ...(spec.internal ?? [])].map((c) => c.named?.[kit.dialect.name] ?? c.column);
-        expect({ table: spec.table, columns: [...new Set(named)].sort() }).toEqual({ table: spec.table, columns: actual });
-      }
-      expect(checked).toBeGreaterThan(20);
-    });
-  });
-}
