@@ -290,6 +290,8 @@ export function fullRecords(scope: { tenantId: string; workspaceId: string }): F
     full<tables.FeedbackCitationRow>(tables.FEEDBACK_CITATIONS, [
       { tenantId, workspaceId, feedbackId: 'fbk_full', position: 0, documentId: 'doc_full', chunkId: 'chk_1', documentVersion: 'v1', rating: 'down', createdAt: T1, addressedAt: T2 },
     ], (ref, r) => sql`SELECT * FROM ${ref} WHERE feedback_id = ${r.feedbackId} AND position = ${r.position}`),
+    full<tables.JobLeaseRow>(tables.JOB_LEASES, [{ job: 'full-job', holder: 'node-1/worker', until: T1 }], (ref, r) => sql`SELECT * FROM ${ref} WHERE job = ${r.job}`),
+    full<tables.JobStateRow>(tables.JOB_STATE, [{ job: 'full-job', state: { cursor: 'c1', done: 2 }, updatedAt: T1 }], (ref, r) => sql`SELECT * FROM ${ref} WHERE job = ${r.job}`),
   ];
   return list as FullRecords<never>[];
 }
