@@ -78,10 +78,11 @@ function split(profile: Profile, from: number, to: number): { counts: Record<str
     if (name === '(idle)') return 'idle';
     if (name === '(garbage collector)') return 'gc';
     if (name === '(program)') return 'native';
-    for (const rules of [PHASES, FILES] as const) {
+    const rulesInOrder: { phase: Phase; fn?: RegExp; url: RegExp }[][] = [PHASES, FILES];
+    for (const rules of rulesInOrder) {
       for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) {
         const { functionName, url } = byId.get(id)!.callFrame;
-        const phase = rules.find((r) => ('fn' in r ? r.fn.test(functionName) : true) && r.url.test(url))?.phase;
+        const phase = rules.find((r) => (r.fn ? r.fn.test(functionName) : true) && r.url.test(url))?.phase;
         if (phase) return phase;
       }
     }
