@@ -1,8 +1,8 @@
 export { createPanyaApp, type PanyaAppOptions, requestListener } from './app.js';
 export { toProblem, type Problem } from './problem.js';
-export { convertUpload, ConversionLimitError, isConversionLimitError, isUnsupportedMediaTypeError, SUPPORTED_UPLOAD_EXTENSIONS, UnsupportedMediaTypeError, type ConvertedUpload, type UploadedFile } from './upload/convert.js';
+// File conversion lives in @panya/convert; named here too so earlier imports keep working.
+export { closeConversionPool, convertUpload, ConversionLimitError, isConversionLimitError, isUnsupportedMediaTypeError, SUPPORTED_UPLOAD_EXTENSIONS, UnsupportedMediaTypeError, type ConvertedUpload, type UploadedFile } from '@panya/convert';
 export { MAX_UPLOAD_BYTES } from './routes/upload.js';
-export { closeConversionPool } from './upload/pool.js';
 export { helpCenterDispatch, type HelpCenterOptions } from './help/router.js';
 export { renderMarkdown } from './help/markdown.js';
 export { runAsBackgroundThread } from '@panya/core';

@@ -2,7 +2,7 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPanyaApp, uploadAdmission } from '@panya/adapter-express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeConversionPool } from '../src/upload/pool.js';
+import { closeConversionPool } from '@panya/convert';
 import { makeEngine, makeTenant } from './helpers.js';
 
 describe('uploadAdmission', () => {

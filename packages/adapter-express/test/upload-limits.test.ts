@@ -2,7 +2,7 @@ import { deflateSync } from 'node:zlib';
 import { MAX_CONVERTED_CHARS, MAX_PDF_INFLATED_BYTES } from '@panya/core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeConversionPool } from '../src/upload/pool.js';
+import { closeConversionPool } from '@panya/convert';
 import { setup } from './helpers.js';
 
 let t: Awaited<ReturnType<typeof setup>>;

@@ -3,7 +3,7 @@
  * queue (chunking, tokenizing, embedding, index writes) so the request thread never does.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { runAsBackgroundThread } from '@panya/adapter-express';
+import { runAsBackgroundThread } from '@panya/core';
 import { loadEnv, type EnvConfig } from './config.js';
 import { createLogger, openEngine } from './runtime.js';
 

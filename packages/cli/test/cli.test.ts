@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -120,6 +120,13 @@ describe('panya docs import', () => {
       await engine.close();
     }
   }
+
+  it('converts through @panya/convert, not the HTTP adapter', () => {
+    const source = readFileSync(new URL('../src/commands/docs.ts', import.meta.url), 'utf8');
+    const imported = [...source.matchAll(/^import [^;]*? from '([^']+)'/gm)].map((m) => m[1]);
+    expect(imported).toContain('@panya/convert');
+    expect(imported).not.toContain('@panya/adapter-express');
+  });
 
   it('imports .md, .txt and .html files under a directory, keyed by relative path, with front matter as fields and metadata', async () => {
     await run(['tenant', 'create', '--slug', 'acme', '--db', db]);

@@ -13,7 +13,7 @@ import {
   StoreConflictError,
   UpstreamError,
 } from '@panya/core';
-import { ConversionLimitError, isConversionLimitError, isUnsupportedMediaTypeError, UnsupportedMediaTypeError } from '@panya/adapter-express';
+import { ConversionLimitError, isConversionLimitError, isUnsupportedMediaTypeError, UnsupportedMediaTypeError } from '@panya/convert';
 import { EdgeConfigError, isEdgeConfigError } from '@panya/edge';
 import { isStripeConfigError, StripeConfigError } from '@panya/payment-stripe';
 import { ConfigError, isConfigError } from '@panya/cli';

@@ -2,13 +2,12 @@ import { setMaxListeners } from 'node:events';
 import { Transform } from 'node:stream';
 import type { Engine, PanyaError } from '@panya/core';
 import { CONVERSION_BUDGET_MS, errors, MAX_TENANT_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_BYTES_IN_FLIGHT, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, panyaError, UPLOAD_ADMISSION_WAIT_MS, uploadedDocument } from '@panya/core';
+import { convertInWorker, SUPPORTED_UPLOAD_EXTENSIONS, type ConvertedUpload } from '@panya/convert';
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import multer from 'multer';
 import { ctxOf } from '../context.js';
 import { sendProblem } from '../problem.js';
-import { SUPPORTED_UPLOAD_EXTENSIONS, type ConvertedUpload } from '../upload/convert.js';
 import { uploadAdmission, type AdmissionLimit, type UploadAdmission } from '../upload/admission.js';
-import { convertInWorker } from '../upload/pool.js';
 import { boundedMemoryStorage, isUploadTooLargeError } from '../upload/storage.js';
 
 /** @deprecated use `MAX_UPLOAD_FILE_BYTES` from `@panya/core`. */

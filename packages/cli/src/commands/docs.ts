@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, sep } from 'node:path';
 import type { Engine, PutDocumentInput, SyncOutcome } from '@panya/core';
 import { documentFieldsFromFrontMatter, MAX_UPLOAD_FILE_BYTES, parseInput, putDocumentSchema, splitFrontMatter } from '@panya/core';
-import { convertUpload } from '@panya/adapter-express';
+import { convertUpload } from '@panya/convert';
 import { progress } from '../progress.js';
 import type { Io } from '../runtime.js';
 import { drainWithProgress, type ProgressIo } from './reindex.js';

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { Engine, Logger } from '@panya/core';
 import { HEADERS_TIMEOUT_MS, REQUEST_BODY_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from '@panya/core';
-import { closeConversionPool, createPanyaApp, requestListener, type PanyaAppOptions } from '@panya/adapter-express';
+import { createPanyaApp, requestListener, type PanyaAppOptions } from '@panya/adapter-express';
+import { closeConversionPool } from '@panya/convert';
 import { CommandError } from './tenant.js';
 
 export interface RunningServer {

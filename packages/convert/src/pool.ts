@@ -9,7 +9,7 @@ import type { ConversionOutcome } from './convert-worker.js';
 /** Where the worker entry is: built JavaScript beside this module, or (in the repository) its TypeScript source run through tsx. */
 function workerEntry(): { filename: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
-  const filename = new URL(fromSource ? './convert-worker.ts' : './upload/convert-worker.js', import.meta.url).href;
+  const filename = new URL(fromSource ? './convert-worker.ts' : './convert-worker.js', import.meta.url).href;
   if (!fromSource) return { filename, execArgv: [] };
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return { filename, execArgv: ['--conditions=@panya/source', '--import', tsx] };

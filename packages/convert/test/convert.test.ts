@@ -5,8 +5,8 @@ import { deflateSync } from 'node:zlib';
 import { MAX_PDF_INFLATED_BYTES } from '@panya/core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { ConversionLimitError, convertUpload, UnsupportedMediaTypeError } from '../src/upload/convert.js';
-import { inflatedPdfBytes } from '../src/upload/pdf-inflate.js';
+import { ConversionLimitError, convertUpload, UnsupportedMediaTypeError } from '../src/convert.js';
+import { inflatedPdfBytes } from '../src/pdf-inflate.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
