@@ -8,6 +8,7 @@ import { mcpHttpHandler, noAuthorizationServer, protectedResourceMetadata, type 
 import { authenticate, notFoundRoute } from './context.js';
 import { panyaError } from '@panya/core';
 import { authRouter } from './routes/auth.js';
+import { ssoRouter } from './routes/sso.js';
 import { billingWebhook } from './routes/billing-webhook.js';
 import { chatRouter } from './routes/chat.js';
 import { auditExportRouter } from './routes/audit-export.js';
@@ -189,6 +190,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   // Dify's external knowledge API: its own error format, the workspace named in the body.
   app.post('/api/dify/retrieval', difyRetrievalRoute(engine));
   app.all('/api/dify/retrieval', onlyMethods('POST'));
+  app.use('/api/auth/sso', ssoRouter(engine, cookie));
   app.use('/api/auth', authRouter(engine, cookie));
   app.use('/api/cron', cron);
   app.use('/api/edge', edgeRouter(engine));

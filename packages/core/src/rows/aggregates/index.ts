@@ -14,6 +14,7 @@ import { SqlResolutions } from './resolutions.js';
 import { SqlRetention } from './retention.js';
 import { SqlCustomers, SqlPersonas, SqlTickets } from './support.js';
 import { SqlConnectors, SqlIdempotency, SqlOrigins } from './sync.js';
+import { SqlSso } from './sso.js';
 import { SqlVerifiedVisitors, SqlVisitorKeys } from './visitor-keys.js';
 
 export function kitAggregates(kit: SqlDriver) {
@@ -37,5 +38,6 @@ export function kitAggregates(kit: SqlDriver) {
     customers: new SqlCustomers(kit),
     questions: new SqlQuestionLog(kit),
     feedback: new SqlFeedback(kit),
+    sso: new SqlSso(kit),
   };
 }
