@@ -17,6 +17,9 @@ import { makeTenant } from './helpers.js';
 
 const PASSWORD = 'correct horse battery';
 
+/** A problem or view body, read loosely. */
+const read = (res: Response) => res.json() as Promise<Record<string, any>>;
+
 /** The claims the provider puts in the next ID token (`sub` is the mock's own). */
 let claims: Record<string, unknown> = {};
 
@@ -110,24 +113,24 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
     expect((await fetch(`${base}/c/acme/api/tenant/sso`, { headers: tenant.auth })).status).toBe(404);
     const missingSecret = await putConfig(config({ clientSecret: undefined }));
     expect(missingSecret.status).toBe(400);
-    expect((await missingSecret.json()).errors).toEqual([{ path: 'clientSecret', message: 'required' }]);
-    const bad = await (await putConfig(config({ issuer: 'http://idp.example.com', allowedDomains: ['not a domain'], roleMap: { x: 'owner' } }))).json();
+    expect((await read(missingSecret)).errors).toEqual([{ path: 'clientSecret', message: 'required' }]);
+    const bad = await read(await putConfig(config({ issuer: 'http://idp.example.com', allowedDomains: ['not a domain'], roleMap: { x: 'owner' } })));
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad)).toMatch(/issuer/);
     expect(JSON.stringify(bad)).toMatch(/allowedDomains/);
     expect(JSON.stringify(bad)).toMatch(/roleMap/);
     const nobody = await putConfig(config({ defaultRole: null, roleMap: {} }));
     expect(nobody.status).toBe(400);
-    expect(JSON.stringify(await nobody.json())).toMatch(/defaultRole/);
+    expect(JSON.stringify(await read(nobody))).toMatch(/defaultRole/);
     expect((await fetch(`${base}/c/acme/api/tenant/sso`, { headers: tenant.auth })).status).toBe(404);
 
     const saved = await putConfig(config({ allowedDomains: ['ACME.test', '@acme.test'] }));
     expect(saved.status).toBe(200);
-    const view = await saved.json();
+    const view = await read(saved);
     expect(view).toMatchObject({ clientId: 'panya-admin', clientSecretHint: '…1234', allowedDomains: ['acme.test'], passwordLogin: true, redirectPath: '/api/auth/sso/callback' });
     expect(JSON.stringify(view)).not.toContain('provider-client-secret');
     // Omitting the secret keeps it.
-    expect((await (await putConfig(config({ clientSecret: undefined }))).json()).clientSecretHint).toBe('…1234');
+    expect((await read(await putConfig(config({ clientSecret: undefined })))).clientSecretHint).toBe('…1234');
     const entries = (await engineInternals(engine).store.audit.list(tenant.tenant.id, { type: 'sso.config_updated' })) as { after: Record<string, unknown> | null }[];
     expect(entries).toHaveLength(2);
     expect(entries[0]!.after).toMatchObject({ issuer: provider.issuer.url, clientSecretHint: '…1234' });
@@ -136,9 +139,9 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
     const writer = (await engine.apiKeys.create(tenant.tenant.id, { scopes: ['read', 'write'] }))._unsafeUnwrap().key;
     expect((await fetch(`${base}/c/acme/api/tenant/sso`, { headers: { Authorization: `Bearer ${writer}` } })).status).toBe(403);
     // The login page's question: the same answer for an unknown tenant as for one without SSO.
-    expect(await (await fetch(`${base}/api/auth/sso/acme`)).json()).toEqual({ sso: true, passwordLogin: true });
-    expect(await (await fetch(`${base}/api/auth/sso/globex`)).json()).toEqual({ sso: false, passwordLogin: true });
-    expect(await (await fetch(`${base}/api/auth/sso/nobody`)).json()).toEqual({ sso: false, passwordLogin: true });
+    expect(await read(await fetch(`${base}/api/auth/sso/acme`))).toEqual({ sso: true, passwordLogin: true });
+    expect(await read(await fetch(`${base}/api/auth/sso/globex`))).toEqual({ sso: false, passwordLogin: true });
+    expect(await read(await fetch(`${base}/api/auth/sso/nobody`))).toEqual({ sso: false, passwordLogin: true });
   });
 
   it('sends the browser to the provider with PKCE (S256), state and nonce, bound to this browser by a cookie', async () => {
@@ -170,9 +173,9 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     expect(setCookie).toMatch(/Path=\//);
-    const who = await (await me(jar)).json();
+    const who = await read(await me(jar));
     expect(who).toMatchObject({ kind: 'user', role: 'editor', tenantWide: true });
-    const session = await (await fetch(`${base}/api/auth/session`, { headers: { Cookie: cookieHeader(jar) } })).json();
+    const session = await read(await fetch(`${base}/api/auth/session`, { headers: { Cookie: cookieHeader(jar) } }));
     expect(session).toMatchObject({ user: { email: 'mali@acme.test' }, memberships: [{ tenantSlug: 'acme', workspaceSlug: null, role: 'editor' }] });
     // Another tenant is not reachable with it.
     expect((await me(jar, 'globex')).status).toBe(404);
@@ -207,11 +210,11 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
       const { res, jar } = await signIn();
       if (expected === null) {
         expect(res.status).toBe(403);
-        expect((await res.json()).detail).toMatch(/No Panya role is mapped/);
+        expect((await read(res)).detail).toMatch(/No Panya role is mapped/);
         expect(await engineInternals(engine).store.users.getByEmail(email)).toBeNull();
       } else {
         expect(res.status).toBe(303);
-        expect((await (await me(jar)).json()).role).toBe(expected);
+        expect((await read(await me(jar))).role).toBe(expected);
       }
     }
     expect((await putConfig(config())).status).toBe(200);
@@ -235,7 +238,7 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
       const { res, jar } = await signIn();
       expect(res.status).toBe(403);
       expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
-      expect((await res.json()).detail).toMatch(detail);
+      expect((await read(res)).detail).toMatch(detail);
       expect(jar.has('panya_session')).toBe(false);
       expect(await counts()).toEqual(before);
       expect(await engineInternals(engine).store.users.getByEmail(String(given.email ?? ''))).toEqual(users);
@@ -250,13 +253,13 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
     expect(ok.status).toBe(303);
     const replay = await fetch(first.callback, { redirect: 'manual', headers: { Cookie: cookieHeader(first.jar), Accept: 'application/json' } });
     expect(replay.status).toBe(400);
-    expect((await replay.json()).detail).toMatch(/unknown or was already used/);
+    expect((await read(replay)).detail).toMatch(/unknown or was already used/);
 
     // The callback opened in another browser (no attempt cookie): a planted link signs no one in.
     const planted = await toProvider();
     const other = await fetch(planted.callback, { redirect: 'manual', headers: { Accept: 'application/json' } });
     expect(other.status).toBe(400);
-    expect((await other.json()).detail).toMatch(/did not start in this browser/);
+    expect((await read(other)).detail).toMatch(/did not start in this browser/);
     expect(cookiesOf(other).has('panya_session')).toBe(false);
 
     // A forged state that matches its own forged cookie: the cookie is signed, so it is not this server's.
@@ -273,7 +276,7 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
     try {
       const expired = await fetch(late.callback, { redirect: 'manual', headers: { Cookie: cookieHeader(late.jar), Accept: 'application/json' } });
       expect(expired.status).toBe(400);
-      expect((await expired.json()).detail).toMatch(/expired/);
+      expect((await read(expired)).detail).toMatch(/expired/);
     } finally {
       (deps.clock as { now: () => Date }).now = realNow;
     }
@@ -292,7 +295,7 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
       const before = await counts();
       const { res, jar } = await signIn();
       expect(res.status).toBe(status);
-      expect((await res.json()).detail).toMatch(detail);
+      expect((await read(res)).detail).toMatch(detail);
       expect(jar.has('panya_session')).toBe(false);
       expect(await counts()).toEqual(before);
     }
@@ -320,7 +323,7 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
       const res = await fetch(`${base}/api/auth/sso/acme/start`, { redirect: 'manual', headers: { Accept: 'application/json' } });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect((await res.json()).detail).toMatch(/identity provider could not be reached/);
+      expect((await read(res)).detail).toMatch(/identity provider could not be reached/);
     } finally {
       expect((await putConfig(config())).status).toBe(200);
     }
@@ -344,10 +347,10 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
       const cookie = { Cookie: cookieHeader(owner.jar), 'X-Requested-With': 'test', 'Content-Type': 'application/json' };
       const fromPassword = await putConfig(config({ passwordLogin: false }), cookie);
       expect(fromPassword.status).toBe(409);
-      expect((await fromPassword.json()).detail).toMatch(/Sign in with this tenant's single sign-on first/);
+      expect((await read(fromPassword)).detail).toMatch(/Sign in with this tenant's single sign-on first/);
       const changing = await putConfig(config({ passwordLogin: false, clientId: 'another-client' }));
       expect(changing.status).toBe(409);
-      expect((await changing.json()).detail).toMatch(/provider settings are new or changing/);
+      expect((await read(changing)).detail).toMatch(/provider settings are new or changing/);
       expect((await engineInternals(engine).store.sso.getConfig(tenant.tenant.id))!.passwordLogin).toBe(true);
     });
 
@@ -357,18 +360,18 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
       claims = { email: 'owner@acme.test', email_verified: true, groups: [] };
       const sso = await signIn();
       expect(sso.res.status).toBe(303);
-      expect((await (await me(sso.jar)).json()).role).toBe('owner');
+      expect((await read(await me(sso.jar))).role).toBe('owner');
       const off = await putConfig(config({ passwordLogin: false }), { Cookie: cookieHeader(sso.jar), 'X-Requested-With': 'test', 'Content-Type': 'application/json' });
       expect(off.status).toBe(200);
-      expect((await off.json()).passwordLogin).toBe(false);
+      expect((await read(off)).passwordLogin).toBe(false);
       expect((await engineInternals(engine).store.audit.list(tenant.tenant.id, { type: 'sso.config_updated' })).at(-1)).toMatchObject({ before: { passwordLogin: true }, after: { passwordLogin: false } });
-      expect(await (await fetch(`${base}/api/auth/sso/acme`)).json()).toEqual({ sso: true, passwordLogin: false });
+      expect(await read(await fetch(`${base}/api/auth/sso/acme`))).toEqual({ sso: true, passwordLogin: false });
 
       // Password sign-in of a member of acme only: a 403 problem naming single sign-on.
       const refused = await passwordLogin('owner@acme.test');
       expect(refused.res.status).toBe(403);
       expect(refused.res.headers.get('content-type')).toMatch(/problem\+json/);
-      expect((await refused.res.json()).detail).toMatch(/Password sign-in is switched off for acme: sign in with single sign-on/);
+      expect((await read(refused.res)).detail).toMatch(/Password sign-in is switched off for acme: sign in with single sign-on/);
       expect(refused.jar.has('panya_session')).toBe(false);
       // A wrong password still says only that, not that the tenant uses SSO.
       const wrong = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'owner@acme.test', password: 'not the password' }) });
@@ -377,13 +380,13 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
       // A session opened by password before the switch no longer opens the tenant.
       const stale = await me(owner.jar);
       expect(stale.status).toBe(403);
-      expect((await stale.json()).detail).toMatch(/switched off for acme/);
+      expect((await read(stale)).detail).toMatch(/switched off for acme/);
       // A member of two tenants signs in by password to the other one only.
       const both = await passwordLogin('both@acme.test');
       expect(both.res.status).toBe(200);
       expect((await me(both.jar, 'globex')).status).toBe(200);
       expect((await me(both.jar, 'acme')).status).toBe(403);
-      const session = await (await fetch(`${base}/api/auth/session`, { headers: { Cookie: cookieHeader(both.jar) } })).json();
+      const session = await read(await fetch(`${base}/api/auth/session`, { headers: { Cookie: cookieHeader(both.jar) } }));
       expect(session.memberships.map((m: { tenantSlug: string }) => m.tenantSlug)).toEqual(['globex']);
       // The provider's session keeps working; an admin API key too.
       expect((await me(sso.jar)).status).toBe(200);
