@@ -59,6 +59,7 @@ export interface SsoStore {
   saveState(record: SsoStateRecord, now: string): Promise<void>;
   /** Removes and returns an attempt: a second callback with the same state finds nothing. */
   takeState(id: string): Promise<SsoStateRecord | null>;
+  /** Links a session to the tenant's provider and drops the tenant's links whose sessions expired. */
   linkSession(record: SsoSessionRecord): Promise<void>;
   /** Whether the tenant's provider opened this session. */
   openedBy(sessionId: string, tenantId: string): Promise<boolean>;

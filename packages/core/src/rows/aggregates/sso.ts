@@ -38,6 +38,7 @@ export class SqlSso implements SsoStore {
   }
 
   async linkSession(record: SsoSessionRecord) {
+    await this.sessions.run(sql`DELETE FROM ${this.sessions.ref} WHERE tenant_id = ${record.tenantId} AND expires_at < ${this.sessions.value('expiresAt', record.createdAt)}`);
     await this.sessions.insert(record);
   }
 
