@@ -40,6 +40,11 @@ export interface PanyaAppOptions {
   sessionSecret?: string;
   /** Mark cookies `Secure` (default: true unless NODE_ENV is development or test). */
   secureCookies?: boolean;
+  /**
+   * The server's public address (`PANYA_BASE_URL`): single sign-on's redirect URI is built on it.
+   * Default: the request's own scheme and Host.
+   */
+  baseUrl?: string;
   /** This node's name as a job-lease holder; default: the engine's (`EngineOptions.holder`). */
   nodeId?: string;
   /** Interval of SSE heartbeat comments (default 15 s). */
@@ -190,7 +195,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   // Dify's external knowledge API: its own error format, the workspace named in the body.
   app.post('/api/dify/retrieval', difyRetrievalRoute(engine));
   app.all('/api/dify/retrieval', onlyMethods('POST'));
-  app.use('/api/auth/sso', ssoRouter(engine, cookie));
+  app.use('/api/auth/sso', ssoRouter(engine, cookie, options.baseUrl ? { baseUrl: options.baseUrl } : {}));
   app.use('/api/auth', authRouter(engine, cookie));
   app.use('/api/cron', cron);
   app.use('/api/edge', edgeRouter(engine));

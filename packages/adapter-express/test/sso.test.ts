@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OAuth2Server } from 'oauth2-mock-server';
+import request from 'supertest';
 import { createEngine, type Engine } from '@panya/core';
 import { engineInternals } from '@panya/core/testing';
 import { openSqliteStore } from '@panya/store-sqlite';
@@ -157,6 +158,9 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
     expect(q.get('nonce')!.length).toBeGreaterThanOrEqual(32);
     expect(q.get('scope')).toContain('openid');
     expect(jar.has('panya_sso')).toBe(true);
+    // Behind a proxy, the public address (PANYA_BASE_URL) names the redirect URI, not the request's Host.
+    const proxied = await request(createPanyaApp(engine, { secureCookies: false, baseUrl: 'https://admin.example.com/' })).get('/api/auth/sso/acme/start').set('Host', 'internal:8080').expect(302);
+    expect(new URL(proxied.headers.location!).searchParams.get('redirect_uri')).toBe('https://admin.example.com/api/auth/sso/callback');
     // Unknown tenant, or one without SSO: a 404 problem, no redirect.
     const none = await fetch(`${base}/api/auth/sso/globex/start`, { redirect: 'manual', headers: { Accept: 'application/json' } });
     expect(none.status).toBe(404);

@@ -21,8 +21,10 @@ const DISCOVERY_CACHE_MAX = 200;
  * exchanges the code, validates the ID token and signs the user in with the same session cookie
  * as password login. Which users may enter, as which role, is core's (`engine.sso`).
  */
-export function ssoRouter(engine: Engine, cookie: SessionCookieOptions): Router {
+export function ssoRouter(engine: Engine, cookie: SessionCookieOptions, options: { baseUrl?: string } = {}): Router {
   const router = Router();
+  /** The public origin the provider sends the browser back to (the address registered there). */
+  const origin = (req: Request) => (options.baseUrl ? new URL(options.baseUrl).origin : `${req.protocol}://${req.get('host')}`);
   // One discovery per provider settings (a settings change is a new key), failures not kept.
   const discovered = new Map<string, Promise<oidc.Configuration>>();
   function configuration(provider: SsoProvider): Promise<oidc.Configuration> {
@@ -50,7 +52,7 @@ export function ssoRouter(engine: Engine, cookie: SessionCookieOptions): Router 
     let claims: Record<string, unknown>;
     try {
       const config = await configuration(attempt.value.provider);
-      const current = new URL(req.originalUrl, `${req.protocol}://${req.get('host')}`);
+      const current = new URL(req.originalUrl, origin(req));
       const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: attempt.value.codeVerifier, expectedState: state, expectedNonce: attempt.value.nonce, idTokenExpected: true });
       claims = { ...tokens.claims() };
     } catch (error) {
@@ -69,7 +71,7 @@ export function ssoRouter(engine: Engine, cookie: SessionCookieOptions): Router 
     try {
       const config = await configuration(begun.value.provider);
       url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: `${req.protocol}://${req.get('host')}${SSO_CALLBACK_PATH}`,
+        redirect_uri: `${origin(req)}${SSO_CALLBACK_PATH}`,
         scope: 'openid email profile',
         code_challenge: await oidc.calculatePKCECodeChallenge(begun.value.codeVerifier),
         code_challenge_method: 'S256',
