@@ -5,7 +5,7 @@
  * of the tenant with the mapped role. The protocol (discovery, code exchange, ID-token
  * validation) is the HTTP adapter's; every rule about who may enter is here and in `sso/claims.ts`.
  */
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { errors, type PanyaError } from '../errors.js';
@@ -63,7 +63,10 @@ export type SsoConfigView = Omit<SsoConfigRecord, 'tenantId' | 'clientSecret' | 
 const view = ({ tenantId: _t, clientSecret, createdAt: _c, ...rest }: SsoConfigRecord): SsoConfigView => ({ ...rest, clientSecretHint: maskedKey(clientSecret), redirectPath: SSO_CALLBACK_PATH });
 /** What the audit log keeps of a configuration: never the secret. */
 const summary = (r: SsoConfigRecord | null) => (r ? { issuer: r.issuer, clientId: r.clientId, clientSecretHint: maskedKey(r.clientSecret), allowedDomains: r.allowedDomains, roleClaim: r.roleClaim, roleMap: r.roleMap, defaultRole: r.defaultRole, passwordLogin: r.passwordLogin } : null);
-const attemptId = (state: string) => createHash('sha256').update(state).digest('hex');
+const digest = (value: string) => createHash('sha256').update(value).digest();
+const attemptId = (state: string) => digest(state).toString('hex');
+/** Secrets are compared in constant time, by their digests (equal lengths). */
+const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 /** The provider settings the adapter's OpenID Connect client needs. */
 export type SsoProvider = Pick<SsoConfigRecord, 'issuer' | 'clientId' | 'clientSecret' | 'updatedAt'>;
@@ -101,7 +104,7 @@ export function createSsoService(deps: ServiceDeps & { users: UserService }) {
       const secret = clientSecret ?? existing?.clientSecret;
       if (!secret) return err(errors.invalid('The first configuration needs the client secret.', [{ path: 'clientSecret', message: 'required' }]));
       if (!settings.passwordLogin) {
-        const providerChanged = !existing || existing.issuer !== settings.issuer || existing.clientId !== settings.clientId || existing.clientSecret !== secret;
+        const providerChanged = !existing || existing.issuer !== settings.issuer || existing.clientId !== settings.clientId || !sameSecret(existing.clientSecret, secret);
         if (providerChanged) return err(errors.conflict('Password sign-in stays on while the provider settings are new or changing: save them, sign in with single sign-on once, then switch password sign-in off.'));
         if (ctx.principal.kind === 'user' && !ctx.principal.sso) return err(errors.conflict("Sign in with this tenant's single sign-on first, then switch password sign-in off: that proves the provider lets you in."));
       }
