@@ -314,6 +314,7 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const html = await page.text();
     expect(html).toContain('The identity provider refused the sign-in: The user cancelled.');
+    expect(html).toContain('<h1>Single sign-on failed (403)</h1>');
     expect(html).toContain('href="/admin/"');
   });
 

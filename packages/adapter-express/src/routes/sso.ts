@@ -115,10 +115,10 @@ function providerError(error: unknown): PanyaError {
 function refuse(req: Request, res: Response, error: PanyaError): void {
   if (req.accepts(['json', 'html']) !== 'html') return sendProblem(req, res, error);
   const { status, body } = problemResponse(req, res, error);
-  const problem = JSON.parse(body) as { title: string; detail?: string };
+  const problem = JSON.parse(body) as { detail?: string };
   res.locals.problemCode = error.code;
   res
     .status(status)
     .type('html')
-    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(problem.title)}</title></head><body><main><h1>Single sign-on: ${escapeHtml(problem.title)}</h1><p role="alert">${escapeHtml(problem.detail ?? '')}</p><p><a href="/admin/">Back to the sign-in page</a></p></main></body></html>`);
+    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Single sign-on failed</title></head><body><main><h1>Single sign-on failed (${status})</h1><p role="alert">${escapeHtml(problem.detail ?? '')}</p><p><a href="/admin/">Back to the sign-in page</a></p></main></body></html>`);
 }
