@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OAuth2Server } from 'oauth2-mock-server';
 import request from 'supertest';
-import { createEngine, type Engine } from '@panya/core';
+import { createEngine, MAX_SSO_ATTEMPTS_IN_FLIGHT, type Engine } from '@panya/core';
 import { engineInternals } from '@panya/core/testing';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { createPanyaApp } from '@panya/adapter-express';
@@ -332,6 +332,21 @@ describe('single sign-on (OpenID Connect) for the admin app', { timeout: 30_000 
     } finally {
       expect((await putConfig(config())).status).toBe(200);
     }
+  });
+
+  it('caps the attempts a tenant has in flight: starting needs no credentials, so the rows anyone can make are bounded', async () => {
+    expect((await putConfig(config())).status).toBe(200);
+    const { store, deps } = engineInternals(engine);
+    const now = deps.clock.now();
+    const ids = Array.from({ length: MAX_SSO_ATTEMPTS_IN_FLIGHT }, (_, i) => `flood-${i}`);
+    for (const id of ids) await store.sso.saveState({ id, tenantId: tenant.tenant.id, nonce: 'n', codeVerifier: 'v', createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 600_000).toISOString() }, now.toISOString());
+    const refused = await fetch(`${base}/api/auth/sso/acme/start`, { redirect: 'manual', headers: { Accept: 'application/json' } });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect((await read(refused)).limit).toBe('MAX_SSO_ATTEMPTS_IN_FLIGHT');
+    expect(await store.sso.liveStates(tenant.tenant.id, now.toISOString())).toBeGreaterThanOrEqual(MAX_SSO_ATTEMPTS_IN_FLIGHT);
+    for (const id of ids) await store.sso.takeState(id);
+    expect((await fetch(`${base}/api/auth/sso/acme/start`, { redirect: 'manual' })).status).toBe(302);
   });
 
   describe('password sign-in switched off', () => {

@@ -8,7 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
-import { errors, type PanyaError } from '../errors.js';
+import { errors, panyaError, type PanyaError } from '../errors.js';
 import { parseInput } from '../schemas/validate.js';
 import { identityFromClaims } from '../sso/claims.js';
 import { SSO_ROLES, type SsoConfigRecord } from '../sso/config.js';
@@ -20,6 +20,11 @@ import { hashPassword, type UserService } from './users.js';
 
 /** How long the provider has to send the browser back. */
 export const SSO_ATTEMPT_TTL_MS = 10 * 60_000;
+/**
+ * Sign-in attempts a tenant may have in flight: starting one needs no credentials, so what anyone
+ * can make the database keep is capped (a real team starts far fewer in ten minutes).
+ */
+export const MAX_SSO_ATTEMPTS_IN_FLIGHT = 1_000;
 /** Where the provider sends the browser back (on the server's own origin). */
 export const SSO_CALLBACK_PATH = '/api/auth/sso/callback';
 
@@ -145,6 +150,9 @@ export function createSsoService(deps: ServiceDeps & { users: UserService }) {
       const config = tenant ? await store.sso.getConfig(tenant.id) : null;
       if (!tenant || !config) return err(errors.notFound('Single sign-on for this tenant'));
       const now = clock.now();
+      if ((await store.sso.liveStates(tenant.id, now.toISOString())) >= MAX_SSO_ATTEMPTS_IN_FLIGHT) {
+        return err(panyaError('unavailable', { message: `Too many single sign-on attempts are in progress for this tenant (${MAX_SSO_ATTEMPTS_IN_FLIGHT}); try again in a few minutes.`, limit: 'MAX_SSO_ATTEMPTS_IN_FLIGHT', max: MAX_SSO_ATTEMPTS_IN_FLIGHT, retryAfterSeconds: 60 }));
+      }
       const state = randomBase62(43);
       const attempt = { id: attemptId(state), tenantId: tenant.id, nonce: randomBase62(43), codeVerifier: randomBase62(64), createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + SSO_ATTEMPT_TTL_MS).toISOString() };
       await store.sso.saveState(attempt, now.toISOString());

@@ -57,6 +57,8 @@ export interface SsoStore {
   deleteConfig(tenantId: string): Promise<boolean>;
   /** Records an attempt and drops the tenant's expired ones. */
   saveState(record: SsoStateRecord, now: string): Promise<void>;
+  /** How many of the tenant's attempts have not expired at `now`. */
+  liveStates(tenantId: string, now: string): Promise<number>;
   /** Removes and returns an attempt: a second callback with the same state finds nothing. */
   takeState(id: string): Promise<SsoStateRecord | null>;
   /** Links a session to the tenant's provider and drops the tenant's links whose sessions expired. */

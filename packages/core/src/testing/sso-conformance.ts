@@ -31,6 +31,9 @@ export function ssoSuite(getStore: () => Store): void {
       await store.sso.saveState(attempt('old-b', s.b.id, '2030-01-01T00:05:00.000Z'), '2030-01-01T00:00:00.000Z');
       // A later attempt of tenant A drops A's expired one, not B's.
       await store.sso.saveState(attempt('new-a', s.a.id, '2030-01-01T00:20:00.000Z'), '2030-01-01T00:10:00.000Z');
+      expect(await store.sso.liveStates(s.a.id, '2030-01-01T00:10:00.000Z')).toBe(1);
+      expect(await store.sso.liveStates(s.b.id, '2030-01-01T00:10:00.000Z')).toBe(0);
+      expect(await store.sso.liveStates(s.b.id, '2030-01-01T00:04:00.000Z')).toBe(1);
       expect(await store.sso.takeState('old-a')).toBeNull();
       expect(await store.sso.takeState('old-b')).toMatchObject({ tenantId: s.b.id, nonce: 'n-old-b', codeVerifier: 'v-old-b' });
       expect(await store.sso.takeState('new-a')).toEqual(attempt('new-a', s.a.id, '2030-01-01T00:20:00.000Z'));

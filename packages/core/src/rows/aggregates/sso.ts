@@ -33,6 +33,10 @@ export class SqlSso implements SsoStore {
     await this.states.insert(record);
   }
 
+  liveStates(tenantId: string, now: string) {
+    return this.states.count(sql`SELECT COUNT(*) FROM ${this.states.ref} WHERE tenant_id = ${tenantId} AND expires_at >= ${this.states.value('expiresAt', now)}`);
+  }
+
   takeState(id: string) {
     return this.states.one(sql`DELETE FROM ${this.states.ref} WHERE id = ${id} RETURNING *`);
   }
