@@ -8,6 +8,7 @@ import { mcpHttpHandler, noAuthorizationServer, protectedResourceMetadata, type 
 import { authenticate, notFoundRoute } from './context.js';
 import { panyaError } from '@panya/core';
 import { authRouter } from './routes/auth.js';
+import { ssoRouter } from './routes/sso.js';
 import { billingWebhook } from './routes/billing-webhook.js';
 import { chatRouter } from './routes/chat.js';
 import { auditExportRouter } from './routes/audit-export.js';
@@ -39,6 +40,11 @@ export interface PanyaAppOptions {
   sessionSecret?: string;
   /** Mark cookies `Secure` (default: true unless NODE_ENV is development or test). */
   secureCookies?: boolean;
+  /**
+   * The server's public address (`PANYA_BASE_URL`): single sign-on's redirect URI is built on it.
+   * Default: the request's own scheme and Host.
+   */
+  baseUrl?: string;
   /** This node's name as a job-lease holder; default: the engine's (`EngineOptions.holder`). */
   nodeId?: string;
   /** Interval of SSE heartbeat comments (default 15 s). */
@@ -189,6 +195,7 @@ export function createPanyaApp(engine: Engine, options: PanyaAppOptions = {}): E
   // Dify's external knowledge API: its own error format, the workspace named in the body.
   app.post('/api/dify/retrieval', difyRetrievalRoute(engine));
   app.all('/api/dify/retrieval', onlyMethods('POST'));
+  app.use('/api/auth/sso', ssoRouter(engine, cookie, options.baseUrl ? { baseUrl: options.baseUrl } : {}));
   app.use('/api/auth', authRouter(engine, cookie));
   app.use('/api/cron', cron);
   app.use('/api/edge', edgeRouter(engine));

@@ -19,7 +19,7 @@ const EXPOSED_HEADERS = ['X-Request-Id', 'Location', 'Retry-After', 'RateLimit-L
  * are not allowed. For requests with an `Origin` only.
  */
 export function corsHeaders(engine: Engine): (req: IncomingMessage, res: ServerResponse, tenantSlug: string | undefined) => Promise<void> {
-  const options = { methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'X-Panya-Visitor', 'X-Panya-Visitor-Token'], exposedHeaders: EXPOSED_HEADERS, maxAge: 600 };
+  const options = { methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'X-Panya-Visitor', 'X-Panya-Visitor-Token', 'Idempotency-Key'], exposedHeaders: EXPOSED_HEADERS, maxAge: 600 };
   // The allowed origin is reflected; a refused one gets no CORS headers (and a refused preflight goes on).
   const allowed = cors({ ...options, origin: true });
   const refused = cors({ ...options, origin: false });

@@ -40,7 +40,7 @@ export function problemRequest(req: IncomingMessage, res: ServerResponse): Probl
   };
 }
 
-function problemResponse(req: IncomingMessage, res: ServerResponse, error: PanyaError, locale?: Locale): { status: number; headers: Record<string, string>; body: string } {
+export function problemResponse(req: IncomingMessage, res: ServerResponse, error: PanyaError, locale?: Locale): { status: number; headers: Record<string, string>; body: string } {
   return renderProblem(problemRequest(req, res), error, locale);
 }
 

@@ -378,7 +378,7 @@ describe.skipIf(!runs)('admin app in the browser', { timeout: 45_000 }, () => {
     await vp.goto(`${base}/admin/`);
     await vp.getByLabel('E-mail').fill('viewer@acme.test');
     await vp.getByLabel('Password').fill(PASSWORD);
-    await vp.getByRole('button', { name: 'Sign in' }).click();
+    await vp.getByRole('button', { name: 'Sign in', exact: true }).click();
     await vp.getByRole('heading', { name: 'Documents', level: 1 }).waitFor();
     const nav = await vp.getByRole('navigation').textContent();
     expect(nav).not.toContain('API keys');

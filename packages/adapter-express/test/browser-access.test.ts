@@ -37,6 +37,8 @@ describe('CORS preflight', () => {
       expect(res.headers['access-control-allow-origin']).toBe(ALLOWED);
       expect(res.headers['access-control-allow-methods']).toContain('POST');
       expect(res.headers['access-control-allow-headers']?.toLowerCase()).toContain('authorization');
+      // A page's retried POST carries the key that makes the retry safe.
+      expect(res.headers['access-control-allow-headers']?.toLowerCase().split(',')).toContain('idempotency-key');
       expect(res.headers.vary).toMatch(/Origin/);
     }
   });

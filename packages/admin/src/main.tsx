@@ -12,6 +12,7 @@ import { InboxScreen } from './screens/inbox.js';
 import { KeysScreen } from './screens/keys.js';
 import { LoginScreen } from './screens/login.js';
 import { PlaygroundScreen } from './screens/playground.js';
+import { SsoScreen } from './screens/sso.js';
 import { WorkspacesScreen } from './screens/workspaces.js';
 import type { Me, Session, WorkspaceJson } from './types.js';
 import { ErrorBox } from './ui.js';
@@ -34,6 +35,7 @@ const ROUTES: Route[] = [
   { id: 'hostnames', label: 'nav.hostnames', admin: true, screen: HostnamesScreen },
   { id: 'billing', label: 'nav.billing', admin: true, screen: BillingScreen },
   { id: 'audit', label: 'nav.audit', admin: true, screen: AuditScreen },
+  { id: 'sso', label: 'nav.sso', admin: true, screen: SsoScreen },
 ];
 
 function currentRoute(): string {
@@ -64,7 +66,8 @@ function App() {
     try {
       const s = await api<Session>('GET', '/api/auth/session');
       setSession(s);
-      const stored = localStorage.getItem('panya.tenant');
+      // Back from single sign-on (`?tenant=`), else the tenant chosen last time.
+      const stored = new URLSearchParams(location.search).get('tenant') ?? localStorage.getItem('panya.tenant');
       const membership = s.memberships.find((m) => m.tenantSlug === stored) ?? s.memberships[0];
       setTenant(membership?.tenantSlug ?? null);
       setWorkspace(membership?.workspaceSlug ?? 'default');

@@ -54,11 +54,11 @@ export async function createPanyaFromEnv(env: NodeJS.ProcessEnv = process.env, o
 }
 
 /** The HTTP settings `panya serve` reads from the environment: cron and session secrets, secure cookies, the API hostname, trusted proxies. */
-export function panyaAppOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<PanyaAppOptions, 'cronSecret' | 'sessionSecret' | 'secureCookies' | 'helpCenter' | 'trustProxy'> {
+export function panyaAppOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<PanyaAppOptions, 'cronSecret' | 'sessionSecret' | 'secureCookies' | 'helpCenter' | 'trustProxy' | 'baseUrl'> {
   const config = loadEnv(env);
   return {
     secureCookies: config.PANYA_BASE_URL?.startsWith('https:') ?? false,
-    ...(config.PANYA_BASE_URL ? { helpCenter: { apiHostname: new URL(config.PANYA_BASE_URL).hostname } } : {}),
+    ...(config.PANYA_BASE_URL ? { helpCenter: { apiHostname: new URL(config.PANYA_BASE_URL).hostname }, baseUrl: config.PANYA_BASE_URL } : {}),
     ...(config.PANYA_CRON_SECRET ? { cronSecret: config.PANYA_CRON_SECRET } : {}),
     ...(config.PANYA_SESSION_SECRET ? { sessionSecret: config.PANYA_SESSION_SECRET } : {}),
     ...(config.PANYA_TRUST_PROXY !== undefined ? { trustProxy: parseTrustProxy(config.PANYA_TRUST_PROXY) } : {}),

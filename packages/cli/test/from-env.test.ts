@@ -129,6 +129,7 @@ describe('createPanyaFromEnv: the configured engine', () => {
     expect(panyaAppOptionsFromEnv({ PANYA_BASE_URL: 'https://api.example.com', PANYA_CRON_SECRET: 'c'.repeat(16), PANYA_SESSION_SECRET: 's'.repeat(16) })).toEqual({
       secureCookies: true,
       helpCenter: { apiHostname: 'api.example.com' },
+      baseUrl: 'https://api.example.com',
       cronSecret: 'c'.repeat(16),
       sessionSecret: 's'.repeat(16),
     });

@@ -1014,6 +1014,22 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/tenant/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["tenant.sso.get"];
+        put: operations["tenant.sso.put"];
+        post?: never;
+        delete: operations["tenant.sso.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs/upload": {
         parameters: {
             query?: never;
@@ -6829,6 +6845,166 @@ export interface operations {
                         hasMore: boolean;
                         /** @description Pass as `cursor` to continue; null when there is nothing more. */
                         nextCursor: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tenant.sso.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer: string;
+                        clientId: string;
+                        /** @description The client secret's last four characters; the secret itself is never shown again. */
+                        clientSecretHint: string;
+                        allowedDomains: string[];
+                        roleClaim: string | null;
+                        roleMap: {
+                            [key: string]: "admin" | "editor" | "viewer";
+                        };
+                        defaultRole: ("admin" | "editor" | "viewer") | null;
+                        passwordLogin: boolean;
+                        /** @description The callback path to register at the provider, on this server's origin. */
+                        redirectPath: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tenant.sso.put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The provider's issuer URL; its discovery document is read from `/.well-known/openid-configuration`. */
+                    issuer: string;
+                    clientId: string;
+                    /** @description Required the first time; omitted: the stored secret is kept. Reads show only its last four characters. */
+                    clientSecret?: string;
+                    /** @description E-mail domains whose users may sign in. */
+                    allowedDomains: string[];
+                    /**
+                     * @description The ID-token claim read for the role (a string or a list of strings, e.g. `groups`).
+                     * @default null
+                     */
+                    roleClaim?: string | null;
+                    /**
+                     * @description Claim value → role; when several match, the most capable wins. `owner` is never granted by a provider.
+                     * @default {}
+                     */
+                    roleMap?: {
+                        [key: string]: "admin" | "editor" | "viewer";
+                    };
+                    /**
+                     * @description The role when no claim value matches; null: such users are refused.
+                     * @default null
+                     */
+                    defaultRole?: ("admin" | "editor" | "viewer") | null;
+                    /**
+                     * @description False: the tenant's members sign in through the provider only.
+                     * @default true
+                     */
+                    passwordLogin?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer: string;
+                        clientId: string;
+                        /** @description The client secret's last four characters; the secret itself is never shown again. */
+                        clientSecretHint: string;
+                        allowedDomains: string[];
+                        roleClaim: string | null;
+                        roleMap: {
+                            [key: string]: "admin" | "editor" | "viewer";
+                        };
+                        defaultRole: ("admin" | "editor" | "viewer") | null;
+                        passwordLogin: boolean;
+                        /** @description The callback path to register at the provider, on this server's origin. */
+                        redirectPath: string;
+                        updatedAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tenant.sso.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
                     } & {
                         [key: string]: unknown;
                     };

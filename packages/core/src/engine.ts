@@ -54,6 +54,7 @@ import { createQueryService } from './services/queries.js';
 import { createTenancyService } from './services/tenancy.js';
 import { createUsageService } from './services/usage.js';
 import { createUserService } from './services/users.js';
+import { createSsoService } from './services/sso.js';
 import { createWorkspaceService } from './services/workspaces.js';
 import { createIds, silentLogger, systemClock } from './system.js';
 
@@ -141,6 +142,8 @@ export interface Engine {
   /** Content gaps and feedback traced to passages. */
   readonly insights: ReturnType<typeof createInsightsService>;
   readonly users: ReturnType<typeof createUserService>;
+  /** Single sign-on for the admin app, per tenant (OpenID Connect). */
+  readonly sso: ReturnType<typeof createSsoService>;
   readonly hostnames: ReturnType<typeof createHostnameService>;
   readonly helpCenter: ReturnType<typeof createHelpCenterService>;
   readonly erasure: ReturnType<typeof createErasureService>;
@@ -264,6 +267,7 @@ export function createEngine(options: EngineOptions): Engine {
     inbox: createInboxService(deps),
     insights: createInsightsService({ ...deps, recompute: oneAtATime(() => jobs.run('content-gaps', {}), (error) => logger.warn('content gaps run failed', { error: error instanceof Error ? error.message : String(error) })) }),
     users,
+    sso: createSsoService({ ...deps, users }),
     hostnames,
     helpCenter,
     erasure,

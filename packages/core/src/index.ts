@@ -50,6 +50,7 @@ export { type DeclaredRoute, openApiDocument } from './operations/openapi.js';
 export { type SyncOutcome, uploadedDocument } from './services/documents.js';
 export { signWebhook } from './services/connectors.js';
 export { type WorkspaceView } from './services/workspaces.js';
+export { MAX_SSO_ATTEMPTS_IN_FLIGHT, SSO_ATTEMPT_TTL_MS, SSO_CALLBACK_PATH, type SsoConfigInput, type SsoConfigView, type SsoProvider } from './services/sso.js';
 export { HashEmbedder } from './embedders/hash.js';
 export { checkBatchSize, embedInBatches } from './embedders/batches.js';
 export { evaluateRun, type Metrics, type Qrels, type Run } from './eval/metrics.js';

@@ -85,6 +85,7 @@ export class PostgresStore implements Store {
   readonly questions;
   readonly feedback;
   readonly verifiedVisitors;
+  readonly sso;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -129,6 +130,7 @@ export class PostgresStore implements Store {
     this.questions = root.questions;
     this.feedback = root.feedback;
     this.verifiedVisitors = root.verifiedVisitors;
+    this.sso = root.sso;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

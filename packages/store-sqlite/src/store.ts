@@ -137,6 +137,7 @@ export class SqliteStore implements Store {
   readonly questions;
   readonly feedback;
   readonly verifiedVisitors;
+  readonly sso;
   readonly billing;
   readonly resolutions;
   readonly flows;
@@ -214,6 +215,7 @@ export class SqliteStore implements Store {
     this.questions = root.questions;
     this.feedback = root.feedback;
     this.verifiedVisitors = root.verifiedVisitors;
+    this.sso = root.sso;
     this.billing = root.billing;
     this.resolutions = root.resolutions;
     this.flows = root.flows;

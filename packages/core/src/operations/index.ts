@@ -16,6 +16,7 @@ import { CURATED_ANSWER_OPERATIONS } from './curated-answers.js';
 import { EVAL_OPERATIONS } from './evaluation.js';
 import { INSIGHT_OPERATIONS } from './insights.js';
 import { PRIVACY_OPERATIONS } from './privacy.js';
+import { SSO_OPERATIONS } from './sso.js';
 import type { Operation } from './types.js';
 
 export { executeOperation, type Executed, type ExecuteOptions } from './execute.js';
@@ -26,7 +27,7 @@ export { defineOperation, type HttpBinding, type HttpMethod, type InputSpec, typ
  * mounts each entry with an `http` binding, the MCP adapter registers each entry with a `tool`
  * binding. Adding a route is adding an entry here.
  */
-export const OPERATIONS: readonly Operation[] = [...QUERY_OPERATIONS, ...DOCUMENT_OPERATIONS, ...WORKSPACE_OPERATIONS, ...HOSTNAME_OPERATIONS, ...BILLING_OPERATIONS, ...FLOW_OPERATIONS, ...TOOL_OPERATIONS, ...CONVERSATION_OPERATIONS, ...SUPPORT_OPERATIONS, ...TENANT_OPERATIONS, ...TENANT_SETTINGS_OPERATIONS, ...API_KEY_OPERATIONS, ...WIDGET_OPERATIONS, ...VISITOR_IDENTITY_OPERATIONS, ...CURATED_ANSWER_OPERATIONS, ...EVAL_OPERATIONS, ...INSIGHT_OPERATIONS, ...PRIVACY_OPERATIONS] as unknown as readonly Operation[];
+export const OPERATIONS: readonly Operation[] = [...QUERY_OPERATIONS, ...DOCUMENT_OPERATIONS, ...WORKSPACE_OPERATIONS, ...HOSTNAME_OPERATIONS, ...BILLING_OPERATIONS, ...FLOW_OPERATIONS, ...TOOL_OPERATIONS, ...CONVERSATION_OPERATIONS, ...SUPPORT_OPERATIONS, ...TENANT_OPERATIONS, ...TENANT_SETTINGS_OPERATIONS, ...API_KEY_OPERATIONS, ...WIDGET_OPERATIONS, ...VISITOR_IDENTITY_OPERATIONS, ...CURATED_ANSWER_OPERATIONS, ...EVAL_OPERATIONS, ...INSIGHT_OPERATIONS, ...PRIVACY_OPERATIONS, ...SSO_OPERATIONS] as unknown as readonly Operation[];
 
 export const HTTP_OPERATIONS = OPERATIONS.filter((op) => op.http);
 export const TOOL_OPERATION_LIST = OPERATIONS.filter((op) => op.tool);

@@ -28,6 +28,7 @@ import type { TenantSettingsService } from '../services/tenant-settings.js';
 import type { WorkspaceService } from '../services/workspaces.js';
 import type { AuditService } from '../services/audit.js';
 import type { PrivacyService } from '../services/privacy.js';
+import type { SsoService } from '../services/sso.js';
 
 /** The services an operation may call. */
 export interface OperationServices {
@@ -50,6 +51,7 @@ export interface OperationServices {
   settings: TenantSettingsService;
   audit: AuditService;
   privacy: PrivacyService;
+  sso: SsoService;
   apiKeys: ApiKeyService;
   helpCenter: HelpCenterService;
   curatedAnswers: CuratedAnswerService;

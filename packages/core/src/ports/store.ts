@@ -12,6 +12,7 @@ import type { CuratedAnswerStore } from './curated-answers.js';
 import type { EvalStore } from './evaluation.js';
 import type { HostnameStore, TombstoneStore } from '../hostnames/record.js';
 import type { VerifiedVisitorStore, VisitorKeyStore } from '../visitors/keys.js';
+import type { SsoStore } from '../sso/config.js';
 import type { PlanId, Quotas } from '../plans.js';
 import type { BillingStore } from './billing.js';
 import type { ConversationStore } from './conversations.js';
@@ -436,6 +437,8 @@ export interface Store {
   readonly visitorKeys: VisitorKeyStore;
   /** Verified visitor ids → visitor records (visitors/keys.ts). */
   readonly verifiedVisitors: VerifiedVisitorStore;
+  /** Each tenant's single sign-on provider, attempts and sessions (sso/config.ts). */
+  readonly sso: SsoStore;
   readonly tombstones: TombstoneStore;
   readonly billing: BillingStore;
   readonly resolutions: ResolutionStore;

@@ -6,7 +6,7 @@
 import { addColumns, addIndexes, createTable, type KitStatements } from './ddl.js';
 import type { RenderContext } from './sql.js';
 import { BILLABLE_INDEX, LEGACY_BILLABLE_INDEX } from './billable-index.js';
-import { CONVERSATIONS, DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS, AUDIT_EVENTS, WORKSPACES } from './tables.js';
+import { CONVERSATIONS, DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS, AUDIT_EVENTS, WORKSPACES, SSO_CONFIGS, SSO_STATES, SSO_SESSIONS } from './tables.js';
 
 export interface KitMigration {
   /** Stable and unique: `<table>-<what>`. */
@@ -200,6 +200,15 @@ export const KIT_MIGRATIONS: readonly KitMigration[] = [
   {
     id: `index-${BILLABLE_INDEX.name}`,
     statements: (ctx) => [...dropBillable.map((name) => `DROP INDEX IF EXISTS ${ctx.name(name)}`), ...addIndexes(CONVERSATIONS, [BILLABLE_INDEX])(ctx)],
+  },
+  // Single sign-on: a tenant's provider, the attempts in flight, and the sessions it opened.
+  {
+    id: 'sso-v1',
+    statements: (ctx) => [
+      ...createTable(SSO_CONFIGS, { primaryKey: ['tenantId'] })(ctx),
+      ...createTable(SSO_STATES, { primaryKey: ['id'], indexes: [{ name: 'sso_states_expiry', fields: ['tenantId', 'expiresAt'] }] })(ctx),
+      ...createTable(SSO_SESSIONS, { primaryKey: ['sessionId', 'tenantId'] })(ctx),
+    ],
   },
 ];
 

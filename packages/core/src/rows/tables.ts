@@ -5,6 +5,7 @@
  */
 import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.js';
 import type { VerifiedVisitorLink, VisitorKeyRecord } from '../visitors/keys.js';
+import type { SsoConfigRecord, SsoSessionRecord, SsoStateRecord } from '../sso/config.js';
 import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
 import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
 import type { FeedbackCitation, FeedbackRecord, QuestionRecord, StoredGaps } from '../ports/insights.js';
@@ -453,4 +454,37 @@ export const JOB_STATE = table<JobStateRow>('job_state', [
   ['job', 'job', 'text'],
   ['state', 'state', 'json'],
   ['updatedAt', 'updated_at', 'time'],
+]);
+
+/** A tenant's single sign-on provider (one row per tenant). */
+export const SSO_CONFIGS = table<SsoConfigRecord>('sso_configs', [
+  ['tenantId', 'tenant_id', 'text'],
+  ['issuer', 'issuer', 'text'],
+  ['clientId', 'client_id', 'text'],
+  ['clientSecret', 'client_secret', 'text'],
+  ['allowedDomains', 'allowed_domains', 'json'],
+  ['roleClaim', 'role_claim', 'text', { nullable: true }],
+  ['roleMap', 'role_map', 'json'],
+  ['defaultRole', 'default_role', 'text', { nullable: true }],
+  ['passwordLogin', 'password_login', 'bool'],
+  ...stamped,
+]);
+
+/** Single sign-on attempts between the redirect and the callback. */
+export const SSO_STATES = table<SsoStateRecord>('sso_states', [
+  ['id', 'id', 'text'],
+  ['tenantId', 'tenant_id', 'text'],
+  ['nonce', 'nonce', 'text'],
+  ['codeVerifier', 'code_verifier', 'text'],
+  ['createdAt', 'created_at', 'time'],
+  ['expiresAt', 'expires_at', 'time'],
+]);
+
+/** Sessions opened by a tenant's provider. */
+export const SSO_SESSIONS = table<SsoSessionRecord>('sso_sessions', [
+  ['sessionId', 'session_id', 'text'],
+  ['tenantId', 'tenant_id', 'text'],
+  ['userId', 'user_id', 'text'],
+  ['createdAt', 'created_at', 'time'],
+  ['expiresAt', 'expires_at', 'time'],
 ]);

@@ -116,7 +116,7 @@ export function createAuthService(deps: {
         }
         const user = await deps.users.authenticateSession(credentials.sessionToken);
         if (user.isErr()) return err(user.error);
-        return deps.users.resolve(user.value, addressing.tenantSlug, addressing.workspaceSlug);
+        return deps.users.resolve(user.value, addressing.tenantSlug, addressing.workspaceSlug, credentials.sessionToken);
       }
       const principal = await deps.apiKeys.authenticate(bearerToken(credentials.authorization));
       if (principal.isErr()) return err(principal.error);
@@ -163,7 +163,7 @@ export function createAuthService(deps: {
         // A job run changes state even on GET: a cookie alone (a cross-site link or image) never starts one.
         if (credentials.sessionToken && !credentials.requestedWith) return err(errors.forbidden('A job run with the session cookie needs the X-Requested-With header.'));
         const user = await deps.users.authenticateSession(credentials.sessionToken);
-        const ctx = user.isOk() && tenant.isOk() ? await deps.users.resolve(user.value, options.tenantSlug) : null;
+        const ctx = user.isOk() && tenant.isOk() ? await deps.users.resolve(user.value, options.tenantSlug, undefined, credentials.sessionToken) : null;
         if (!ctx?.isOk() || ctx.value.principal.role !== 'owner') return err(errors.forbidden(`Cron jobs need the cron secret or a tenant owner session; ${secretHint}.`));
       }
       if (tenant.isErr()) return err(tenant.error);

@@ -26,6 +26,8 @@ export interface Principal {
   scopes: ApiKeyScope[];
   /** A signed-in user's role for this request. */
   role?: MembershipRole;
+  /** A user whose session the tenant's single sign-on provider opened. */
+  sso?: boolean;
   /** A publishable key (`svc_pub_…`): only operations that accept browser keys admit it. */
   publishable?: boolean;
   /** A key restricted to one public surface: it reads only documents published there. */

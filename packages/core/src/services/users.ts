@@ -39,7 +39,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** Sessions are stored by the hash of their token: a leaked table cannot be replayed. */
-const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
+export const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const email = z.email().max(254).transform((e) => e.toLowerCase());
 export const createUserSchema = z.strictObject({
@@ -56,6 +56,27 @@ export function createUserService(deps: ServiceDeps) {
   // Verifying against a real-looking hash keeps "no such user" as slow as "wrong password".
   const decoy = hashPassword(randomBase62(24));
   const throttle = createLoginThrottle(store);
+
+  /** Whether a session may open the tenant: a tenant that switched password sign-in off admits only sessions its provider opened. */
+  async function sessionAdmitted(tenantId: string, token: string | undefined): Promise<{ admitted: boolean; sso: boolean }> {
+    const sso = token !== undefined && (await store.sso.openedBy(sessionId(token), tenantId));
+    if (sso) return { admitted: true, sso };
+    return { admitted: (await store.sso.getConfig(tenantId))?.passwordLogin !== false, sso };
+  }
+
+  /** The user's tenants, and how many of them a password session may open. */
+  async function passwordTenants(userId: string): Promise<{ total: number; open: number; ssoOnly: string[] }> {
+    const ids = new Set((await store.users.allMemberships(userId)).map((m) => m.tenantId));
+    const ssoOnly: string[] = [];
+    let open = 0;
+    for (const id of ids) {
+      const tenant = await store.tenants.get(id);
+      if (!tenant) continue;
+      if ((await store.sso.getConfig(id))?.passwordLogin === false) ssoOnly.push(tenant.slug);
+      else open += 1;
+    }
+    return { total: open + ssoOnly.length, open, ssoOnly };
+  }
 
   return {
     /** Creates a user (or reuses one by e-mail) with a tenant-wide or workspace-scoped membership. */
@@ -107,10 +128,21 @@ export function createUserService(deps: ServiceDeps) {
       const valid = await verifyPassword(parsed.value.password, user?.passwordHash ?? (await decoy));
       if (!user || !valid) return err(errors.unauthorized('E-mail or password is incorrect.'));
       await attempt.release();
+      // Checked after the password, so the refusal tells nothing to someone without it.
+      const reachable = await passwordTenants(user.id);
+      if (reachable.total > 0 && reachable.open === 0) {
+        return err(errors.forbidden(`Password sign-in is switched off for ${reachable.ssoOnly.join(', ')}: sign in with single sign-on (/admin/?tenant=${reachable.ssoOnly[0]}).`));
+      }
+      return ok(await this.openSession(user.id));
+    },
+
+    /** Opens a session for a user whose identity was checked (password or single sign-on). */
+    async openSession(userId: string): Promise<{ token: string; userId: string; expiresAt: Date; sessionId: string }> {
+      const now = clock.now();
       const token = randomBase62(32);
       const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-      await store.users.insertSession({ id: sessionId(token), userId: user.id, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString(), revokedAt: null });
-      return ok({ token, userId: user.id, expiresAt });
+      await store.users.insertSession({ id: sessionId(token), userId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString(), revokedAt: null });
+      return { token, userId, expiresAt, sessionId: sessionId(token) };
     },
 
     async logout(token: string): Promise<void> {
@@ -137,6 +169,8 @@ export function createUserService(deps: ServiceDeps) {
       for (const m of await store.users.allMemberships(user.value.id)) {
         const tenant = await store.tenants.get(m.tenantId);
         if (!tenant) continue;
+        // A tenant that admits only its own provider's sessions is not offered to this one.
+        if (!(await sessionAdmitted(tenant.id, token)).admitted) continue;
         const ws = m.workspaceId ? await store.workspaces.get(tenant.id, m.workspaceId) : null;
         if (m.workspaceId && (!ws || ws.deletedAt)) continue;
         memberships.push({ tenantSlug: tenant.slug, workspaceSlug: ws?.slug ?? null, role: m.role });
@@ -147,9 +181,10 @@ export function createUserService(deps: ServiceDeps) {
     /**
      * The user's role in the addressed tenant and workspace (spec, Authentication 5): the
      * tenant-wide membership wins; a workspace-scoped member addressing another workspace has
-     * no role there. Non-members get "not found", never a hint that the tenant exists.
+     * no role there. Non-members get "not found", never a hint that the tenant exists. A tenant
+     * that switched password sign-in off admits only sessions its own provider opened (403).
      */
-    async resolve(user: UserRecord, tenantSlug: string, workspaceSlug?: string): Promise<Result<RequestContext, PanyaError>> {
+    async resolve(user: UserRecord, tenantSlug: string, workspaceSlug?: string, token?: string): Promise<Result<RequestContext, PanyaError>> {
       const tenant = await store.tenants.getBySlug(tenantSlug);
       const memberships = tenant ? await store.users.memberships(user.id, tenant.id) : [];
       if (!tenant || memberships.length === 0) return err(errors.notFound('Tenant'));
@@ -158,7 +193,9 @@ export function createUserService(deps: ServiceDeps) {
       const membership = memberships.find((m) => m.workspaceId === null) ?? memberships.find((m) => m.workspaceId === workspace.id);
       // A sibling workspace outside the membership answers exactly like one that does not exist.
       if (!membership) return err(errors.notFound('Workspace'));
-      const principal: Principal = { kind: 'user', id: user.id, tenantId: tenant.id, workspaceId: membership.workspaceId, scopes: ROLE_SCOPES[membership.role], role: membership.role };
+      const admission = await sessionAdmitted(tenant.id, token);
+      if (!admission.admitted) return err(errors.forbidden(`Password sign-in is switched off for ${tenant.slug}: sign in with single sign-on.`));
+      const principal: Principal = { kind: 'user', id: user.id, tenantId: tenant.id, workspaceId: membership.workspaceId, scopes: ROLE_SCOPES[membership.role], role: membership.role, ...(admission.sso ? { sso: true } : {}) };
       return ok({ tenant, workspace, principal, scope: { tenantId: tenant.id, workspaceId: workspace.id } });
     },
   };

@@ -22,6 +22,7 @@ import { columnsSuite } from './columns-conformance.js';
 import { insightsSuite } from './insights-conformance.js';
 import { auditSuite } from './audit-conformance.js';
 import { retentionSuite } from './retention-conformance.js';
+import { ssoSuite } from './sso-conformance.js';
 import type { SqlDriver } from '../rows/driver.js';
 import { erasureSuite, publishedDocumentsSuite, type TenantSchemaProbe } from './erasure-conformance.js';
 
@@ -189,6 +190,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
 
     auditSuite(() => store);
     retentionSuite(() => store);
+    ssoSuite(() => store);
 
     searchIndexSuite(() => store, () => handle.openPeer?.() ?? Promise.resolve(null));
     operationsSuite(() => store);

@@ -22,6 +22,7 @@ import { SqlConversations } from './conversations.js';
 import { SqlJobs } from './jobs.js';
 import { SqlCustomers, SqlInbox, SqlPersonas, SqlTickets, SqlVisitors } from './support.js';
 import { SqlConnectors, SqlIdempotency, SqlOrigins } from './sync.js';
+import { SqlSso } from './sso.js';
 import { SqlVerifiedVisitors, SqlVisitorKeys } from './visitor-keys.js';
 
 /** The request counters' tables (rate-limit windows, query events) and the driver that holds them. */
@@ -77,5 +78,6 @@ export function kitAggregates(kit: SqlDriver, ports: KitPorts) {
     visitors: new SqlVisitors(kit),
     inbox: new SqlInbox(kit),
     jobs: new SqlJobs(kit),
+    sso: new SqlSso(kit),
   };
 }
