@@ -197,7 +197,7 @@ function markdownMegabyte(): string {
 
 const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
 
-/** On-CPU and run-queue wait time (ms) of the main threads of a process group: the serving threads. */
+/** On-CPU and run-queue wait time (ms) of the main threads of a server's `panya serve` processes: the serving threads. */
 function servingThreads(pgid: number): { cpuMs: number; runQueueMs: number } {
   let cpu = 0;
   let wait = 0;
@@ -205,6 +205,8 @@ function servingThreads(pgid: number): { cpuMs: number; runQueueMs: number } {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      // The primary and its workers, not the helpers in the group (the TypeScript loader's esbuild).
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('serve')) continue;
       const [onCpu, queued] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
       cpu += onCpu!;
       wait += queued!;
