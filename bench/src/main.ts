@@ -11,7 +11,7 @@ import { BENCH_DIR, CACHE_ROOT, sourceHash } from './lib/panya.js';
 import { RENDER } from './lib/report.js';
 import { median } from './lib/stats.js';
 
-const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact', 'stall', 'billing', 'tenants', 'gaps'] as const;
+const ALL = ['search', 'http', 'ingest', 'quality', 'answers', 'scifact', 'stall', 'billing', 'tenants', 'tenants-postgres', 'gaps'] as const;
 type Name = (typeof ALL)[number];
 const readmeOnly = process.argv.includes('--readme');
 const asked = process.argv.slice(2).filter((a) => a !== '--' && a !== '--readme');
@@ -94,7 +94,11 @@ const runners: Record<Name, () => Promise<object>> = {
     return { detector: await runChild<object>('resolutions.ts') };
   },
   async tenants() {
-    return runChild<object>('tenants.ts');
+    return runChild<object>('tenants.ts', [], { BENCH_TENANTS_STORE: 'sqlite' });
+  },
+  /** The same on PostgreSQL (BENCH_TENANTS_PG or PANYA_TEST_PG), two `panya serve` nodes on the one database. */
+  async 'tenants-postgres'() {
+    return runChild<object>('tenants.ts', [], { BENCH_TENANTS_STORE: 'postgres' });
   },
   async gaps() {
     return runChild<object>('gaps.ts', [process.env.BENCH_GAPS_QUESTIONS ?? '50000']);
@@ -130,7 +134,7 @@ Synthetic corpus (seeded): topics are clusters (vector = normalised subtopic cen
 
 - **panya search()** — \`engine.search.search(ctx, {query, topK: 10})\` (the cache of recent answers off in every in-process benchmark: queries repeat across runs): validation, the lexical (BM25 + proximity) and vector channels (100 candidates each; the trigram channel only as a fallback when lexical finds few), RRF fusion, chunk and document hydration.
 - **panya retrieve()** — \`engine.search.retrieve(scope, query, 10)\`: the channels and fusion only.
-- **(a) raw FTS5 + vec0 floor** — the same FTS5 \`MATCH\` (workspace scope token + the terms Panya's lexical channel sends, captured per query) with the store's \`bm25()\` weights, \`ORDER BY … LIMIT 100\`, and the same partitioned vec0 KNN (\`k = 100\`), issued directly with better-sqlite3 on the same connection: what Panya adds to. The floor's FTS candidate set is checked against Panya's lexical channel (the "identical" percentage).
+- **(a) raw FTS5 + vec0 floor** — the same FTS5 \`MATCH\` (workspace scope token + the terms Panya's lexical channel sends, captured per query) with the store's \`bm25()\` weights, \`ORDER BY … LIMIT 100\`, and the same exact scan of the workspace's vectors the store makes (\`vec_distance_cosine\` over its compact vector table, \`LIMIT 100\`; a vec0 KNN before that table), issued directly with better-sqlite3 on the same connection: what Panya adds to. The floor's FTS candidate set is checked against Panya's lexical channel (the "identical" percentage).
 - **(b) Float32Array scan** — exact cosine (dot product of unit vectors) over the workspace's vectors in plain JS, top-10.
 - **(c) Orama hybrid** — \`search(db, {term, mode: 'hybrid', vector, limit: 10, similarity: 0.5})\` on the same chunks and vectors; the 10-workspace case filters \`where: {ws: {eq}}\`. (Orama's default similarity 0.8 lets ~1 vector hit through on this data; the scan cost is the same.)
 - **↳ rows** — the floor's two statements timed alone, and one more \`search()\` per query with the store's calls traced (wrapped store methods): time in the lexical, trigram and semantic calls, in hydration (\`getChunks\` + \`documents.getMany\` for the 10 hits) and the rest (validation, tokenizing, fusion, glue); store calls per search are listed above each table.
@@ -200,7 +204,11 @@ In-process, SQLite in memory: 50,000 gap questions (refused, weakly grounded or 
 `,
     tenants: `## tenants — many small tenants on one server
 
-SciFact abstracts written through the library's write path (\`documents.bulk\` + \`ingest.drain()\`, default settings, no model) into one SQLite file: \`BENCH_TENANTS_SMALL\` tenants of 20 documents, \`BENCH_TENANTS_MEDIUM\` of 1,000 and \`BENCH_TENANTS_LARGE\` of \`BENCH_TENANTS_LARGE_DOCS\` (scaled down by default; the full run is 10,000 / 100 / 3 × 20,000). **file / text** — the database file against the raw text written. Then \`panya serve --workers 2\` on it: **cold** — the first search of each workspace, one request at a time (small: the last 50 built; medium: every one), **warm** — three more passes (each worker loads a workspace on its own first search); **Zipf** — autocannon, 10 connections, \`BENCH_HTTP_SECONDS\`, the tenant of each request drawn by Zipf (s = 1) over every tenant. **RSS** — the server's process group; **index cache** — its \`/metrics\` figures (summed over the workers).
+SciFact abstracts written through the library's write path (\`documents.bulk\` + \`ingest.drain()\`, default settings, no model) into one SQLite file: \`BENCH_TENANTS_SMALL\` tenants of 20 documents, \`BENCH_TENANTS_MEDIUM\` of 1,000 and \`BENCH_TENANTS_LARGE\` of \`BENCH_TENANTS_LARGE_DOCS\` (scaled down by default; the full run is 10,000 / 100 / 3 × 20,000 = 360,000 documents). The build is kept in the bench cache (keyed by scale and by what Panya writes; \`BENCH_TENANTS_DIR\` names another place) and resumed from its last finished tenant when interrupted, so a large scale is built once, over several runs if need be; **documents/s** is the build rate of the documents written in that run. **file / text** — the database file against the raw text written. Then \`panya serve --workers 2\` on it: **cold** — the first search of each workspace, one request at a time (small: the last 50 built; medium: up to 20), **warm** — three more passes (each worker loads a workspace on its own first search); **Zipf** — autocannon, 10 connections, \`BENCH_HTTP_SECONDS\`, the tenant of each request drawn by Zipf (s = 1) over every tenant; **never stall** — a 1,000-document tenant uploads 1 MB markdown files (two uploads in flight) while its own searches are timed, with the on-core and run-queue time of the server's serving threads (\`/proc/<pid>/schedstat\`) over that window. **RSS** — the server's process group; **index cache** — its \`/metrics\` figures (summed over the workers).
+`,
+    'tenants-postgres': `## tenants-postgres — the same on PostgreSQL, two nodes
+
+The tenants benchmark with \`BENCH_TENANTS_STORE=postgres\`: built through the same write path into a schema of the database at \`BENCH_TENANTS_PG\` (default \`PANYA_TEST_PG\`; kept and resumed like the SQLite file), then \`BENCH_TENANTS_NODES\` (default 2) \`panya serve --workers 1\` processes on that one database; one-at-a-time searches alternate between the nodes, the Zipf traffic is split between them (5 connections each; p50/p99 per node), uploads go to the first node while the uploading tenant's searches alternate. Size: the schema's tables with their indexes and TOAST (\`pg_total_relation_size\`).
 `,
   };
   return `# Panya benchmarks

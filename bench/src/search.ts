@@ -215,7 +215,8 @@ async function systemsFor(c: Case) {
   // bm25() column weights: the store's own (a private field, read so the floor ranks exactly as Panya does).
   const w = (c.store.search as unknown as { weights?: { title: number; body: number } }).weights ?? { title: 2, body: 1 };
   const fts = db.prepare(`SELECT rowid, bm25(chunks_fts, 0, ${Number(w.title)}, ${Number(w.body)}) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?`);
-  const knn = db.prepare('SELECT rowid, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? AND part = ?');
+  // The workspace's vectors scanned exactly, as the store's compact vector table is (vec0 before it).
+  const knn = db.prepare('SELECT rowid, vec_distance_cosine(embedding, ?) AS distance FROM chunk_vectors WHERE part = ? ORDER BY distance LIMIT ?');
   const part = `w:${workspaceId}`;
   // The terms Panya's lexical channel sends for each query (null: the channel did not run).
   const lexicalTerms = new Map<number, string[] | null>();
@@ -228,7 +229,7 @@ async function systemsFor(c: Case) {
     const terms = lexicalTerms.get(q.id);
     return terms?.length ? (fts.all(`${scopeMatch} AND {title body}:(${terms.map(quote).join(' OR ')})`, DEPTH) as { rowid: number }[]) : [];
   };
-  const floorKnn = (q: CorpusQuery) => knn.all(q.vector, DEPTH, part) as { rowid: number }[];
+  const floorKnn = (q: CorpusQuery) => knn.all(Buffer.from(q.vector.buffer, q.vector.byteOffset, q.vector.byteLength), part, DEPTH) as { rowid: number }[];
   const where = c.ws === null ? undefined : { ws: { eq: `w${c.ws}` } };
   const search = c.engine.search;
   const scope = c.ctx.scope;

@@ -2,22 +2,30 @@
  * Many tenants on one server. Builds, through the library's write path (`documents.bulk` +
  * `ingest.drain()`, default settings, no model), BENCH_TENANTS_SMALL tenants of 20 SciFact abstracts,
  * BENCH_TENANTS_MEDIUM of 1,000 and BENCH_TENANTS_LARGE of BENCH_TENANTS_LARGE_DOCS; reports the file
- * size against the raw text. Then `panya serve --workers 2` on it: the first search of cold
+ * size against the raw text and the build rate. Then `panya serve` on it: the first search of cold
  * workspaces (medium ones: ~1,000 chunks) and the same again warm, one request at a time; then
  * autocannon with a Zipf-distributed choice of tenant (10 connections): req/s, p50/p99, the
- * server's RSS and its index cache figures from /metrics. Scaled down by default (the issue's
- * 10,000 × 20 + 100 × 1,000 + 3 × 20,000 takes hours to build on 2 cores): set the counts to run it.
+ * server's RSS and its index cache figures from /metrics; then the never-stall scenario.
+ *
+ * BENCH_TENANTS_STORE=postgres runs it on PostgreSQL (BENCH_TENANTS_PG, default PANYA_TEST_PG) with
+ * BENCH_TENANTS_NODES server processes (default 2, `--workers 1` each) on the one database, traffic
+ * spread over the nodes. The build is kept (a SQLite file, or a Postgres schema, plus the tenants'
+ * keys) under the bench cache, keyed by store, scale and what Panya writes, and resumed where it
+ * stopped: an interrupted build goes on from its last finished tenant. Scaled down by default
+ * (the issue's 10,000 × 20 + 100 × 1,000 + 3 × 20,000 is 360,000 documents): set the counts to run it.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, LexicalRanker, searchTermsOf, type Engine, type LexicalSource } from '@panya/core';
+import { createEngine, LexicalRanker, searchTermsOf, type Engine, type LexicalSource, type Store } from '@panya/core';
+import { openPostgresStore } from '@panya/store-postgres';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { emit, log } from './lib/child.js';
-import { runLoad } from './lib/load.js';
+import { runLoad, type LoadResult } from './lib/load.js';
+import { CACHE_ROOT, sourceHash } from './lib/panya.js';
 import { Rng, Zipf } from './lib/prng.js';
-import { startServer } from './lib/serve.js';
+import { startServer, type Server } from './lib/serve.js';
 import { quantile, round } from './lib/stats.js';
 
 const DIR = fileURLToPath(new URL('../../../shared/eval/scifact', import.meta.url));
@@ -26,8 +34,15 @@ const MEDIUM = Number(process.env.BENCH_TENANTS_MEDIUM ?? 5);
 const LARGE = Number(process.env.BENCH_TENANTS_LARGE ?? 1);
 const LARGE_DOCS = Number(process.env.BENCH_TENANTS_LARGE_DOCS ?? 5_000);
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
-const WORKERS = Number(process.env.BENCH_TENANTS_WORKERS ?? 2);
+const STORE = process.env.BENCH_TENANTS_STORE ?? 'sqlite';
+if (STORE !== 'sqlite' && STORE !== 'postgres') throw new Error(`BENCH_TENANTS_STORE: "${STORE}" is neither sqlite nor postgres`);
+const PG_URL = process.env.BENCH_TENANTS_PG ?? process.env.PANYA_TEST_PG ?? '';
+if (STORE === 'postgres' && !PG_URL) throw new Error('BENCH_TENANTS_STORE=postgres needs BENCH_TENANTS_PG (or PANYA_TEST_PG): a postgres:// URL');
+const NODES = STORE === 'postgres' ? Number(process.env.BENCH_TENANTS_NODES ?? 2) : 1;
+const WORKERS = Number(process.env.BENCH_TENANTS_WORKERS ?? (STORE === 'postgres' ? 1 : 2));
 const UPLOAD_SECONDS = Number(process.env.BENCH_TENANTS_UPLOAD_SECONDS ?? 20);
+/** Small tenants written before one drain of the ingest queue: fewer, larger ingest passes. */
+const BUILD_GROUP = Number(process.env.BENCH_TENANTS_BUILD_GROUP ?? 50);
 
 const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, string>);
 const corpus = lines(join(DIR, 'corpus.jsonl')).map((d) => ({ title: String(d.title ?? '').trim() || 'Untitled', contentMd: String(d.text ?? '') }));
@@ -37,26 +52,78 @@ interface Tenant {
   slug: string;
   docs: number;
   key: string;
+  /** UTF-8 bytes of its documents' titles and text. */
+  text: number;
 }
 
-/** `count` tenants of `docs` abstracts each, taken round the corpus from a rolling offset. */
-async function build(engine: Engine, prefix: string, count: number, docs: number, offset: { at: number }, tenants: Tenant[]) {
-  let text = 0;
-  for (let t = 0; t < count; t++) {
-    const slug = `${prefix}${t}`;
-    const { tenant } = (await engine.tenancy.createTenant({ slug, plan: 'enterprise' }))._unsafeUnwrap();
-    const ctx = (await engine.access.system(slug))._unsafeUnwrap();
-    for (let at = 0; at < docs; at += 500) {
-      const batch = Array.from({ length: Math.min(500, docs - at) }, () => corpus[offset.at++ % corpus.length]!);
-      for (const d of batch) text += Buffer.byteLength(d.title) + Buffer.byteLength(d.contentMd);
-      (await engine.documents.bulk(ctx, { create: batch }))._unsafeUnwrap();
+/** The build's place: a SQLite file or a Postgres schema, and the finished tenants' keys beside it. */
+const scaleName = `${SMALL}x20-${MEDIUM}x1000-${LARGE}x${LARGE_DOCS}`;
+const cacheDir = process.env.BENCH_TENANTS_DIR ?? join(CACHE_ROOT, `tenants-${STORE}-${scaleName}-${sourceHash()}`);
+const db = join(cacheDir, 'panya.db');
+const pgSchema = `bench_tenants_${scaleName.replaceAll('-', '_')}_${sourceHash()}`;
+const pgUrl = PG_URL ? `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}schema=${pgSchema}` : '';
+/** What `panya serve --db` and the library open. */
+const location = STORE === 'sqlite' ? db : pgUrl;
+const keysFile = join(cacheDir, 'tenants.jsonl');
+const openStore = async (): Promise<Store> => (STORE === 'sqlite' ? openSqliteStore({ path: db }) : await openPostgresStore({ connectionString: pgUrl }));
+
+/** Every tenant of the scale, in build order, each with where its abstracts start in the corpus. */
+function plan() {
+  const out: { slug: string; docs: number; offset: number }[] = [];
+  let offset = 0;
+  const add = (prefix: string, count: number, docs: number) => {
+    for (let t = 0; t < count; t++, offset += docs) out.push({ slug: `${prefix}${t}`, docs, offset });
+  };
+  add('s', SMALL, 20);
+  add('m', MEDIUM, 1_000);
+  add('l', LARGE, LARGE_DOCS);
+  return out;
+}
+
+/**
+ * Builds the tenants not finished yet, in groups (one drain of the ingest queue per group) and
+ * records each finished tenant's key; a tenant begun before an interruption gets the documents it
+ * lacks (recognised by external id). Returns every tenant and the documents written per second.
+ */
+async function build(engine: Engine): Promise<{ tenants: Tenant[]; docsPerSecond: number | null; built: number }> {
+  mkdirSync(cacheDir, { recursive: true });
+  const done = new Map<string, Tenant>(existsSync(keysFile) ? lines(keysFile).map((t) => [String(t.slug), t as unknown as Tenant]) : []);
+  const todo = plan().filter((t) => !done.has(t.slug));
+  const started = performance.now();
+  let written = 0;
+  for (let at = 0; at < todo.length; ) {
+    // One group: up to BUILD_GROUP small tenants, or one larger one.
+    const group = todo[at]!.docs > 20 ? [todo[at]!] : todo.slice(at, at + BUILD_GROUP).filter((t) => t.docs === 20);
+    at += group.length;
+    const finished: (Omit<Tenant, 'key'> & { tenantId: string })[] = [];
+    for (const t of group) {
+      const existing = await engine.tenancy.getTenantBySlug(t.slug);
+      const tenant = existing.isOk() ? existing.value : (await engine.tenancy.createTenant({ slug: t.slug, plan: 'enterprise' }))._unsafeUnwrap().tenant;
+      const ctx = (await engine.access.system(t.slug))._unsafeUnwrap();
+      const have = existing.isOk() ? new Set((await engine.documents.listExternalIds(ctx))._unsafeUnwrap().map((d) => d.externalId)) : new Set<string>();
+      let text = 0;
+      const missing: { title: string; contentMd: string; externalId: string }[] = [];
+      for (let d = 0; d < t.docs; d++) {
+        const doc = corpus[(t.offset + d) % corpus.length]!;
+        text += Buffer.byteLength(doc.title) + Buffer.byteLength(doc.contentMd);
+        if (!have.has(`a${d}`)) missing.push({ ...doc, externalId: `a${d}` });
+      }
+      for (let b = 0; b < missing.length; b += 500) (await engine.documents.bulk(ctx, { create: missing.slice(b, b + 500) }))._unsafeUnwrap();
+      written += missing.length;
+      finished.push({ slug: t.slug, docs: t.docs, text, tenantId: tenant.id });
     }
     await engine.ingest.drain();
-    const { key } = (await engine.apiKeys.create(tenant.id, { scopes: ['read'] }))._unsafeUnwrap();
-    tenants.push({ slug, docs, key });
-    if ((t + 1) % 100 === 0) log(`  built ${prefix} ${t + 1}/${count}`);
+    for (const t of finished) {
+      const { key } = (await engine.apiKeys.create(t.tenantId, { scopes: ['read'] }))._unsafeUnwrap();
+      const tenant: Tenant = { slug: t.slug, docs: t.docs, key, text: t.text };
+      appendFileSync(keysFile, `${JSON.stringify(tenant)}\n`);
+      done.set(t.slug, tenant);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    log(`  built ${done.size}/${done.size + todo.length - at} tenants (${written} documents in ${seconds.toFixed(0)} s, ${(written / seconds).toFixed(0)} docs/s)`);
   }
-  return text;
+  const seconds = (performance.now() - started) / 1000;
+  return { tenants: plan().map((t) => done.get(t.slug)!), docsPerSecond: written > 0 ? round(written / seconds, 1) : null, built: written };
 }
 
 /** Resident memory of every process in a process group (the server's primary and workers), bytes. */
@@ -86,7 +153,7 @@ async function coldFirstSearch(slugs: string[]) {
   const rowsCpu: number[] = [];
   for (const [i, slug] of slugs.entries()) {
     for (let round = 0; round < 5; round++) {
-      const store = openSqliteStore({ path: db });
+      const store = await openStore();
       const engine = createEngine({ store });
       const scope = (await engine.access.system(slug))._unsafeUnwrap().scope;
       const query = { ...searchTermsOf(queries[(i * 5 + round) % queries.length]!), fragments: [] };
@@ -130,123 +197,174 @@ function markdownMegabyte(): string {
 
 const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
 
-const dir = mkdtempSync(join(tmpdir(), 'panya-bench-tenants-'));
-const db = join(dir, 'panya.db');
-try {
-  const started = performance.now();
-  const engine = createEngine({ store: openSqliteStore({ path: db }) });
-  const tenants: Tenant[] = [];
-  const offset = { at: 0 };
-  let text = 0;
-  text += await build(engine, 's', SMALL, 20, offset, tenants);
-  text += await build(engine, 'm', MEDIUM, 1_000, offset, tenants);
-  text += await build(engine, 'l', LARGE, LARGE_DOCS, offset, tenants);
-  const counted = openSqliteStore({ path: db });
-  const chunks = (counted.db.prepare('SELECT COUNT(*) AS n FROM chunks').get() as { n: number }).n;
-  const tables = counted.db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 6').all() as { name: string; bytes: number }[];
-  counted.db.pragma('wal_checkpoint(TRUNCATE)');
-  await counted.close();
-  await engine.close();
-  const buildSeconds = (performance.now() - started) / 1000;
-  const coldLexical = await coldFirstSearch(tenants.filter((t) => t.docs === 1_000).map((t) => t.slug));
-  const fileBytes = statSync(db).size;
-  log(`built ${tenants.length} tenants, ${chunks} chunks in ${buildSeconds.toFixed(0)} s; file ${(fileBytes / 2 ** 20).toFixed(1)} MB, text ${(text / 2 ** 20).toFixed(1)} MB`);
-
-  const server = await startServer(db, WORKERS);
-  try {
-    const rssStart = groupRss(server.child.pid!);
-    const search = async (t: Tenant, query: string) => {
-      const t0 = performance.now();
-      const res = await fetch(`${server.url}/api/search`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, topK: 10 }) });
-      if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
-      await res.arrayBuffer();
-      return performance.now() - t0;
-    };
-    // Cold then warm, one request at a time: each tenant's first search loads its index.
-    const medium = tenants.filter((t) => t.docs === 1_000);
-    const small = tenants.filter((t) => t.docs === 20).slice(-50);
-    const timed = async (list: Tenant[], q: number) => {
-      const ms: number[] = [];
-      for (const [i, t] of list.entries()) ms.push(await search(t, queries[(i + q) % queries.length]!));
-      return ms.sort((a, b) => a - b);
-    };
-    const summary = (ms: number[]) => ({ p50: round(quantile(ms, 0.5), 2), p99: round(quantile(ms, 0.99), 2), max: round(ms.at(-1) ?? NaN, 2), samples: ms.length });
-    // Each worker loads a workspace on its own first search: repeated passes reach both.
-    const coldSmall = await timed(small, 0);
-    const warmSmall = [...(await timed(small, 1)), ...(await timed(small, 2)), ...(await timed(small, 3))].sort((a, b) => a - b);
-    const coldMedium = medium.length > 0 ? await timed(medium, 0) : [];
-    const warmMedium = medium.length > 0 ? [...(await timed(medium, 1)), ...(await timed(medium, 2)), ...(await timed(medium, 3))].sort((a, b) => a - b) : [];
-
-    // Zipf traffic over every tenant (rank 0 the most searched; ranks shuffled across sizes).
-    const rng = new Rng('tenants-zipf');
-    const order = tenants.map((t) => ({ t, r: rng.next() })).sort((a, b) => a.r - b.r).map((x) => x.t);
-    const zipf = new Zipf(order.length, 1.0);
-    const requests = Array.from({ length: 20_000 }, (_, i) => {
-      const t = order[zipf.sample(rng)]!;
-      return { method: 'POST' as const, path: '/api/search', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: queries[i % queries.length], topK: 10 }) };
-    });
-    const load = await runLoad({ url: server.url, requests }, HTTP_SECONDS, server.child.pid);
-    // Never stall: one tenant uploads 1 MB markdown files (two uploads in flight) while its own searches are timed.
-    const uploader = tenants.find((t) => t.docs === 1_000) ?? tenants[0]!;
-    const writeKey = await (async () => {
-      const engine = createEngine({ store: openSqliteStore({ path: db }) });
-      const tenant = (await engine.tenancy.getTenantBySlug(uploader.slug))._unsafeUnwrap();
-      const { key } = (await engine.apiKeys.create(tenant.id, { scopes: ['read', 'write'] }))._unsafeUnwrap();
-      await engine.close();
-      return key;
-    })();
-    const body = markdownMegabyte();
-    const stopAt = performance.now() + UPLOAD_SECONDS * 1000;
-    let uploaded = 0;
-    const upload = async (client: number) => {
-      for (let u = 0; performance.now() < stopAt; u++) {
-        const form = new FormData();
-        form.append('file', new Blob([`# Upload ${client}-${u}\n\n`, body], { type: 'text/markdown' }), `c${client}-u${u}.md`);
-        const res = await fetch(`${server.url}/api/docs/upload`, { method: 'POST', headers: { authorization: `Bearer ${writeKey}` }, body: form });
-        await res.arrayBuffer();
-        if (res.status < 300) uploaded++;
-        else await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
-      }
-    };
-    const ownSearches: number[] = [];
-    const probe = async () => {
-      for (let i = 0; performance.now() < stopAt; i++) {
-        ownSearches.push(await search(uploader, queries[i % queries.length]!));
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
-    await Promise.all([upload(0), upload(1), probe()]);
-    ownSearches.sort((a, b) => a - b);
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
-    const rssEnd = groupRss(server.child.pid!);
-    emit({
-      benchmark: 'tenants',
-      scale: { small: SMALL, medium: MEDIUM, large: LARGE, largeDocs: LARGE_DOCS, workers: WORKERS, httpSeconds: HTTP_SECONDS },
-      tenants: tenants.length,
-      chunks,
-      buildSeconds: round(buildSeconds, 1),
-      fileBytes,
-      rawTextBytes: text,
-      fileOverText: round(fileBytes / text, 2),
-      bytesPerChunk: round(fileBytes / chunks, 0),
-      rawTextPerChunk: round(text / chunks, 0),
-      largestTables: Object.fromEntries(tables.map((t) => [t.name, t.bytes])),
-      coldFirstLexicalSearchMs1000Chunks: coldLexical,
-      neverStall: { uploadSeconds: UPLOAD_SECONDS, filesUploaded: uploaded, fileBytes: body.length, ownSearchMs: summary(ownSearches) },
-      firstSearchMs: { coldSmall: summary(coldSmall), warmSmall: summary(warmSmall), coldMedium: summary(coldMedium), warmMedium: summary(warmMedium) },
-      zipf: { reqPerSec: round(load.reqPerSec, 0), latencyP50Ms: load.latencyP50Ms, latencyP99Ms: load.latencyP99Ms, requests: load.requests, non2xx: load.non2xx + load.errors, serverCpuMsPerRequest: load.serverCpuMs === null ? null : round(load.serverCpuMs / load.requests, 3) },
-      serverRssBytes: { afterStart: rssStart, end: rssEnd },
-      indexCache: {
-        bytes: metric(metrics, 'panya_index_cache_bytes'),
-        maxBytes: metric(metrics, 'panya_index_cache_max_bytes'),
-        hits: metric(metrics, 'panya_index_cache_hits_total'),
-        loads: metric(metrics, 'panya_index_cache_loads_total'),
-        loadSeconds: round(metric(metrics, 'panya_index_cache_load_seconds_total'), 3),
-      },
-    });
-  } finally {
-    await server.kill();
+/** On-CPU and run-queue wait time (ms) of the main threads of a server's `panya serve` processes: the serving threads. */
+function servingThreads(pgid: number): { cpuMs: number; runQueueMs: number } {
+  let cpu = 0;
+  let wait = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      // The primary and its workers, not the helpers in the group (the TypeScript loader's esbuild).
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('serve')) continue;
+      const [onCpu, queued] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+      cpu += onCpu!;
+      wait += queued!;
+    } catch {
+      // Gone meanwhile, or no schedstat.
+    }
   }
+  return { cpuMs: cpu / 1e6, runQueueMs: wait / 1e6 };
+}
+
+/** The file (SQLite, with its WAL) or the schema's relations (Postgres), and the six largest tables or indexes. */
+async function storage(): Promise<{ bytes: number; largest: Record<string, number>; chunks: number }> {
+  const store = await openStore();
+  try {
+    if (STORE === 'sqlite') {
+      const sqlite = store as ReturnType<typeof openSqliteStore>;
+      const chunks = (sqlite.db.prepare('SELECT COUNT(*) AS n FROM chunks').get() as { n: number }).n;
+      const tables = sqlite.db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 6').all() as { name: string; bytes: number }[];
+      sqlite.db.pragma('wal_checkpoint(TRUNCATE)');
+      return { bytes: statSync(db).size, largest: Object.fromEntries(tables.map((t) => [t.name, t.bytes])), chunks };
+    }
+    const pool = (store as Awaited<ReturnType<typeof openPostgresStore>>).pool;
+    const chunks = Number((await pool.query(`SELECT COUNT(*) AS n FROM "${pgSchema}".chunks`)).rows[0].n);
+    const rels = (await pool.query(`SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'm') ORDER BY bytes DESC`, [pgSchema])).rows as { name: string; bytes: string }[];
+    return { bytes: rels.reduce((sum, r) => sum + Number(r.bytes), 0), largest: Object.fromEntries(rels.slice(0, 6).map((r) => [r.name, Number(r.bytes)])), chunks };
+  } finally {
+    await store.close();
+  }
+}
+
+const summary = (ms: number[]) => (ms.sort((a, b) => a - b), { p50: round(quantile(ms, 0.5), 2), p99: round(quantile(ms, 0.99), 2), max: round(ms.at(-1) ?? NaN, 2), samples: ms.length });
+
+const loadAverageAtStart = loadavg().map((x) => round(x, 2));
+const started = performance.now();
+const engine = createEngine({ store: await openStore() });
+const { tenants, docsPerSecond, built } = await build(engine);
+await engine.close();
+const buildSeconds = (performance.now() - started) / 1000;
+const { bytes: fileBytes, largest, chunks } = await storage();
+const text = tenants.reduce((sum, t) => sum + t.text, 0);
+const coldLexical = await coldFirstSearch(tenants.filter((t) => t.docs === 1_000).slice(0, 5).map((t) => t.slug));
+log(`${tenants.length} tenants, ${chunks} chunks (${built} documents written now in ${buildSeconds.toFixed(0)} s); ${STORE} ${(fileBytes / 2 ** 20).toFixed(1)} MB, text ${(text / 2 ** 20).toFixed(1)} MB`);
+
+// Each node a `panya serve` process group of its own; Postgres nodes share the one database.
+const servers: Server[] = [];
+try {
+  for (let n = 0; n < NODES; n++) servers.push(await startServer(location, WORKERS, [], { PANYA_NODE_ID: `bench-node-${n}` }));
+  const rss = () => servers.reduce((sum, s) => sum + groupRss(s.child.pid!), 0);
+  const rssStart = rss();
+  const search = async (t: Tenant, query: string, node = 0) => {
+    const t0 = performance.now();
+    const res = await fetch(`${servers[node % NODES]!.url}/api/search`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, topK: 10 }) });
+    if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    return performance.now() - t0;
+  };
+  // Cold then warm, one request at a time, spread over the nodes: each tenant's first search on a node loads its segments.
+  const medium = tenants.filter((t) => t.docs === 1_000).slice(0, 20);
+  const small = tenants.filter((t) => t.docs === 20).slice(-50);
+  const timed = async (list: Tenant[], q: number) => {
+    const ms: number[] = [];
+    for (const [i, t] of list.entries()) ms.push(await search(t, queries[(i + q) % queries.length]!, i + q));
+    return ms;
+  };
+  // Each worker loads a workspace on its own first search: repeated passes reach every one.
+  const coldSmall = await timed(small, 0);
+  const warmSmall = [...(await timed(small, 1)), ...(await timed(small, 2)), ...(await timed(small, 3))];
+  const coldMedium = medium.length > 0 ? await timed(medium, 0) : [];
+  const warmMedium = medium.length > 0 ? [...(await timed(medium, 1)), ...(await timed(medium, 2)), ...(await timed(medium, 3))] : [];
+
+  // Zipf traffic over every tenant (rank 0 the most searched; ranks shuffled across sizes), 10 connections over the nodes.
+  const rng = new Rng('tenants-zipf');
+  const order = tenants.map((t) => ({ t, r: rng.next() })).sort((a, b) => a.r - b.r).map((x) => x.t);
+  const zipf = new Zipf(order.length, 1.0);
+  const requests = Array.from({ length: 20_000 }, (_, i) => {
+    const t = order[zipf.sample(rng)]!;
+    return { method: 'POST' as const, path: '/api/search', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: queries[i % queries.length], topK: 10 }) };
+  });
+  const loads: LoadResult[] = await Promise.all(servers.map((s, n) => runLoad({ url: s.url, requests: requests.filter((_, i) => i % NODES === n), connections: Math.ceil(10 / NODES) }, HTTP_SECONDS, s.child.pid)));
+  const zipfTotal = loads.reduce((sum, l) => sum + l.requests, 0);
+  // Never stall: one tenant uploads 1 MB markdown files (two uploads in flight, to the first node) while its own searches are timed on every node.
+  const uploader = tenants.find((t) => t.docs === 1_000) ?? tenants[0]!;
+  const writeKey = await (async () => {
+    const engine = createEngine({ store: await openStore() });
+    const tenant = (await engine.tenancy.getTenantBySlug(uploader.slug))._unsafeUnwrap();
+    const { key } = (await engine.apiKeys.create(tenant.id, { scopes: ['read', 'write'] }))._unsafeUnwrap();
+    await engine.close();
+    return key;
+  })();
+  const body = markdownMegabyte();
+  const serving0 = servers.map((s) => servingThreads(s.child.pid!));
+  const stopAt = performance.now() + UPLOAD_SECONDS * 1000;
+  let uploaded = 0;
+  const upload = async (client: number) => {
+    for (let u = 0; performance.now() < stopAt; u++) {
+      const form = new FormData();
+      form.append('file', new Blob([`# Upload ${client}-${u}\n\n`, body], { type: 'text/markdown' }), `c${client}-u${u}.md`);
+      const res = await fetch(`${servers[0]!.url}/api/docs/upload`, { method: 'POST', headers: { authorization: `Bearer ${writeKey}` }, body: form });
+      await res.arrayBuffer();
+      if (res.status < 300) uploaded++;
+      else await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+    }
+  };
+  const ownSearches: number[] = [];
+  const probe = async () => {
+    for (let i = 0; performance.now() < stopAt; i++) {
+      ownSearches.push(await search(uploader, queries[i % queries.length]!, i));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  await Promise.all([upload(0), upload(1), probe()]);
+  // Where the serving threads' time went meanwhile: on a core, or waiting for one.
+  const serving = servers.map((s, n) => {
+    const after = servingThreads(s.child.pid!);
+    return { cpuMs: round(after.cpuMs - serving0[n]!.cpuMs, 0), runQueueMs: round(after.runQueueMs - serving0[n]!.runQueueMs, 0) };
+  });
+  const metrics = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}/metrics`)).text()));
+  const cacheMetric = (name: string) => metrics.reduce((sum, m) => sum + metric(m, name), 0);
+  const rssEnd = rss();
+  emit({
+    benchmark: 'tenants',
+    store: STORE,
+    nodes: NODES,
+    loadAverageAtStart,
+    scale: { small: SMALL, medium: MEDIUM, large: LARGE, largeDocs: LARGE_DOCS, workersPerNode: WORKERS, httpSeconds: HTTP_SECONDS },
+    tenants: tenants.length,
+    chunks,
+    build: { documentsWrittenThisRun: built, seconds: round(buildSeconds, 1), docsPerSecond, reused: built === 0 },
+    fileBytes,
+    rawTextBytes: text,
+    fileOverText: round(fileBytes / text, 2),
+    bytesPerChunk: round(fileBytes / chunks, 0),
+    rawTextPerChunk: round(text / chunks, 0),
+    largestTables: largest,
+    coldFirstLexicalSearchMs1000Chunks: coldLexical,
+    neverStall: { uploadSeconds: UPLOAD_SECONDS, filesUploaded: uploaded, fileBytes: body.length, ownSearchMs: summary(ownSearches), servingThreads: serving },
+    firstSearchMs: { coldSmall: summary(coldSmall), warmSmall: summary(warmSmall), coldMedium: summary(coldMedium), warmMedium: summary(warmMedium) },
+    zipf: {
+      reqPerSec: round(loads.reduce((sum, l) => sum + l.reqPerSec, 0), 0),
+      // Per node; with several nodes the overall p99 is at most the largest.
+      latencyP50Ms: loads.map((l) => l.latencyP50Ms),
+      latencyP99Ms: loads.map((l) => l.latencyP99Ms),
+      requests: zipfTotal,
+      non2xx: loads.reduce((sum, l) => sum + l.non2xx + l.errors, 0),
+      serverCpuMsPerRequest: loads.every((l) => l.serverCpuMs !== null) ? round(loads.reduce((sum, l) => sum + l.serverCpuMs!, 0) / zipfTotal, 3) : null,
+    },
+    serverRssBytes: { afterStart: rssStart, end: rssEnd },
+    indexCache: {
+      bytes: cacheMetric('panya_index_cache_bytes'),
+      maxBytes: cacheMetric('panya_index_cache_max_bytes'),
+      hits: cacheMetric('panya_index_cache_hits_total'),
+      loads: cacheMetric('panya_index_cache_loads_total'),
+      loadSeconds: round(cacheMetric('panya_index_cache_load_seconds_total'), 3),
+    },
+  });
 } finally {
-  rmSync(dirname(db), { recursive: true, force: true });
+  for (const s of servers) await s.kill();
+  if (process.env.BENCH_TENANTS_KEEP === '0') {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
 }
