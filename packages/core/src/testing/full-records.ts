@@ -19,6 +19,7 @@ import type { EvalRunRecord, EvalSetRecord } from '../ports/evaluation.js';
 import type { FeedbackRecord, QuestionRecord, StoredGaps } from '../ports/insights.js';
 import type { CustomerRecord, PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../ports/support.js';
 import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.js';
+import type { SsoConfigRecord, SsoSessionRecord, SsoStateRecord } from '../sso/config.js';
 import type { VerifiedVisitorLink, VisitorKeyRecord } from '../visitors/keys.js';
 
 export interface FullRecords<T> {
@@ -292,6 +293,11 @@ export function fullRecords(scope: { tenantId: string; workspaceId: string }): F
     ], (ref, r) => sql`SELECT * FROM ${ref} WHERE feedback_id = ${r.feedbackId} AND position = ${r.position}`),
     full<tables.JobLeaseRow>(tables.JOB_LEASES, [{ job: 'full-job', holder: 'node-1/worker', until: T1 }], (ref, r) => sql`SELECT * FROM ${ref} WHERE job = ${r.job}`),
     full<tables.JobStateRow>(tables.JOB_STATE, [{ job: 'full-job', state: { cursor: 'c1', done: 2 }, updatedAt: T1 }], (ref, r) => sql`SELECT * FROM ${ref} WHERE job = ${r.job}`),
+    full<SsoConfigRecord>(tables.SSO_CONFIGS, [
+      { tenantId, issuer: 'https://id.example.com', clientId: 'panya', clientSecret: 'sec_full', allowedDomains: ['example.com'], roleClaim: 'groups', roleMap: { admins: 'admin' }, defaultRole: 'viewer', passwordLogin: false, createdAt: T0, updatedAt: T1 },
+    ], (ref, r) => sql`SELECT * FROM ${ref} WHERE tenant_id = ${r.tenantId}`),
+    full<SsoStateRecord>(tables.SSO_STATES, [{ id: 'sso_state_full', tenantId, nonce: 'n1', codeVerifier: 'v1', createdAt: T0, expiresAt: T1 }]),
+    full<SsoSessionRecord>(tables.SSO_SESSIONS, [{ sessionId: 'ses_full', tenantId, userId: 'usr_full', createdAt: T0, expiresAt: T1 }], (ref, r) => sql`SELECT * FROM ${ref} WHERE session_id = ${r.sessionId} AND tenant_id = ${r.tenantId}`),
   ];
   return list as FullRecords<never>[];
 }
