@@ -198,7 +198,7 @@ export class PgSearchIndex implements SearchIndex {
         const segment = new LexicalSegment(r.data as Buffer);
         const live = liveMask(segment, Number(r.seq), deletions);
         const audiences = audienceOverrides(segment, Number(r.seq), changes);
-        return { id: Number(r.id), seq: Number(r.seq), segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0) };
+        return { id: Number(r.id), seq: Number(r.seq), segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0), outdated: !LexicalSegment.current(r.data as Buffer) };
       });
     const chosen = new Set(planSegmentMerge(segments));
     if (chosen.size === 0) return 0;

@@ -218,7 +218,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const segment = new LexicalSegment(r.data as Buffer);
         const live = liveMask(segment, r.seq as number, deletions);
         const audiences = audienceOverrides(segment, r.seq as number, changes);
-        return { id: r.id as number, seq: r.seq as number, segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0) };
+        return { id: r.id as number, seq: r.seq as number, segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0), outdated: !LexicalSegment.current(r.data as Buffer) };
       });
       const chosen = new Set(planSegmentMerge(segments));
       if (chosen.size === 0) return 0;
