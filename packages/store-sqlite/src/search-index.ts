@@ -1,7 +1,7 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
 import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
-import { TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramText } from './trigram-table.js';
+import { TRIGRAM_FOLD, TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramMatch, trigramText } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
 import { COMPACT_VECTOR_TABLE, vectorBlob } from './vector-table.js';
 
@@ -51,8 +51,9 @@ const blob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, 
 /** A merge whose inputs another process merged first. */
 class MergeLost extends Error {}
 
-/** Quotes a term for FTS5 so user text can never be read as query syntax. */
-const quote = (term: string) => `"${term.replaceAll('"', '""')}"`;
+/** BM25 constants of the trigram channel's ranking (FTS5's and Postgres's). */
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 
 const toChunk = (r: Row): ChunkRecord => ({
   id: r.id as string,
@@ -478,20 +479,32 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.ranker.search(scope, query, limit, audiences);
   }
 
-  /** Trigram matches for fragments the segmenter cannot split (codes, partial words, rare scripts). */
+  /**
+   * Trigram matches for fragments the segmenter cannot split (codes, partial words, rare scripts):
+   * the trigram table narrows them to the scope's chunks holding every trigram of a fragment, and
+   * the fragment's occurrences in each one's text are counted and ranked by BM25 (as on Postgres).
+   */
   trigram(scope: Scope, fragments: string[], limit: number, audiences: Audiences = null) {
     return this.run(() => {
-      const usable = fragments.filter((f) => [...f].length >= 3);
+      const usable = [...new Set(fragments.filter((f) => [...f].length >= 3).map((f) => f.toLowerCase()))];
       if (usable.length === 0 || !this.capabilities.trigram || !this.hasTrigram()) return [] as RankedHit[];
       const readable = audienceFilter(audiences);
       const rows = this.sql
         .get(
-          `SELECT c.id, bm25(chunks_trigram) AS score FROM chunks_trigram t JOIN chunks c ON c.rowid = t.rowid
-           WHERE chunks_trigram MATCH ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}
-           ORDER BY score LIMIT ?`,
+          `WITH matched AS MATERIALIZED (
+             SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || c.text) AS body FROM ${TRIGRAM_TABLE} t JOIN chunks c ON c.rowid = t.rowid
+             WHERE ${TRIGRAM_TABLE} MATCH ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}
+           ),
+           occurrences AS (
+             SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, f.value, ''))) / length(f.value) AS occ
+             FROM matched m CROSS JOIN json_each(?) f
+           ),
+           sized AS (SELECT *, avg(len) OVER () AS avglen FROM occurrences WHERE occ > 0)
+           SELECT id, sum(occ * ${BM25_K1 + 1} / (occ + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * len / max(avglen, 1)))) AS score
+           FROM sized GROUP BY id ORDER BY score DESC, id LIMIT ?`,
         )
-        .all(usable.map(quote).join(' OR '), scope.tenantId, scope.workspaceId, ...readable.params, limit) as Row[];
-      return rows.map((r) => ({ chunkId: r.id as string, score: -(r.score as number) }));
+        .all(trigramMatch(usable), scope.tenantId, scope.workspaceId, ...readable.params, JSON.stringify(usable), limit) as Row[];
+      return rows.map((r) => ({ chunkId: r.id as string, score: r.score as number }));
     });
   }
 
