@@ -579,6 +579,9 @@ function encodePostings(ids: string[], lengths: number[], group: number[], group
   return out.done();
 }
 
+/** Restricted readers' views one index keeps (a help center reads as a few audience sets). */
+const AUDIENCE_VIEWS_KEPT = 4;
+
 /**
  * A workspace's segments ranked as one index (Okapi BM25 over their live chunks, as LexicalIndex).
  */
@@ -597,6 +600,9 @@ export class SegmentedIndex {
   /** Per chunk (as numbered in `ids`): its audience group now, an index into `groups`. */
   private readonly group: Int32Array;
   private readonly groups = new AudienceGroups();
+  /** Restricted readers' views, by audience set (see visibleParts). */
+  private readonly views = new Map<string, readonly SegmentPart[]>();
+  /** Includes room for the audience views it keeps. */
   readonly bytes: number;
 
   constructor(
@@ -631,11 +637,38 @@ export class SegmentedIndex {
     this.docs = new Int32Array(this.ids.length);
     this.tfs = new Float64Array(this.ids.length);
     this.group = Int32Array.from(group);
-    this.bytes = bytes + this.scores.byteLength + this.seen.byteLength + this.group.byteLength + this.lengths.byteLength + this.docs.byteLength + this.tfs.byteLength + 8 * this.ids.length;
+    this.bytes = bytes + this.scores.byteLength + this.seen.byteLength + this.group.byteLength + this.lengths.byteLength + this.docs.byteLength + this.tfs.byteLength + 8 * this.ids.length + AUDIENCE_VIEWS_KEPT * this.ids.length;
   }
 
   get size(): number {
     return this.liveCount;
+  }
+
+  /**
+   * The parts as a restricted reader sees them (live and of a document naming one of `audiences`),
+   * kept for the audience sets searched last: the index is immutable, so a reader's view of it is
+   * built once, not on every query.
+   */
+  private visibleParts(audiences: readonly string[]): readonly SegmentPart[] {
+    const key = groupKey(audiences);
+    const cached = this.views.get(key);
+    if (cached) {
+      // Most recently used last.
+      this.views.delete(key);
+      this.views.set(key, cached);
+      return cached;
+    }
+    const allowed = this.groups.lists.map((g) => g.some((a) => audiences.includes(a)));
+    const group = this.group;
+    const parts = this.parts.map((part, s) => {
+      const base = this.bases[s]!;
+      const visible = new Uint8Array(part.segment.size);
+      for (let d = 0; d < visible.length; d++) visible[d] = part.live[d]! && allowed[group[base + d]!] ? 1 : 0;
+      return { segment: part.segment, live: visible };
+    });
+    if (this.views.size >= AUDIENCE_VIEWS_KEPT) this.views.delete(this.views.keys().next().value!);
+    this.views.set(key, parts);
+    return parts;
   }
 
   /**
@@ -646,16 +679,7 @@ export class SegmentedIndex {
     if (this.liveCount === 0 || limit <= 0) return [];
     const { scores, seen, bases } = this;
     let parts = this.parts;
-    if (audiences !== null) {
-      const allowed = this.groups.lists.map((g) => g.some((a) => audiences.includes(a)));
-      const group = this.group;
-      parts = parts.map((part, s) => {
-        const base = bases[s]!;
-        const visible = new Uint8Array(part.segment.size);
-        for (let d = 0; d < visible.length; d++) visible[d] = part.live[d]! && allowed[group[base + d]!] ? 1 : 0;
-        return { segment: part.segment, live: visible };
-      });
-    }
+    if (audiences !== null) parts = this.visibleParts(audiences);
     const touched: number[] = [];
     const avgdl = Math.max(this.liveLength / this.liveCount, 1);
     const termKeys = new Map<string, Int32Array>();
