@@ -171,6 +171,25 @@ function readVarints(data: Uint8Array, at: number, out: Uint32Array, into: numbe
   return at;
 }
 
+/** Keys (and terms) per entry of a segment's block indexes: a lookup reads at most this many varints to its entry. */
+const BLOCK = 64;
+const blocks = (n: number) => Math.floor(n / BLOCK) + 1;
+
+/** Where the last `varintAt` ended. */
+let varintEnd = 0;
+
+/** The varint of `data` at `at` (its end in `varintEnd`). */
+function varintAt(data: Uint8Array, at: number): number {
+  let b = data[at++]!;
+  let v = b & 0x7f;
+  for (let scale = 0x80; b >= 0x80; scale *= 0x80) {
+    b = data[at++]!;
+    v += (b & 0x7f) * scale;
+  }
+  varintEnd = at;
+  return v;
+}
+
 /** Reads what ByteWriter wrote, from `at`. */
 class ByteReader {
   constructor(
@@ -200,12 +219,13 @@ class ByteReader {
 /**
  * A segment read back. PLS3 layout: the magic, then varints (chunks, terms T, pairs P, distinct
  * frequencies F, and the byte lengths of the ids, the dictionary, the weights tag, the audience
- * table and the postings), then the tag, the ids, the audience table, F float32 frequencies (most
- * used first), each chunk's length and audience group, each term's byte length and the dictionary
- * (terms in byte order), each term's count of pairs it starts and the pairs' second terms (ascending
- * deltas within a first term), each key's postings byte length, and the postings: per posting one
- * varint, (chunk gap − 1) × F + frequency number. The postings stay bytes, decoded as a search
- * reads them; the offsets, the dictionary's and the pairs' are decoded once as the segment loads.
+ * table, the postings and the three varint runs below), then the tag, the ids, the audience table,
+ * F float32 frequencies (most used first), each chunk's length and audience group, each term's byte
+ * length and the dictionary (terms in byte order), three varint runs — each term's count of pairs it
+ * starts, the pairs' second terms (gaps within a first term), each key's postings length — then the
+ * block indexes into them (every BLOCK terms, every BLOCK keys), and the postings: per posting one
+ * varint, (chunk gap − 1) × F + frequency number. Only the dictionary's offsets and the block
+ * indexes are decoded as a segment loads; a lookup reads at most a block of varints.
  */
 export class LexicalSegment {
   readonly ids: string[];
@@ -218,15 +238,24 @@ export class LexicalSegment {
   readonly groups: string[][];
   /** The distinct frequencies a posting's varint numbers. */
   readonly tfs: Float32Array;
-  /** Per key (terms, then pairs): where its postings start in `postings`; one more at the end. */
-  readonly start: Uint32Array;
   readonly postings: Uint8Array;
   private readonly termOffsets: Uint32Array;
   private readonly termBytes: Uint8Array;
-  /** Per term a: its pairs (a, b) are pair numbers pairStart[a] to pairStart[a + 1], b in pairB. */
-  private readonly pairStart: Uint32Array;
-  private readonly pairB: Int32Array;
+  /** Per term: how many pairs it starts (varints). */
+  private readonly pairCounts: Uint8Array;
+  /** The pairs' second terms, gaps within a first term (varints). */
+  private readonly pairGaps: Uint8Array;
+  /** Per key: its postings' byte length (varints). */
+  private readonly postingLengths: Uint8Array;
+  /** Per BLOCK terms: the pair number, pairCounts offset and pairGaps offset before the block. */
+  private readonly pairBlocks: Uint32Array;
+  /** Per BLOCK keys: the postings offset and postingLengths offset before the block. */
+  private readonly keyBlocks: Uint32Array;
+  private readonly pairs: number;
   private readonly terms: number;
+  /** Where keyRange found a key's postings. */
+  private from = 0;
+  private to = 0;
   private numbers: Map<string, number> | null = null;
 
   /** Whether `data` is of the format segments are written in now (older readable ones are rewritten by a merge). */
@@ -247,7 +276,7 @@ export class LexicalSegment {
     const data = magic === MAGIC_V2 ? upgradeV2(stored) : stored;
     if (magic !== MAGIC && magic !== MAGIC_V2) throw new Error('Not a lexical segment of this version.');
     const r = new ByteReader(data, 4);
-    const [docs, T, P, F, idLength, termLength, tagLength, groupLength, postingLength] = Array.from({ length: 9 }, () => r.varint()) as number[];
+    const [docs, T, P, F, idLength, termLength, tagLength, groupLength, postingLength, pairCountLength, pairGapLength, postingLengthsLength] = Array.from({ length: 12 }, () => r.varint()) as number[];
     this.weightsTag = decoder.decode(r.take(tagLength!));
     const idText = r.take(idLength!);
     this.ids = docs === 0 ? [] : decoder.decode(idText).split('\n');
@@ -268,21 +297,18 @@ export class LexicalSegment {
     this.termOffsets = new Uint32Array(T! + 1);
     r.at = readVarints(data, r.at, this.termOffsets, 1, T!, true);
     this.termBytes = r.take(termLength!);
-    this.pairStart = new Uint32Array(T! + 1);
-    r.at = readVarints(data, r.at, this.pairStart, 1, T!, true);
-    const gaps = new Uint32Array(P!);
-    r.at = readVarints(data, r.at, gaps, 0, P!, false);
-    this.pairB = new Int32Array(P!);
-    for (let a = 0, p = 0; a < T!; a++) {
-      let b = -1;
-      for (const end = this.pairStart[a + 1]!; p < end; p++) this.pairB[p] = b += gaps[p]! + 1;
-    }
-    this.start = new Uint32Array(T! + P! + 1);
-    r.at = readVarints(data, r.at, this.start, 1, T! + P!, true);
+    this.pairCounts = r.take(pairCountLength!);
+    this.pairGaps = r.take(pairGapLength!);
+    this.postingLengths = r.take(postingLengthsLength!);
+    this.pairBlocks = new Uint32Array(3 * blocks(T!));
+    r.at = readVarints(data, r.at, this.pairBlocks, 0, this.pairBlocks.length, false);
+    this.keyBlocks = new Uint32Array(2 * blocks(T! + P!));
+    r.at = readVarints(data, r.at, this.keyBlocks, 0, this.keyBlocks.length, false);
     this.postings = r.take(postingLength!);
+    this.pairs = P!;
     this.terms = T!;
     this.size = docs!;
-    const decoded = this.lengths.byteLength + this.group.byteLength + this.termOffsets.byteLength + this.pairStart.byteLength + this.pairB.byteLength + this.start.byteLength + this.tfs.byteLength;
+    const decoded = this.lengths.byteLength + this.group.byteLength + this.termOffsets.byteLength + this.pairBlocks.byteLength + this.keyBlocks.byteLength + this.tfs.byteLength;
     this.bytes = data.byteLength + decoded + this.ids.reduce((s, id) => s + 2 * id.length + 40, 0);
   }
 
@@ -315,16 +341,42 @@ export class LexicalSegment {
 
   /** The key of the adjacent pair of term keys a, b, or -1. */
   pair(a: number, b: number): number {
-    let lo = this.pairStart[a]!;
-    let hi = this.pairStart[a + 1]! - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const c = this.pairB[mid]! - b;
-      if (c === 0) return this.terms + mid;
-      if (c < 0) lo = mid + 1;
-      else hi = mid - 1;
+    const block = Math.floor(a / BLOCK);
+    let pair = this.pairBlocks[3 * block]!;
+    const counts = this.pairCounts;
+    const gaps = this.pairGaps;
+    let c = this.pairBlocks[3 * block + 1]!;
+    let g = this.pairBlocks[3 * block + 2]!;
+    // Skip the block's terms before a, and their pairs.
+    for (let t = block * BLOCK; t < a; t++) {
+      const n = varintAt(counts, c);
+      c = varintEnd;
+      pair += n;
+      for (let i = 0; i < n; i++) while (gaps[g++]! >= 0x80);
+    }
+    const n = varintAt(counts, c);
+    let second = -1;
+    for (let i = 0; i < n; i++) {
+      second += varintAt(gaps, g) + 1;
+      g = varintEnd;
+      if (second === b) return this.terms + pair + i;
+      if (second > b) return -1;
     }
     return -1;
+  }
+
+  /** Sets `from` and `to` to the byte range of the key's postings. */
+  private keyRange(key: number): void {
+    const block = Math.floor(key / BLOCK);
+    let from = this.keyBlocks[2 * block]!;
+    let at = this.keyBlocks[2 * block + 1]!;
+    const lengths = this.postingLengths;
+    for (let k = block * BLOCK; k < key; k++) {
+      from += varintAt(lengths, at);
+      at = varintEnd;
+    }
+    this.from = from;
+    this.to = from + varintAt(lengths, at);
   }
 
   termName(k: number): string {
@@ -336,12 +388,24 @@ export class LexicalSegment {
   }
 
   get pairCount(): number {
-    return this.pairB.length;
+    return this.pairs;
   }
 
   /** Calls `visit` with each pair's key and its terms' keys, in key order. */
   forEachPair(visit: (key: number, a: number, b: number) => void): void {
-    for (let a = 0; a < this.terms; a++) for (let p = this.pairStart[a]!; p < this.pairStart[a + 1]!; p++) visit(this.terms + p, a, this.pairB[p]!);
+    let c = 0;
+    let g = 0;
+    let key = this.terms;
+    for (let a = 0; a < this.terms; a++) {
+      const n = varintAt(this.pairCounts, c);
+      c = varintEnd;
+      let second = -1;
+      for (let i = 0; i < n; i++) {
+        second += varintAt(this.pairGaps, g) + 1;
+        g = varintEnd;
+        visit(key++, a, second);
+      }
+    }
   }
 
   /**
@@ -353,7 +417,8 @@ export class LexicalSegment {
     const table = this.tfs;
     const F = table.length;
     let doc = -1;
-    for (let e = this.start[key]!, end = this.start[key + 1]!; e < end; ) {
+    this.keyRange(key);
+    for (let e = this.from, end = this.to; e < end; ) {
       let v = postings[e++]!;
       if (v >= 0x80) {
         v &= 0x7f;
@@ -379,7 +444,8 @@ export class LexicalSegment {
     const { postings, tfs } = this;
     const F = tfs.length;
     let doc = -1;
-    for (let e = this.start[key]!, end = this.start[key + 1]!; e < end; ) {
+    this.keyRange(key);
+    for (let e = this.from, end = this.to; e < end; ) {
       let v = postings[e++]!;
       if (v >= 0x80) {
         v &= 0x7f;
@@ -577,7 +643,31 @@ function encodePostings(ids: string[], lengths: number[], group: number[], group
   const termBytes = termNames.reduce((s, t) => s + encoded.get(t)!.length, 0);
   const out = new ByteWriter();
   out.bytes(new Uint8Array(new Int32Array([MAGIC]).buffer));
-  for (const v of [ids.length, termNames.length, pairs.length, table.length, idText.length, termBytes, tagBytes.length, groupText.length, postingBytes.length]) out.varint(v);
+  // The pairs each term starts, their second terms, and each key's postings length, with a block index over each.
+  const startsBy = new Array<number>(termNames.length).fill(0);
+  for (const [a] of pairs) startsBy[a]!++;
+  const counts = new ByteWriter();
+  const gaps = new ByteWriter();
+  const pairBlocks: number[] = [];
+  for (let a = 0, p = 0; a <= termNames.length; a++) {
+    if (a % BLOCK === 0) pairBlocks.push(p, counts.length, gaps.length);
+    if (a === termNames.length) break;
+    counts.varint(startsBy[a]!);
+    for (let b = -1, end = p + startsBy[a]!; p < end; p++) {
+      gaps.varint(pairs[p]![1] - b - 1);
+      b = pairs[p]![1];
+    }
+  }
+  const lengthsOut = new ByteWriter();
+  const keyBlocks: number[] = [];
+  for (let k = 0, offset = 0; k <= postingLengths.length; k++) {
+    if (k % BLOCK === 0) keyBlocks.push(offset, lengthsOut.length);
+    if (k === postingLengths.length) break;
+    lengthsOut.varint(postingLengths[k]!);
+    offset += postingLengths[k]!;
+  }
+  const [countBytes, gapBytes, lengthBytes] = [counts.done(), gaps.done(), lengthsOut.done()];
+  for (const v of [ids.length, termNames.length, pairs.length, table.length, idText.length, termBytes, tagBytes.length, groupText.length, postingBytes.length, countBytes.length, gapBytes.length, lengthBytes.length]) out.varint(v);
   out.bytes(tagBytes);
   out.bytes(idText);
   out.bytes(groupText);
@@ -588,18 +678,11 @@ function encodePostings(ids: string[], lengths: number[], group: number[], group
   }
   for (const name of termNames) out.varint(encoded.get(name)!.length);
   for (const name of termNames) out.bytes(encoded.get(name)!);
-  const startsBy = new Array<number>(termNames.length).fill(0);
-  for (const [a] of pairs) startsBy[a]!++;
-  for (const n of startsBy) out.varint(n);
-  let lastA = -1;
-  let lastB = -1;
-  for (const [a, b] of pairs) {
-    if (a !== lastA) lastB = -1;
-    out.varint(b - lastB - 1);
-    lastA = a;
-    lastB = b;
-  }
-  for (const n of postingLengths) out.varint(n);
+  out.bytes(countBytes);
+  out.bytes(gapBytes);
+  out.bytes(lengthBytes);
+  for (const v of pairBlocks) out.varint(v);
+  for (const v of keyBlocks) out.varint(v);
   out.bytes(postingBytes);
   return out.done();
 }
