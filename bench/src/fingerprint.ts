@@ -33,7 +33,7 @@ try {
   const like = TABLES.map((t) => `name = '${t}' OR name LIKE '${t}\\_%' ESCAPE '\\'`).join(' OR ');
   for (const r of db.prepare(`SELECT type, name, sql FROM sqlite_schema WHERE ${like} ORDER BY name`).all()) h.update(JSON.stringify(r));
   for (const r of db.prepare('SELECT title, content_md, status FROM documents ORDER BY rowid').raw().all()) h.update(JSON.stringify(r));
-  for (const r of db.prepare('SELECT rowid, ordinal, title, heading_path, text, lexical_title, lexical_body FROM chunks ORDER BY rowid').raw().all()) h.update(JSON.stringify(r));
+  for (const r of db.prepare('SELECT rowid, ordinal, title, heading_path, text FROM chunks ORDER BY rowid').raw().all()) h.update(JSON.stringify(r));
   for (const [rowid, v] of db.prepare('SELECT rowid, embedding FROM chunk_vectors ORDER BY rowid').raw().all() as [number, Buffer][]) h.update(String(rowid)).update(v);
   const trigram = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'chunks_trigram_data'").get();
   if (trigram) for (const [block] of db.prepare('SELECT block FROM chunks_trigram_data ORDER BY id').raw().all() as [Buffer][]) h.update(block ?? '');

@@ -1,10 +1,11 @@
 /**
  * The FTS5 table the SQLite store kept until ranking moved to core (migrations 2–17): one scope
  * token per workspace (per tenant for legacy chunks) beside the stored index terms. The benchmarks
- * rebuild it as a TEMP table on their own connection from `chunks.lexical_title/lexical_body` as
+ * rebuild it as a TEMP table on their own connection from the chunks' index terms (tokenized from their text) as
  * the reference floor for matching and ranking; nothing is written to the database file.
  */
 import { createHash } from 'node:crypto';
+import { lexicalFields } from '@panya/core';
 import type { SqliteStore } from '@panya/store-sqlite';
 
 export const ftsToken = (kind: string, id: string) => kind + createHash('sha256').update(id).digest('hex').slice(0, 24);
@@ -14,14 +15,18 @@ export function createFtsFloor(db: SqliteStore['db']): void {
     scope, title, body, content = '', contentless_delete = 1,
     tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'")`);
   const insert = db.prepare('INSERT INTO temp.chunks_fts (rowid, scope, title, body) VALUES (?, ?, ?, ?)');
-  const rows = db.prepare("SELECT rowid, tenant_id, workspace_id, COALESCE(lexical_title, '') AS title, COALESCE(lexical_body, '') AS body FROM chunks").all() as {
+  const rows = db.prepare('SELECT rowid, tenant_id, workspace_id, title, heading_path, text FROM chunks').all() as {
     rowid: number;
     tenant_id: string;
     workspace_id: string | null;
     title: string;
-    body: string;
+    heading_path: string;
+    text: string;
   }[];
   db.transaction(() => {
-    for (const r of rows) insert.run(r.rowid, r.workspace_id ? ftsToken('w', `${r.tenant_id}/${r.workspace_id}`) : ftsToken('l', r.tenant_id), r.title, r.body);
+    for (const r of rows) {
+      const { lexicalTitle, lexicalBody } = lexicalFields(r.title, JSON.parse(r.heading_path) as string[], r.text);
+      insert.run(r.rowid, r.workspace_id ? ftsToken('w', `${r.tenant_id}/${r.workspace_id}`) : ftsToken('l', r.tenant_id), lexicalTitle, lexicalBody);
+    }
   })();
 }

@@ -165,6 +165,33 @@ describe('lexical segments', () => {
     for (const reader of readers.slice(1)) expect(many.search(searchTerms(old.body), 240, reader).some((h) => h.chunkId === moved.chunkId)).toBe(false);
   });
 
+  it('read a segment of the previous format (PLS2) with the same rankings, and write it back in the compact one, less than half its size', () => {
+    const fixture = JSON.parse(readFileSync(join(fileURLToPath(import.meta.url), '../fixtures/segment-pls2.json'), 'utf8')) as { docs: LexicalDoc[]; data: string };
+    const old = new Uint8Array(Buffer.from(fixture.data, 'base64'));
+    expect(LexicalSegment.readable(old)).toBe(true);
+    expect(LexicalSegment.current(old)).toBe(false);
+    const segment = new LexicalSegment(old);
+    const live = new Uint8Array(segment.size).fill(1);
+    const rewritten = mergeSegments([{ segment, live }]);
+    expect(LexicalSegment.current(rewritten)).toBe(true);
+    expect(rewritten.byteLength * 2).toBeLessThan(old.byteLength);
+    expect(rewritten).toEqual(encodeSegment(fixture.docs));
+    const one = new LexicalIndex();
+    for (const d of fixture.docs) one.upsert(d);
+    let hits = 0;
+    for (const q of ['refund policy', 'gift card expire', 'reset password', 'สินค้า', 'invoice plan shipping'])
+      for (const reader of [null, ['public']]) {
+        const expected = one.search(searchTerms(q), 10, reader);
+        hits += expected.length;
+        expect(new SegmentedIndex([{ segment, live }]).search(searchTerms(q), 10, reader)).toEqual(expected);
+        expect(new SegmentedIndex([{ segment: new LexicalSegment(rewritten), live }]).search(searchTerms(q), 10, reader)).toEqual(expected);
+      }
+    expect(hits).toBeGreaterThan(10);
+    // The merge policy rewrites such a segment once nothing else is due.
+    expect(planSegmentMerge([{ id: 1, chunks: 40, dead: 0 }, { id: 2, chunks: 40, dead: 0, outdated: true }])).toEqual([2]);
+    expect(planSegmentMerge([{ id: 1, chunks: 40, dead: 0 }])).toEqual([]);
+  });
+
   it('tell segments of an older format apart (they are rebuilt, not read)', () => {
     const data = encodeSegment([toDoc('a', 'Refund', 'Refunds.')]);
     expect(LexicalSegment.readable(data)).toBe(true);

@@ -27,15 +27,16 @@ const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) =>
 const TRIGRAM_TEXT = `lower(c.title || E'\\n' || c.text)`;
 const CHUNK_COLUMNS = 'c.seq, c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text';
 
-/** The columns core's lexical index needs; the text only for chunks written before terms were stored. */
-const LEXICAL_COLUMNS = `c.id, c.lexical_title, c.lexical_body, d.audiences,
-  CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.title END AS title,
-  CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.heading_path END AS heading_path,
-  CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.text END AS text`;
+/** What `toLexicalDoc` reads. */
+const LEXICAL_COLUMNS = 'c.id, c.title, c.heading_path, c.text, d.audiences';
 
+/**
+ * A chunk row's index terms, tokenized from its text: chunk rows keep no terms (the segments hold
+ * the postings), so only the paths without segments read this — the backfill, in the ingest
+ * worker, and searches of a scope the backfill has not reached yet.
+ */
 function toLexicalDoc(r: Row): LexicalSourceDoc {
   const audiences = r.audiences != null ? { audiences: r.audiences as string[] } : {};
-  if (r.lexical_title != null && r.lexical_body != null) return { id: r.id as string, title: r.lexical_title as string, body: r.lexical_body as string, ...audiences };
   const { lexicalTitle, lexicalBody } = lexicalFields(r.title as string, json(r.heading_path), r.text as string);
   return { id: r.id as string, title: lexicalTitle, body: lexicalBody, ...audiences };
 }
@@ -197,7 +198,7 @@ export class PgSearchIndex implements SearchIndex {
         const segment = new LexicalSegment(r.data as Buffer);
         const live = liveMask(segment, Number(r.seq), deletions);
         const audiences = audienceOverrides(segment, Number(r.seq), changes);
-        return { id: Number(r.id), seq: Number(r.seq), segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0) };
+        return { id: Number(r.id), seq: Number(r.seq), segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0), outdated: !LexicalSegment.current(r.data as Buffer) };
       });
     const chosen = new Set(planSegmentMerge(segments));
     if (chosen.size === 0) return 0;
@@ -457,12 +458,12 @@ export class PgSearchIndex implements SearchIndex {
       const batch = chunks.slice(start, start + BATCH);
       const values: unknown[] = [tenantId, workspaceId, documentId];
       const tuples = batch.map((c) => {
-        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, c.lexicalTitle, c.lexicalBody);
-        const p = values.length - 7;
-        return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $${p + 6}, $${p + 7})`;
+        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text);
+        const p = values.length - 5;
+        return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5})`;
       });
       const { rows } = await tx.query<{ id: string; seq: string }>(
-        `INSERT INTO ${this.chunks} (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical_title, lexical_body)
+        `INSERT INTO ${this.chunks} (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text)
          VALUES ${tuples.join(', ')} RETURNING id, seq`,
         values,
       );
@@ -609,9 +610,8 @@ export class PgSearchIndex implements SearchIndex {
   adoptLegacyChunk(chunkId: string, workspaceId: string, index: Pick<ChunkInput, 'lexicalTitle' | 'lexicalBody' | 'vector'>) {
     return this.db.atomic(async (tx) => {
       const { rows } = await tx.query<{ seq: string; tenant_id: string; document_id: string }>(
-        `UPDATE ${this.chunks} SET workspace_id = $2, lexical_title = $3, lexical_body = $4
-         WHERE id = $1 AND workspace_id IS NULL RETURNING seq, tenant_id, document_id`,
-        [chunkId, workspaceId, index.lexicalTitle, index.lexicalBody],
+        `UPDATE ${this.chunks} SET workspace_id = $2 WHERE id = $1 AND workspace_id IS NULL RETURNING seq, tenant_id, document_id`,
+        [chunkId, workspaceId],
       );
       const row = rows[0];
       if (!row) return false;

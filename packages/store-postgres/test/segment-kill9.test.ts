@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createEngine, LexicalIndex, LexicalSegment, liveMask, type Scope } from '@panya/core';
+import { createEngine, LexicalIndex, LexicalSegment, lexicalFields, liveMask, type Scope } from '@panya/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
 
@@ -84,7 +84,7 @@ describe.skipIf(!url)('lexical segments on Postgres after kill -9 mid-merge', ()
       if (rows.length === 0) break;
       await new Promise((r) => setTimeout(r, 10));
     }
-    const { rows: chunks } = await admin.query(`SELECT id, lexical_title, lexical_body FROM ${t('chunks')} WHERE tenant_id = $1 AND workspace_id = $2`, [scope.tenantId, scope.workspaceId]);
+    const { rows: chunks } = await admin.query(`SELECT id, title, heading_path, text FROM ${t('chunks')} WHERE tenant_id = $1 AND workspace_id = $2`, [scope.tenantId, scope.workspaceId]);
     const { rows: deletions } = await admin.query(`SELECT chunk_id AS "chunkId", seq::int AS seq FROM ${t('lexical_deletions')}`);
     const { rows: segments } = await admin.query(`SELECT seq::int AS seq, data FROM ${t('lexical_segments')}`);
     const live: string[] = [];
@@ -95,7 +95,10 @@ describe.skipIf(!url)('lexical segments on Postgres after kill -9 mid-merge', ()
     }
     expect(live.sort()).toEqual(chunks.map((r) => r.id as string).sort());
     const index = new LexicalIndex();
-    for (const r of chunks) index.upsert({ id: r.id, title: r.lexical_title, body: r.lexical_body });
+    for (const r of chunks) {
+      const { lexicalTitle, lexicalBody } = lexicalFields(r.title as string, r.heading_path as string[], r.text as string);
+      index.upsert({ id: r.id as string, title: lexicalTitle, body: lexicalBody });
+    }
     const store = await openPostgresStore({ connectionString: url!, schema, max: 2 });
     try {
       for (const q of QUERIES) expect(await store.search.lexical(scope, q as never, 20)).toEqual(index.search(q, 20));

@@ -1,7 +1,7 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
 import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
-import { TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramText } from './trigram-table.js';
+import { TRIGRAM_FOLD, TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramMatch, trigramText } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
 import { COMPACT_VECTOR_TABLE, vectorBlob } from './vector-table.js';
 
@@ -12,11 +12,15 @@ type Row = Record<string, unknown>;
 const workspacePartition = (scope: Scope) => `w:${scope.workspaceId}`;
 const legacyPartition = (tenantId: string) => `l:${tenantId}`;
 
-/** A chunk row's index terms; chunks written before terms were stored are tokenized again. */
-const toLexicalDoc = (r: Row): LexicalSourceDoc => ({
-  ...(r.lexical_title == null || r.lexical_body == null ? { id: r.id as string, ...retokenize(r) } : { id: r.id as string, title: r.lexical_title as string, body: r.lexical_body as string }),
-  ...(r.audiences != null ? { audiences: JSON.parse(r.audiences as string) as string[] } : {}),
-});
+/**
+ * A chunk row's index terms, tokenized from its text: chunk rows keep no terms (the segments hold
+ * the postings), so only the paths without segments read this — the backfill, in the ingest
+ * worker, and searches of a scope the backfill has not reached yet.
+ */
+const toLexicalDoc = (r: Row): LexicalSourceDoc => {
+  const { lexicalTitle, lexicalBody } = lexicalFields(r.title as string, JSON.parse(r.heading_path as string), r.text as string);
+  return { id: r.id as string, title: lexicalTitle, body: lexicalBody, ...(r.audiences != null ? { audiences: JSON.parse(r.audiences as string) as string[] } : {}) };
+};
 
 /** A chunk's document, for its audiences (`d.audiences`). */
 const WITH_DOCUMENT = 'LEFT JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id';
@@ -34,15 +38,8 @@ function audienceFilter(audiences: Audiences | undefined): { sql: string; params
   };
 }
 
-function retokenize(r: Row) {
-  const { lexicalTitle, lexicalBody } = lexicalFields(r.title as string, JSON.parse(r.heading_path as string), r.text as string);
-  return { title: lexicalTitle, body: lexicalBody };
-}
-
-/** The stored index terms; the text only for chunks written before they were stored (re-tokenized then). */
-const LEXICAL_COLUMNS =
-  'c.id, c.lexical_title, c.lexical_body, d.audiences, ' +
-  ['title', 'heading_path', 'text'].map((col) => `CASE WHEN c.lexical_title IS NULL OR c.lexical_body IS NULL THEN c.${col} END AS ${col}`).join(', ');
+/** What `toLexicalDoc` reads. */
+const LEXICAL_COLUMNS = 'c.id, c.title, c.heading_path, c.text, d.audiences';
 
 /** Chunks read per statement when a lexical index is loaded or refreshed: each read is a short synchronous step. */
 const LEXICAL_PAGE = 1000;
@@ -54,8 +51,9 @@ const blob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, 
 /** A merge whose inputs another process merged first. */
 class MergeLost extends Error {}
 
-/** Quotes a term for FTS5 so user text can never be read as query syntax. */
-const quote = (term: string) => `"${term.replaceAll('"', '""')}"`;
+/** BM25 constants of the trigram channel's ranking (FTS5's and Postgres's). */
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 
 const toChunk = (r: Row): ChunkRecord => ({
   id: r.id as string,
@@ -221,7 +219,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const segment = new LexicalSegment(r.data as Buffer);
         const live = liveMask(segment, r.seq as number, deletions);
         const audiences = audienceOverrides(segment, r.seq as number, changes);
-        return { id: r.id as number, seq: r.seq as number, segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0) };
+        return { id: r.id as number, seq: r.seq as number, segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0), outdated: !LexicalSegment.current(r.data as Buffer) };
       });
       const chosen = new Set(planSegmentMerge(segments));
       if (chosen.size === 0) return 0;
@@ -424,8 +422,8 @@ export class SqliteSearchIndex implements SearchIndex {
         const trigram = this.hasTrigram();
         for (const c of chunks) {
           const { rowid } = this.sql
-            .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical_title, lexical_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
-            .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text, c.lexicalTitle, c.lexicalBody) as { rowid: number };
+            .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
+            .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text) as { rowid: number };
           const id = BigInt(rowid);
           if (trigram) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(c.title, c.text));
           if (c.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, part, vectorBlob(c.vector));
@@ -481,20 +479,32 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.ranker.search(scope, query, limit, audiences);
   }
 
-  /** Trigram matches for fragments the segmenter cannot split (codes, partial words, rare scripts). */
+  /**
+   * Trigram matches for fragments the segmenter cannot split (codes, partial words, rare scripts):
+   * the trigram table narrows them to the scope's chunks holding every trigram of a fragment, and
+   * the fragment's occurrences in each one's text are counted and ranked by BM25 (as on Postgres).
+   */
   trigram(scope: Scope, fragments: string[], limit: number, audiences: Audiences = null) {
     return this.run(() => {
-      const usable = fragments.filter((f) => [...f].length >= 3);
+      const usable = [...new Set(fragments.filter((f) => [...f].length >= 3).map((f) => f.toLowerCase()))];
       if (usable.length === 0 || !this.capabilities.trigram || !this.hasTrigram()) return [] as RankedHit[];
       const readable = audienceFilter(audiences);
       const rows = this.sql
         .get(
-          `SELECT c.id, bm25(chunks_trigram) AS score FROM chunks_trigram t JOIN chunks c ON c.rowid = t.rowid
-           WHERE chunks_trigram MATCH ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}
-           ORDER BY score LIMIT ?`,
+          `WITH matched AS MATERIALIZED (
+             SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || c.text) AS body FROM ${TRIGRAM_TABLE} t JOIN chunks c ON c.rowid = t.rowid
+             WHERE ${TRIGRAM_TABLE} MATCH ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}
+           ),
+           occurrences AS (
+             SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, f.value, ''))) / length(f.value) AS occ
+             FROM matched m CROSS JOIN json_each(?) f
+           ),
+           sized AS (SELECT *, avg(len) OVER () AS avglen FROM occurrences WHERE occ > 0)
+           SELECT id, sum(occ * ${BM25_K1 + 1} / (occ + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * len / max(avglen, 1)))) AS score
+           FROM sized GROUP BY id ORDER BY score DESC, id LIMIT ?`,
         )
-        .all(usable.map(quote).join(' OR '), scope.tenantId, scope.workspaceId, ...readable.params, limit) as Row[];
-      return rows.map((r) => ({ chunkId: r.id as string, score: -(r.score as number) }));
+        .all(trigramMatch(usable), scope.tenantId, scope.workspaceId, ...readable.params, JSON.stringify(usable), limit) as Row[];
+      return rows.map((r) => ({ chunkId: r.id as string, score: r.score as number }));
     });
   }
 
@@ -563,7 +573,6 @@ export class SqliteSearchIndex implements SearchIndex {
       if (ids.length === 0) return [];
       const rows = this.sql
         // CROSS JOIN keeps SQLite on the id index: probing each id beats scanning the tenant's chunks.
-        // The columns a chunk record has: the stored index terms (as long as the text) stay unread.
         .get('SELECT c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)')
         .all(JSON.stringify(ids), scope.tenantId, scope.workspaceId) as Row[];
       return rows.map(toChunk);
@@ -618,7 +627,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const scope = { tenantId: row.tenant_id as string, workspaceId };
         this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
         if (index.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, workspacePartition(scope), vectorBlob(index.vector));
-        this.sql.get('UPDATE chunks SET workspace_id = ?, lexical_title = ?, lexical_body = ? WHERE rowid = ?').run(workspaceId, index.lexicalTitle, index.lexicalBody, id);
+        this.sql.get('UPDATE chunks SET workspace_id = ? WHERE rowid = ?').run(workspaceId, id);
         this.recordDeletions(scope.tenantId, [{ id: chunkId, workspace_id: null }]);
         const audiences = this.documentAudiences(scope.tenantId, row.document_id as string);
         this.writeSegment(scope.tenantId, workspaceId, [{ id: chunkId, title: index.lexicalTitle, body: index.lexicalBody, audiences }]);
@@ -649,8 +658,8 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.run(() =>
       this.db.transaction(() => {
         const { rowid } = this.sql
-          .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, lexical_title, lexical_body) VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
-          .get(chunk.id, tenantId, documentId, chunk.ordinal, chunk.title, JSON.stringify(chunk.headingPath), chunk.text, chunk.lexicalTitle, chunk.lexicalBody) as { rowid: number };
+          .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, NULL, ?, ?, ?, ?, ?) RETURNING rowid')
+          .get(chunk.id, tenantId, documentId, chunk.ordinal, chunk.title, JSON.stringify(chunk.headingPath), chunk.text) as { rowid: number };
         const id = BigInt(rowid);
         if (this.hasTrigram()) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(chunk.title, chunk.text));
         if (chunk.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, legacyPartition(tenantId), vectorBlob(chunk.vector));

@@ -5,6 +5,11 @@
  * setting every connection follows. Writers maintain it whenever it exists (so a process opened
  * without it never leaves it incomplete), and opening with it on after a time without it rebuilds it
  * from the chunks.
+ *
+ * The table records which chunks hold each trigram and nothing more (`detail = none`: no positions
+ * or counts, a fifth of the size): it narrows a fragment to the chunks holding all its trigrams,
+ * and the search confirms and counts the fragment in their text (see SqliteSearchIndex.trigram).
+ * A table written before (with positions) is rebuilt in this form at the next open.
  */
 import type { Db } from './database.js';
 
@@ -18,19 +23,37 @@ const REBUILD_BATCH = 2_000;
 /** Whether the table exists now (the schema as this connection reads it). */
 export const TRIGRAM_TABLE_EXISTS = `SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '${TRIGRAM_TABLE}'`;
 
+const CREATE = `CREATE VIRTUAL TABLE ${TRIGRAM_TABLE} USING fts5(text, content = '', contentless_delete = 1, detail = none, tokenize = 'trigram')`;
+
+/** How the search folds case, in SQL: as `trigramText` (SQLite's lower() folds ASCII only). */
+export const TRIGRAM_FOLD = 'panya_fold';
+
+/** The trigram table's query for `fragments`: chunks holding every trigram of one of them. */
+export function trigramMatch(fragments: readonly string[]): string {
+  const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
+  return fragments
+    .map((f) => {
+      const chars = [...f.toLowerCase()];
+      const grams = new Set<string>();
+      for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(''));
+      return `(${[...grams].map(quote).join(' AND ')})`;
+    })
+    .join(' OR ');
+}
+
 /**
  * Creates (and fills from the chunks) or drops the trigram table to match `enabled`; a no-op when
  * it already does. Runs at open, in one write transaction.
  */
 export function syncTrigramTable(db: Db, enabled: boolean): void {
   db.transaction(() => {
-    const present = db.prepare(TRIGRAM_TABLE_EXISTS).get() !== undefined;
-    if (present === enabled) return;
-    if (!enabled) {
-      db.exec(`DROP TABLE ${TRIGRAM_TABLE}`);
-      return;
-    }
-    db.exec(`CREATE VIRTUAL TABLE ${TRIGRAM_TABLE} USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram')`);
+    const row = db.prepare(`SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = '${TRIGRAM_TABLE}'`).get() as { sql: string } | undefined;
+    // A table of the earlier form (positions kept) is rebuilt in this one.
+    const current = row !== undefined && /detail\s*=\s*none/.test(row.sql);
+    if (current === enabled && (row !== undefined) === enabled) return;
+    if (row) db.exec(`DROP TABLE ${TRIGRAM_TABLE}`);
+    if (!enabled) return;
+    db.exec(CREATE);
     const read = db.prepare('SELECT rowid, title, text FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT ?');
     const insert = db.prepare(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`);
     for (let after = 0; ; ) {

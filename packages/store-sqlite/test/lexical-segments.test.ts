@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, LexicalIndex, LexicalSegment, lexicalWork, type Scope } from '@panya/core';
+import { createEngine, LexicalIndex, LexicalSegment, lexicalFields, lexicalWork, type Scope } from '@panya/core';
 import { searchTerms } from '../../core/src/text/query.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../src/index.js';
@@ -29,15 +29,22 @@ async function ingested(path: string, documents: number) {
   return { store, engine, ctx };
 }
 
-/** Rankings of one in-memory index built from the chunk rows' stored terms: what searches answered before segments. */
+/** A chunk row's index terms, tokenized from its text as ingest does (rows keep no terms). */
+function termsOf(r: { title: string; heading_path: string; text: string }) {
+  const { lexicalTitle, lexicalBody } = lexicalFields(r.title, JSON.parse(r.heading_path) as string[], r.text);
+  return { title: lexicalTitle, body: lexicalBody };
+}
+
+/** Rankings of one in-memory index built from the chunk rows' terms: what searches answered before segments. */
 function fromRows(store: SqliteStore, scope: Scope) {
   const index = new LexicalIndex();
-  const rows = store.db.prepare('SELECT id, lexical_title, lexical_body FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL)').all(scope.tenantId, scope.workspaceId) as {
+  const rows = store.db.prepare('SELECT id, title, heading_path, text FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL)').all(scope.tenantId, scope.workspaceId) as {
     id: string;
-    lexical_title: string;
-    lexical_body: string;
+    title: string;
+    heading_path: string;
+    text: string;
   }[];
-  for (const r of rows) index.upsert({ id: r.id, title: r.lexical_title, body: r.lexical_body });
+  for (const r of rows) index.upsert({ id: r.id, ...termsOf(r) });
   return (q: string) => index.search(searchTerms(q), 10);
 }
 
@@ -134,9 +141,9 @@ describe('lexical segments on SQLite', () => {
     const expectedFrom = (cold: SqliteStore) => {
       const index = new LexicalIndex();
       const rows = cold.db
-        .prepare('SELECT c.id, c.lexical_title, c.lexical_body, d.audiences FROM chunks c JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id WHERE c.tenant_id = ?')
-        .all(ctx.scope.tenantId) as { id: string; lexical_title: string; lexical_body: string; audiences: string }[];
-      for (const r of rows) index.upsert({ id: r.id, title: r.lexical_title, body: r.lexical_body, audiences: JSON.parse(r.audiences) as string[] });
+        .prepare('SELECT c.id, c.title, c.heading_path, c.text, d.audiences FROM chunks c JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id WHERE c.tenant_id = ?')
+        .all(ctx.scope.tenantId) as { id: string; title: string; heading_path: string; text: string; audiences: string }[];
+      for (const r of rows) index.upsert({ id: r.id, ...termsOf(r), audiences: JSON.parse(r.audiences) as string[] });
       return index;
     };
     const compare = async (cold: SqliteStore) => {
@@ -193,9 +200,9 @@ describe('lexical segments on SQLite', () => {
     const cold = openSqliteStore({ path });
     const index = new LexicalIndex();
     const rows = cold.db
-      .prepare('SELECT c.id, c.lexical_title, c.lexical_body, d.audiences FROM chunks c JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id')
-      .all() as { id: string; lexical_title: string; lexical_body: string; audiences: string }[];
-    for (const r of rows) index.upsert({ id: r.id, title: r.lexical_title, body: r.lexical_body, audiences: JSON.parse(r.audiences) as string[] });
+      .prepare('SELECT c.id, c.title, c.heading_path, c.text, d.audiences FROM chunks c JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id')
+      .all() as { id: string; title: string; heading_path: string; text: string; audiences: string }[];
+    for (const r of rows) index.upsert({ id: r.id, ...termsOf(r), audiences: JSON.parse(r.audiences) as string[] });
     const before = { ...lexicalWork };
     let hits = 0;
     for (const q of QUERIES) {

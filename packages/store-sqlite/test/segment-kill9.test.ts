@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, LexicalIndex, LexicalSegment, liveMask, type Scope } from '@panya/core';
+import { createEngine, LexicalIndex, LexicalSegment, lexicalFields, liveMask, type Scope } from '@panya/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../src/index.js';
 
@@ -48,7 +48,7 @@ function runAndKill(scope: Scope, from: number, merges: number): Promise<number>
 async function expectConsistent(scope: Scope) {
   const store = openSqliteStore({ path });
   try {
-    const rows = store.db.prepare('SELECT id, lexical_title, lexical_body FROM chunks WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as { id: string; lexical_title: string; lexical_body: string }[];
+    const rows = store.db.prepare('SELECT id, title, heading_path, text FROM chunks WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as { id: string; title: string; heading_path: string; text: string }[];
     const deletions = store.db.prepare('SELECT chunk_id AS chunkId, seq FROM lexical_deletions').all() as { chunkId: string; seq: number }[];
     const live: string[] = [];
     for (const s of store.db.prepare('SELECT seq, data FROM lexical_segments').all() as { seq: number; data: Buffer }[]) {
@@ -59,7 +59,10 @@ async function expectConsistent(scope: Scope) {
     // Every chunk row live in exactly one segment, and nothing else.
     expect(live.sort()).toEqual(rows.map((r) => r.id).sort());
     const index = new LexicalIndex();
-    for (const r of rows) index.upsert({ id: r.id, title: r.lexical_title, body: r.lexical_body });
+    for (const r of rows) {
+      const { lexicalTitle, lexicalBody } = lexicalFields(r.title, JSON.parse(r.heading_path) as string[], r.text);
+      index.upsert({ id: r.id, title: lexicalTitle, body: lexicalBody });
+    }
     for (const q of QUERIES) expect(await store.search.lexical(scope, { ...q, fragments: [] }, 20)).toEqual(index.search(q, 20));
     return rows.length;
   } finally {

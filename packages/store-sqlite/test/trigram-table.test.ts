@@ -47,6 +47,21 @@ describe('optional trigram table (SQLite)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('keeps no positions (a fifth of the size), still matches only whole fragments, ranks by occurrences, and rebuilds a table of the earlier form', async () => {
+    const store = openStore();
+    const definition = () => (store.db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'chunks_trigram'").get() as { sql: string }).sql;
+    expect(definition()).toMatch(/detail = none/);
+    await store.search.replaceDocumentChunks(scope, 'doc_b', [chunk('doc_b', 'SKU-4471 and SKU-4471 again; ships soon')]);
+    await store.search.replaceDocumentChunks(scope, 'doc_c', [chunk('doc_c', 'Every trigram of it, not it: sku- u-44 -447 4471')]);
+    // doc_c holds every trigram of "sku-4471" but not the fragment: confirmed in the text, it is no match.
+    expect((await store.search.trigram(scope, ['SKU-4471'], 10)).map((h) => h.chunkId)).toEqual(['doc_b_0', 'doc_a_0']);
+    // The earlier form (positions kept) is rebuilt at the next open.
+    store.db.exec("DROP TABLE chunks_trigram; CREATE VIRTUAL TABLE chunks_trigram USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram')");
+    const reopened = openStore();
+    expect((reopened.db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'chunks_trigram'").get() as { sql: string }).sql).toMatch(/detail = none/);
+    expect(await found(reopened, scope, 'ships')).toEqual(['doc_a_0', 'doc_b_0']);
+  });
+
   it('is on by default: fragments match substrings', async () => {
     const store = open[0]!;
     expect(store.search.capabilities.trigram).toBe(true);

@@ -119,6 +119,28 @@ function lexicalAudiences(ctx: RenderContext): string[] {
 
 /** Billable indexes of earlier predicates, dropped when the current one is built. */
 const dropBillable = [LEGACY_BILLABLE_INDEX];
+/**
+ * Chunk rows stop keeping their index terms (as long as their text): the segments hold the
+ * postings searches read, and the paths without segments (the backfill in the ingest worker,
+ * a search of a scope the backfill has not reached) tokenize the text again. SQLite's trigger
+ * names the columns, so it is recreated without them (DROP COLUMN needs SQLite 3.35).
+ */
+function dropChunkTerms(ctx: RenderContext): string[] {
+  const chunks = ctx.name('chunks');
+  if (ctx.dialect.name !== 'sqlite') return [`ALTER TABLE ${chunks} DROP COLUMN IF EXISTS lexical_title, DROP COLUMN IF EXISTS lexical_body`];
+  const [versions, changes] = [ctx.name('search_versions'), ctx.name('search_changes')];
+  return [
+    'DROP TRIGGER chunks_search_update',
+    `ALTER TABLE ${chunks} DROP COLUMN lexical_title`,
+    `ALTER TABLE ${chunks} DROP COLUMN lexical_body`,
+    `CREATE TRIGGER chunks_search_update AFTER UPDATE OF id, tenant_id, workspace_id ON ${chunks} BEGIN
+       INSERT INTO ${versions} (tenant_id, seq) VALUES (OLD.tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET seq = seq + 1;
+       INSERT OR IGNORE INTO ${changes} (tenant_id, seq, chunk_id) SELECT OLD.tenant_id, seq, OLD.id FROM ${versions} WHERE tenant_id = OLD.tenant_id;
+       INSERT INTO ${versions} (tenant_id, seq) VALUES (NEW.tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET seq = seq + 1;
+       INSERT OR IGNORE INTO ${changes} (tenant_id, seq, chunk_id) SELECT NEW.tenant_id, seq, NEW.id FROM ${versions} WHERE tenant_id = NEW.tenant_id;
+     END`,
+  ];
+}
 
 export const KIT_MIGRATIONS: readonly KitMigration[] = [
   { id: 'documents-audiences', statements: (ctx) => [...addColumns(DOCUMENTS, ['audiences'])(ctx), ...documentAudiences(ctx)] },
@@ -210,6 +232,7 @@ export const KIT_MIGRATIONS: readonly KitMigration[] = [
       ...createTable(SSO_SESSIONS, { primaryKey: ['sessionId', 'tenantId'] })(ctx),
     ],
   },
+  { id: 'chunks-drop-index-terms', statements: dropChunkTerms },
 ];
 
 /** Where each store records the steps it applied. */

@@ -17,8 +17,13 @@ import type { LexicalQuery, LexicalSourceDoc, RankedHit } from '../ports/search-
 import { unspacedTrigrams } from '../text/char-grams.js';
 import { DEFAULT_LEXICAL_WEIGHTS, topK, type LexicalWeights } from './lexical-index.js';
 
-/** "PLS2": segments carry each chunk's audiences ("PLS1" segments did not and are rebuilt). */
-const MAGIC = 0x504c5332;
+/**
+ * "PLS3": compact postings (varints, deltas, a table of the segment's distinct frequencies).
+ * "PLS2" segments (fixed-width arrays, 2.5–3× larger) are still read, converted as they load, and
+ * rewritten by the next merge; "PLS1" segments did not carry audiences and are rebuilt.
+ */
+const MAGIC = 0x504c5333;
+const MAGIC_V2 = 0x504c5332;
 const K1 = 1.2;
 const B = 0.75;
 const HEADER_INTS = 12;
@@ -111,7 +116,117 @@ export function encodeSegment(docs: readonly LexicalSourceDoc[], weights: Lexica
   );
 }
 
-/** A segment read back: views over its bytes (nothing is parsed but the chunk ids). */
+/** Appends unsigned varints (7 bits a byte, low first) to a growing byte buffer. */
+class ByteWriter {
+  private buf = new Uint8Array(1024);
+  length = 0;
+  private room(n: number) {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+  }
+  varint(v: number) {
+    this.room(10);
+    // Arithmetic rather than shifts: a value may pass 2^31.
+    while (v >= 0x80) {
+      this.buf[this.length++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.buf[this.length++] = v;
+  }
+  bytes(b: Uint8Array) {
+    this.room(b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
+  }
+  float32(f: number) {
+    this.room(4);
+    new DataView(this.buf.buffer).setFloat32(this.length, f, true);
+    this.length += 4;
+  }
+  done(): Uint8Array {
+    return this.buf.slice(0, this.length);
+  }
+}
+
+/**
+ * Reads `count` varints of `data` from `at` into `out` from `into` (as running totals with `sum`,
+ * each added to the one before); returns the position after them. Values fit 32 bits here.
+ */
+function readVarints(data: Uint8Array, at: number, out: Uint32Array, into: number, count: number, sum: boolean): number {
+  let total = sum && into > 0 ? out[into - 1]! : 0;
+  for (let i = 0; i < count; i++) {
+    let b = data[at++]!;
+    let v = b & 0x7f;
+    for (let shift = 7; b >= 0x80; shift += 7) {
+      b = data[at++]!;
+      v += (b & 0x7f) * 2 ** shift;
+    }
+    if (sum) out[into + i] = total += v;
+    else out[into + i] = v;
+  }
+  return at;
+}
+
+/** Keys (and terms) per entry of a segment's block indexes: a lookup reads at most this many varints to its entry. */
+const BLOCK = 64;
+const blocks = (n: number) => Math.floor(n / BLOCK) + 1;
+
+/** Where the last `varintAt` ended. */
+let varintEnd = 0;
+
+/** The varint of `data` at `at` (its end in `varintEnd`). */
+function varintAt(data: Uint8Array, at: number): number {
+  let b = data[at++]!;
+  let v = b & 0x7f;
+  for (let scale = 0x80; b >= 0x80; scale *= 0x80) {
+    b = data[at++]!;
+    v += (b & 0x7f) * scale;
+  }
+  varintEnd = at;
+  return v;
+}
+
+/** Reads what ByteWriter wrote, from `at`. */
+class ByteReader {
+  constructor(
+    private readonly data: Uint8Array,
+    public at: number,
+  ) {}
+  varint(): number {
+    const d = this.data;
+    let b = d[this.at++]!;
+    if (b < 0x80) return b;
+    let v = b & 0x7f;
+    let scale = 0x80;
+    do {
+      b = d[this.at++]!;
+      v += (b & 0x7f) * scale;
+      scale *= 0x80;
+    } while (b >= 0x80);
+    return v;
+  }
+  take(n: number): Uint8Array {
+    const out = this.data.subarray(this.at, this.at + n);
+    this.at += n;
+    return out;
+  }
+}
+
+/**
+ * A segment read back. PLS3 layout: the magic, then varints (chunks, terms T, pairs P, distinct
+ * frequencies F, and the byte lengths of the ids, the dictionary, the weights tag, the audience
+ * table, the postings and the three varint runs below), then the tag, the ids, the audience table,
+ * F float32 frequencies (most used first), each chunk's length and audience group, each term's byte
+ * length and the dictionary (terms in byte order), three varint runs — each term's count of pairs it
+ * starts, the pairs' second terms (gaps within a first term), each key's postings length — then the
+ * block indexes into them (every BLOCK terms, every BLOCK keys), and the postings: per posting one
+ * varint, (chunk gap − 1) × F + frequency number. Only the dictionary's offsets and the block
+ * indexes are decoded as a segment loads; a lookup reads at most a block of varints.
+ */
 export class LexicalSegment {
   readonly ids: string[];
   readonly lengths: Int32Array;
@@ -121,57 +236,80 @@ export class LexicalSegment {
   /** Per chunk: its audience group, an index into `groups`. */
   readonly group: Int32Array;
   readonly groups: string[][];
+  /** The distinct frequencies a posting's varint numbers. */
+  readonly tfs: Float32Array;
+  readonly postings: Uint8Array;
   private readonly termOffsets: Uint32Array;
   private readonly termBytes: Uint8Array;
-  private readonly pairA: Int32Array;
-  private readonly pairB: Int32Array;
-  readonly start: Uint32Array;
-  readonly doc: Int32Array;
-  readonly tf: Float32Array;
+  /** Per term: how many pairs it starts (varints). */
+  private readonly pairCounts: Uint8Array;
+  /** The pairs' second terms, gaps within a first term (varints). */
+  private readonly pairGaps: Uint8Array;
+  /** Per key: its postings' byte length (varints). */
+  private readonly postingLengths: Uint8Array;
+  /** Per BLOCK terms: the pair number, pairCounts offset and pairGaps offset before the block. */
+  private readonly pairBlocks: Uint32Array;
+  /** Per BLOCK keys: the postings offset and postingLengths offset before the block. */
+  private readonly keyBlocks: Uint32Array;
+  private readonly pairs: number;
   private readonly terms: number;
+  /** Where keyRange found a key's postings. */
+  private from = 0;
+  private to = 0;
   private numbers: Map<string, number> | null = null;
 
-  /** Whether `data` is a segment of the current format (older ones are rebuilt, not read). */
-  static readable(data: Uint8Array): boolean {
-    return data.byteLength >= 4 * HEADER_INTS && new DataView(data.buffer, data.byteOffset, 4).getInt32(0, true) === MAGIC;
+  /** Whether `data` is of the format segments are written in now (older readable ones are rewritten by a merge). */
+  static current(data: Uint8Array): boolean {
+    return data.byteLength >= 4 && new DataView(data.buffer, data.byteOffset, 4).getInt32(0, true) === MAGIC;
   }
 
-  constructor(data: Uint8Array) {
-    // Typed-array views need 4-byte alignment: a buffer read from a driver may sit anywhere in its pool.
-    const bytes = data.byteOffset % 4 === 0 ? data : data.slice();
-    const buffer = bytes.buffer;
-    const base = bytes.byteOffset;
-    const header = new Int32Array(buffer, base, HEADER_INTS);
-    if (header[0] !== MAGIC) throw new Error('Not a lexical segment of this version.');
-    const [, docs, T, P, postings, idLength, termLength, tagLength, groupLength] = header as unknown as number[];
-    const pad = (n: number) => (n + 3) & ~3;
-    let at = base + 4 * HEADER_INTS;
-    this.weightsTag = decoder.decode(new Uint8Array(buffer, at, tagLength!));
-    at += pad(tagLength!);
-    this.lengths = new Int32Array(buffer, at, docs!);
-    at += 4 * docs!;
-    this.group = new Int32Array(buffer, at, docs!);
-    at += 4 * docs!;
-    this.termOffsets = new Uint32Array(buffer, at, T! + 1);
-    at += 4 * (T! + 1);
-    this.pairA = new Int32Array(buffer, at, P!);
-    at += 4 * P!;
-    this.pairB = new Int32Array(buffer, at, P!);
-    at += 4 * P!;
-    this.start = new Uint32Array(buffer, at, T! + P! + 1);
-    at += 4 * (T! + P! + 1);
-    this.doc = new Int32Array(buffer, at, postings!);
-    at += 4 * postings!;
-    this.tf = new Float32Array(buffer, at, postings!);
-    at += 4 * postings!;
-    this.ids = docs === 0 ? [] : decoder.decode(new Uint8Array(buffer, at, idLength!)).split('\n');
-    at += pad(idLength!);
-    this.termBytes = new Uint8Array(buffer, at, termLength!);
-    at += pad(termLength!);
-    this.groups = JSON.parse(decoder.decode(new Uint8Array(buffer, at, groupLength!))) as string[][];
+  /** Whether `data` is a segment this version reads (older ones are rebuilt, not read). */
+  static readable(data: Uint8Array): boolean {
+    if (data.byteLength < 8) return false;
+    const magic = new DataView(data.buffer, data.byteOffset, 4).getInt32(0, true);
+    return magic === MAGIC || (magic === MAGIC_V2 && data.byteLength >= 4 * HEADER_INTS);
+  }
+
+  constructor(stored: Uint8Array) {
+    const magic = stored.byteLength >= 4 ? new DataView(stored.buffer, stored.byteOffset, 4).getInt32(0, true) : 0;
+    // A PLS2 segment is converted as it loads (the merge that next takes it writes PLS3).
+    const data = magic === MAGIC_V2 ? upgradeV2(stored) : stored;
+    if (magic !== MAGIC && magic !== MAGIC_V2) throw new Error('Not a lexical segment of this version.');
+    const r = new ByteReader(data, 4);
+    const [docs, T, P, F, idLength, termLength, tagLength, groupLength, postingLength, pairCountLength, pairGapLength, postingLengthsLength] = Array.from({ length: 12 }, () => r.varint()) as number[];
+    this.weightsTag = decoder.decode(r.take(tagLength!));
+    const idText = r.take(idLength!);
+    this.ids = docs === 0 ? [] : decoder.decode(idText).split('\n');
+    this.groups = JSON.parse(decoder.decode(r.take(groupLength!))) as string[][];
+    const tfBytes = r.take(4 * F!);
+    const view = new DataView(tfBytes.buffer, tfBytes.byteOffset, tfBytes.byteLength);
+    this.tfs = new Float32Array(F!);
+    for (let i = 0; i < F!; i++) this.tfs[i] = view.getFloat32(4 * i, true);
+    // The varint runs are read in tight loops (a 1,000-chunk segment holds ~130k of them).
+    const perDoc = new Uint32Array(2 * docs!);
+    r.at = readVarints(data, r.at, perDoc, 0, perDoc.length, false);
+    this.lengths = new Int32Array(docs!);
+    this.group = new Int32Array(docs!);
+    for (let d = 0; d < docs!; d++) {
+      this.lengths[d] = perDoc[2 * d]!;
+      this.group[d] = perDoc[2 * d + 1]!;
+    }
+    this.termOffsets = new Uint32Array(T! + 1);
+    r.at = readVarints(data, r.at, this.termOffsets, 1, T!, true);
+    this.termBytes = r.take(termLength!);
+    this.pairCounts = r.take(pairCountLength!);
+    this.pairGaps = r.take(pairGapLength!);
+    this.postingLengths = r.take(postingLengthsLength!);
+    this.pairBlocks = new Uint32Array(3 * blocks(T!));
+    r.at = readVarints(data, r.at, this.pairBlocks, 0, this.pairBlocks.length, false);
+    this.keyBlocks = new Uint32Array(2 * blocks(T! + P!));
+    r.at = readVarints(data, r.at, this.keyBlocks, 0, this.keyBlocks.length, false);
+    this.postings = r.take(postingLength!);
+    this.pairs = P!;
     this.terms = T!;
     this.size = docs!;
-    this.bytes = bytes.byteLength + this.ids.reduce((s, id) => s + 2 * id.length + 40, 0);
+    const decoded = this.lengths.byteLength + this.group.byteLength + this.termOffsets.byteLength + this.pairBlocks.byteLength + this.keyBlocks.byteLength + this.tfs.byteLength;
+    this.bytes = data.byteLength + decoded + this.ids.reduce((s, id) => s + 2 * id.length + 40, 0);
   }
 
   /** The number of a chunk in this segment (its position), or undefined. */
@@ -203,16 +341,42 @@ export class LexicalSegment {
 
   /** The key of the adjacent pair of term keys a, b, or -1. */
   pair(a: number, b: number): number {
-    let lo = 0;
-    let hi = this.pairA.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const c = this.pairA[mid]! - a || this.pairB[mid]! - b;
-      if (c === 0) return this.terms + mid;
-      if (c < 0) lo = mid + 1;
-      else hi = mid - 1;
+    const block = Math.floor(a / BLOCK);
+    let pair = this.pairBlocks[3 * block]!;
+    const counts = this.pairCounts;
+    const gaps = this.pairGaps;
+    let c = this.pairBlocks[3 * block + 1]!;
+    let g = this.pairBlocks[3 * block + 2]!;
+    // Skip the block's terms before a, and their pairs.
+    for (let t = block * BLOCK; t < a; t++) {
+      const n = varintAt(counts, c);
+      c = varintEnd;
+      pair += n;
+      for (let i = 0; i < n; i++) while (gaps[g++]! >= 0x80);
+    }
+    const n = varintAt(counts, c);
+    let second = -1;
+    for (let i = 0; i < n; i++) {
+      second += varintAt(gaps, g) + 1;
+      g = varintEnd;
+      if (second === b) return this.terms + pair + i;
+      if (second > b) return -1;
     }
     return -1;
+  }
+
+  /** Sets `from` and `to` to the byte range of the key's postings. */
+  private keyRange(key: number): void {
+    const block = Math.floor(key / BLOCK);
+    let from = this.keyBlocks[2 * block]!;
+    let at = this.keyBlocks[2 * block + 1]!;
+    const lengths = this.postingLengths;
+    for (let k = block * BLOCK; k < key; k++) {
+      from += varintAt(lengths, at);
+      at = varintEnd;
+    }
+    this.from = from;
+    this.to = from + varintAt(lengths, at);
   }
 
   termName(k: number): string {
@@ -224,12 +388,128 @@ export class LexicalSegment {
   }
 
   get pairCount(): number {
-    return this.pairA.length;
+    return this.pairs;
   }
 
-  pairAt(p: number): [number, number] {
-    return [this.pairA[p]!, this.pairB[p]!];
+  /** Calls `visit` with each pair's key and its terms' keys, in key order. */
+  forEachPair(visit: (key: number, a: number, b: number) => void): void {
+    let c = 0;
+    let g = 0;
+    let key = this.terms;
+    for (let a = 0; a < this.terms; a++) {
+      const n = varintAt(this.pairCounts, c);
+      c = varintEnd;
+      let second = -1;
+      for (let i = 0; i < n; i++) {
+        second += varintAt(this.pairGaps, g) + 1;
+        g = varintEnd;
+        visit(key++, a, second);
+      }
+    }
   }
+
+  /**
+   * Decodes the postings of `key` whose chunk is live into `docs` (the chunk's number plus `base`)
+   * and `tfs` from position `n`; returns the position after them.
+   */
+  decodeLive(key: number, live: Uint8Array, base: number, docs: Int32Array, tfs: Float64Array, n: number): number {
+    const { postings } = this;
+    const table = this.tfs;
+    const F = table.length;
+    let doc = -1;
+    this.keyRange(key);
+    for (let e = this.from, end = this.to; e < end; ) {
+      let v = postings[e++]!;
+      if (v >= 0x80) {
+        v &= 0x7f;
+        let scale = 0x80;
+        let b: number;
+        do {
+          b = postings[e++]!;
+          v += (b & 0x7f) * scale;
+          scale *= 0x80;
+        } while (b >= 0x80);
+      }
+      const gap = Math.floor(v / F);
+      doc += gap + 1;
+      if (!live[doc]) continue;
+      docs[n] = base + doc;
+      tfs[n++] = table[v - gap * F]!;
+    }
+    return n;
+  }
+
+  /** Calls `visit` with each posting of `key`: the chunk's number and its frequency. */
+  forEachPosting(key: number, visit: (doc: number, tf: number) => void): void {
+    const { postings, tfs } = this;
+    const F = tfs.length;
+    let doc = -1;
+    this.keyRange(key);
+    for (let e = this.from, end = this.to; e < end; ) {
+      let v = postings[e++]!;
+      if (v >= 0x80) {
+        v &= 0x7f;
+        let scale = 0x80;
+        let b: number;
+        do {
+          b = postings[e++]!;
+          v += (b & 0x7f) * scale;
+          scale *= 0x80;
+        } while (b >= 0x80);
+      }
+      const gap = Math.floor(v / F);
+      doc += gap + 1;
+      visit(doc, tfs[v - gap * F]!);
+    }
+  }
+}
+
+/** A PLS2 segment's contents re-encoded as PLS3 (its fixed-width arrays read in place). */
+function upgradeV2(data: Uint8Array): Uint8Array {
+  const bytes = data.byteOffset % 4 === 0 ? data : data.slice();
+  const buffer = bytes.buffer;
+  const base = bytes.byteOffset;
+  const header = new Int32Array(buffer, base, HEADER_INTS);
+  const [, docs, T, P, postings, idLength, termLength, tagLength, groupLength] = header as unknown as number[];
+  const pad = (n: number) => (n + 3) & ~3;
+  let at = base + 4 * HEADER_INTS;
+  const tag = decoder.decode(new Uint8Array(buffer, at, tagLength!));
+  at += pad(tagLength!);
+  const lengths = new Int32Array(buffer, at, docs!);
+  at += 4 * docs!;
+  const group = new Int32Array(buffer, at, docs!);
+  at += 4 * docs!;
+  const termOffsets = new Uint32Array(buffer, at, T! + 1);
+  at += 4 * (T! + 1);
+  const pairA = new Int32Array(buffer, at, P!);
+  at += 4 * P!;
+  const pairB = new Int32Array(buffer, at, P!);
+  at += 4 * P!;
+  const start = new Uint32Array(buffer, at, T! + P! + 1);
+  at += 4 * (T! + P! + 1);
+  const doc = new Int32Array(buffer, at, postings!);
+  at += 4 * postings!;
+  const tf = new Float32Array(buffer, at, postings!);
+  at += 4 * postings!;
+  const ids = docs === 0 ? [] : decoder.decode(new Uint8Array(buffer, at, idLength!)).split('\n');
+  at += pad(idLength!);
+  const termBytes = new Uint8Array(buffer, at, termLength!);
+  at += pad(termLength!);
+  const groups = JSON.parse(decoder.decode(new Uint8Array(buffer, at, groupLength!))) as string[][];
+  const names: string[] = [];
+  for (let k = 0; k < T!; k++) names.push(decoder.decode(termBytes.subarray(termOffsets[k], termOffsets[k + 1])));
+  const byName = new Map<string, Postings>();
+  const collect = (key: number, name: string) => {
+    const p: Postings = { docs: [], tfs: [] };
+    for (let e = start[key]!; e < start[key + 1]!; e++) {
+      p.docs.push(doc[e]!);
+      p.tfs.push(tf[e]!);
+    }
+    byName.set(name, p);
+  };
+  for (let k = 0; k < T!; k++) collect(k, names[k]!);
+  for (let p = 0; p < P!; p++) collect(T! + p, `${names[pairA[p]!]} ${names[pairB[p]!]}`);
+  return encodePostings(ids, Array.from(lengths), Array.from(group), groups, byName, tag);
 }
 
 /**
@@ -301,27 +581,24 @@ export function mergeSegments(parts: readonly SegmentPart[], weights: LexicalWei
     for (let k = 0; k < segment.termCount; k++) names.push(segment.termName(k));
     const collect = (key: number, name: string) => {
       let target: Postings | undefined;
-      for (let e = segment.start[key]!; e < segment.start[key + 1]!; e++) {
-        const d = renumber[segment.doc[e]!]!;
-        if (d === -1) continue;
+      segment.forEachPosting(key, (doc, tf) => {
+        const d = renumber[doc]!;
+        if (d === -1) return;
         if (!target) {
           target = byName.get(name);
           if (!target) byName.set(name, (target = { docs: [], tfs: [] }));
         }
         target.docs.push(d);
-        target.tfs.push(segment.tf[e]!);
-      }
+        target.tfs.push(tf);
+      });
     };
     for (let k = 0; k < segment.termCount; k++) collect(k, names[k]!);
-    for (let p = 0; p < segment.pairCount; p++) {
-      const [a, b] = segment.pairAt(p);
-      collect(segment.termCount + p, `${names[a]} ${names[b]}`);
-    }
+    segment.forEachPair((key, a, b) => collect(key, `${names[a]} ${names[b]}`));
   }
   return encodePostings(ids, lengths, group, groups.lists, byName, tag);
 }
 
-/** Serializes named postings (terms, and pairs named "a b") in the layout `encodeSegment` writes. */
+/** Serializes named postings (terms, and pairs named "a b") in the layout LexicalSegment reads (PLS3). */
 function encodePostings(ids: string[], lengths: number[], group: number[], groups: string[][], byName: Map<string, Postings>, tag: string): Uint8Array {
   const termNames: string[] = [];
   const pairNames: string[] = [];
@@ -335,66 +612,83 @@ function encodePostings(ids: string[], lengths: number[], group: number[], group
       return [rank.get(name.slice(0, space))!, rank.get(name.slice(space + 1))!, name] as const;
     })
     .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  const T = termNames.length;
-  const P = pairs.length;
-  let postingCount = 0;
-  for (const p of byName.values()) postingCount += p.docs.length;
-  const termBytes = termNames.reduce((s, t) => s + encoded.get(t)!.length, 0);
+  // The distinct frequencies (as float32, what a search reads), the most used first: their numbers stay small.
+  const f32 = new Float32Array(1);
+  const uses = new Map<number, number>();
+  for (const p of byName.values())
+    for (const tf of p.tfs) {
+      f32[0] = tf;
+      uses.set(f32[0], (uses.get(f32[0]) ?? 0) + 1);
+    }
+  const table = [...uses].sort((x, y) => y[1] - x[1] || x[0] - y[0]).map(([tf]) => tf);
+  const numberOf = new Map(table.map((tf, i) => [tf, i]));
+  const F = Math.max(table.length, 1);
+  const keys = [...termNames.map((n) => byName.get(n)!), ...pairs.map(([, , n]) => byName.get(n)!)];
+  const postings = new ByteWriter();
+  const postingLengths: number[] = [];
+  for (const p of keys) {
+    const from = postings.length;
+    let previous = -1;
+    for (let i = 0; i < p.docs.length; i++) {
+      f32[0] = p.tfs[i]!;
+      postings.varint((p.docs[i]! - previous - 1) * F + numberOf.get(f32[0])!);
+      previous = p.docs[i]!;
+    }
+    postingLengths.push(postings.length - from);
+  }
+  const postingBytes = postings.done();
   const idText = encoder.encode(ids.join('\n'));
   const tagBytes = encoder.encode(tag);
   const groupText = encoder.encode(JSON.stringify(groups));
-  const pad = (n: number) => (n + 3) & ~3;
-  const size = 4 * HEADER_INTS + pad(tagBytes.length) + 8 * ids.length + 4 * (T + 1) + 8 * P + 4 * (T + P + 1) + 8 * postingCount + pad(idText.length) + pad(termBytes) + pad(groupText.length);
-  const out = new Uint8Array(size);
-  new Int32Array(out.buffer, 0, HEADER_INTS).set([MAGIC, ids.length, T, P, postingCount, idText.length, termBytes, tagBytes.length, groupText.length]);
-  let at = 4 * HEADER_INTS;
-  out.set(tagBytes, at);
-  at += pad(tagBytes.length);
-  new Int32Array(out.buffer, at, ids.length).set(lengths);
-  at += 4 * ids.length;
-  new Int32Array(out.buffer, at, ids.length).set(group);
-  at += 4 * ids.length;
-  const termOffsets = new Uint32Array(out.buffer, at, T + 1);
-  at += 4 * (T + 1);
-  const pairA = new Int32Array(out.buffer, at, P);
-  at += 4 * P;
-  const pairB = new Int32Array(out.buffer, at, P);
-  at += 4 * P;
-  const start = new Uint32Array(out.buffer, at, T + P + 1);
-  at += 4 * (T + P + 1);
-  const doc = new Int32Array(out.buffer, at, postingCount);
-  at += 4 * postingCount;
-  const tf = new Float32Array(out.buffer, at, postingCount);
-  at += 4 * postingCount;
-  out.set(idText, at);
-  at += pad(idText.length);
-  let e = 0;
-  let byte = 0;
-  const put = (p: Postings) => {
-    for (let i = 0; i < p.docs.length; i++, e++) {
-      doc[e] = p.docs[i]!;
-      tf[e] = p.tfs[i]!;
+  const termBytes = termNames.reduce((s, t) => s + encoded.get(t)!.length, 0);
+  const out = new ByteWriter();
+  out.bytes(new Uint8Array(new Int32Array([MAGIC]).buffer));
+  // The pairs each term starts, their second terms, and each key's postings length, with a block index over each.
+  const startsBy = new Array<number>(termNames.length).fill(0);
+  for (const [a] of pairs) startsBy[a]!++;
+  const counts = new ByteWriter();
+  const gaps = new ByteWriter();
+  const pairBlocks: number[] = [];
+  for (let a = 0, p = 0; a <= termNames.length; a++) {
+    if (a % BLOCK === 0) pairBlocks.push(p, counts.length, gaps.length);
+    if (a === termNames.length) break;
+    counts.varint(startsBy[a]!);
+    for (let b = -1, end = p + startsBy[a]!; p < end; p++) {
+      gaps.varint(pairs[p]![1] - b - 1);
+      b = pairs[p]![1];
     }
-  };
-  termNames.forEach((name, i) => {
-    const bytes = encoded.get(name)!;
-    termOffsets[i] = byte;
-    out.set(bytes, at + byte);
-    byte += bytes.length;
-    start[i] = e;
-    put(byName.get(name)!);
-  });
-  termOffsets[T] = byte;
-  pairs.forEach(([a, b, name], i) => {
-    pairA[i] = a;
-    pairB[i] = b;
-    start[T + i] = e;
-    put(byName.get(name)!);
-  });
-  start[T + P] = e;
-  out.set(groupText, at + pad(termBytes));
-  return out;
+  }
+  const lengthsOut = new ByteWriter();
+  const keyBlocks: number[] = [];
+  for (let k = 0, offset = 0; k <= postingLengths.length; k++) {
+    if (k % BLOCK === 0) keyBlocks.push(offset, lengthsOut.length);
+    if (k === postingLengths.length) break;
+    lengthsOut.varint(postingLengths[k]!);
+    offset += postingLengths[k]!;
+  }
+  const [countBytes, gapBytes, lengthBytes] = [counts.done(), gaps.done(), lengthsOut.done()];
+  for (const v of [ids.length, termNames.length, pairs.length, table.length, idText.length, termBytes, tagBytes.length, groupText.length, postingBytes.length, countBytes.length, gapBytes.length, lengthBytes.length]) out.varint(v);
+  out.bytes(tagBytes);
+  out.bytes(idText);
+  out.bytes(groupText);
+  for (const tf of table) out.float32(tf);
+  for (let d = 0; d < ids.length; d++) {
+    out.varint(lengths[d]!);
+    out.varint(group[d]!);
+  }
+  for (const name of termNames) out.varint(encoded.get(name)!.length);
+  for (const name of termNames) out.bytes(encoded.get(name)!);
+  out.bytes(countBytes);
+  out.bytes(gapBytes);
+  out.bytes(lengthBytes);
+  for (const v of pairBlocks) out.varint(v);
+  for (const v of keyBlocks) out.varint(v);
+  out.bytes(postingBytes);
+  return out.done();
 }
+
+/** Restricted readers' views one index keeps (a help center reads as a few audience sets). */
+const AUDIENCE_VIEWS_KEPT = 4;
 
 /**
  * A workspace's segments ranked as one index (Okapi BM25 over their live chunks, as LexicalIndex).
@@ -406,9 +700,17 @@ export class SegmentedIndex {
   private readonly liveLength: number;
   private readonly scores: Float64Array;
   private readonly seen: Uint8Array;
+  /** Per chunk (as numbered in `ids`): its length. */
+  private readonly lengths: Int32Array;
+  /** Scratch for one key's decoded postings (a chunk holds a key once, so `ids.length` suffice). */
+  private readonly docs: Int32Array;
+  private readonly tfs: Float64Array;
   /** Per chunk (as numbered in `ids`): its audience group now, an index into `groups`. */
   private readonly group: Int32Array;
   private readonly groups = new AudienceGroups();
+  /** Restricted readers' views, by audience set (see visibleParts). */
+  private readonly views = new Map<string, readonly SegmentPart[]>();
+  /** Includes room for the audience views it keeps. */
   readonly bytes: number;
 
   constructor(
@@ -438,12 +740,43 @@ export class SegmentedIndex {
     this.liveLength = length;
     this.scores = new Float64Array(this.ids.length);
     this.seen = new Uint8Array(this.ids.length);
+    this.lengths = new Int32Array(this.ids.length);
+    parts.forEach((part, s) => this.lengths.set(part.segment.lengths, this.bases[s]));
+    this.docs = new Int32Array(this.ids.length);
+    this.tfs = new Float64Array(this.ids.length);
     this.group = Int32Array.from(group);
-    this.bytes = bytes + this.scores.byteLength + this.seen.byteLength + this.group.byteLength + 8 * this.ids.length;
+    this.bytes = bytes + this.scores.byteLength + this.seen.byteLength + this.group.byteLength + this.lengths.byteLength + this.docs.byteLength + this.tfs.byteLength + 8 * this.ids.length + AUDIENCE_VIEWS_KEPT * this.ids.length;
   }
 
   get size(): number {
     return this.liveCount;
+  }
+
+  /**
+   * The parts as a restricted reader sees them (live and of a document naming one of `audiences`),
+   * kept for the audience sets searched last: the index is immutable, so a reader's view of it is
+   * built once, not on every query.
+   */
+  private visibleParts(audiences: readonly string[]): readonly SegmentPart[] {
+    const key = groupKey(audiences);
+    const cached = this.views.get(key);
+    if (cached) {
+      // Most recently used last.
+      this.views.delete(key);
+      this.views.set(key, cached);
+      return cached;
+    }
+    const allowed = this.groups.lists.map((g) => g.some((a) => audiences.includes(a)));
+    const group = this.group;
+    const parts = this.parts.map((part, s) => {
+      const base = this.bases[s]!;
+      const visible = new Uint8Array(part.segment.size);
+      for (let d = 0; d < visible.length; d++) visible[d] = part.live[d]! && allowed[group[base + d]!] ? 1 : 0;
+      return { segment: part.segment, live: visible };
+    });
+    if (this.views.size >= AUDIENCE_VIEWS_KEPT) this.views.delete(this.views.keys().next().value!);
+    this.views.set(key, parts);
+    return parts;
   }
 
   /**
@@ -454,16 +787,7 @@ export class SegmentedIndex {
     if (this.liveCount === 0 || limit <= 0) return [];
     const { scores, seen, bases } = this;
     let parts = this.parts;
-    if (audiences !== null) {
-      const allowed = this.groups.lists.map((g) => g.some((a) => audiences.includes(a)));
-      const group = this.group;
-      parts = parts.map((part, s) => {
-        const base = bases[s]!;
-        const visible = new Uint8Array(part.segment.size);
-        for (let d = 0; d < visible.length; d++) visible[d] = part.live[d]! && allowed[group[base + d]!] ? 1 : 0;
-        return { segment: part.segment, live: visible };
-      });
-    }
+    if (audiences !== null) parts = this.visibleParts(audiences);
     const touched: number[] = [];
     const avgdl = Math.max(this.liveLength / this.liveCount, 1);
     const termKeys = new Map<string, Int32Array>();
@@ -477,33 +801,25 @@ export class SegmentedIndex {
       return keys;
     };
 
+    const { docs, tfs, lengths } = this;
     const add = (keys: Int32Array, weight: number, onlyMatched: boolean) => {
+      // The live postings of every part, decoded once: their count is the document frequency.
       let df = 0;
       for (let s = 0; s < parts.length; s++) {
         const key = keys[s]!;
-        if (key === -1) continue;
-        const { segment, live } = parts[s]!;
-        for (let e = segment.start[key]!, end = segment.start[key + 1]!; e < end; e++) if (live[segment.doc[e]!]) df++;
+        if (key !== -1) df = parts[s]!.segment.decodeLive(key, parts[s]!.live, bases[s]!, docs, tfs, df);
       }
       if (df === 0) return;
       const idf = Math.max(Math.log((this.liveCount - df + 0.5) / (df + 0.5)), 1e-6) * weight;
-      for (let s = 0; s < parts.length; s++) {
-        const key = keys[s]!;
-        if (key === -1) continue;
-        const { segment, live } = parts[s]!;
-        const base = bases[s]!;
-        const { doc, tf, lengths } = segment;
-        for (let e = segment.start[key]!, end = segment.start[key + 1]!; e < end; e++) {
-          const local = doc[e]!;
-          const d = base + local;
-          if (!live[local] || (onlyMatched && seen[d] === 0)) continue;
-          const f = tf[e]!;
-          if (seen[d] === 0) {
-            seen[d] = 1;
-            touched.push(d);
-          }
-          scores[d]! += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * lengths[local]!) / avgdl));
+      for (let i = 0; i < df; i++) {
+        const d = docs[i]!;
+        if (onlyMatched && seen[d] === 0) continue;
+        const f = tfs[i]!;
+        if (seen[d] === 0) {
+          seen[d] = 1;
+          touched.push(d);
         }
+        scores[d]! += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * lengths[d]!) / avgdl));
       }
     };
 
@@ -541,10 +857,11 @@ export const SEGMENT_MERGE_FACTOR = 10;
  * The tiered merge policy: segments fall in tiers by live chunks (1–9, 10–99, …); the smallest
  * tier holding `factor` segments merges into one of the next tier, so a chunk is rewritten about
  * once per tier and a workspace holds at most factor − 1 segments per tier. Otherwise the segment
- * masking the largest share of its chunks, once that passes half, is rewritten without them.
+ * masking the largest share of its chunks, once that passes half, is rewritten without them;
+ * else a segment of an older format is rewritten in the current one.
  * Returns the ids to merge (none: nothing to do).
  */
-export function planSegmentMerge(segments: readonly { id: number; chunks: number; dead: number }[], factor = SEGMENT_MERGE_FACTOR): number[] {
+export function planSegmentMerge(segments: readonly { id: number; chunks: number; dead: number; outdated?: boolean }[], factor = SEGMENT_MERGE_FACTOR): number[] {
   const tier = (n: number) => Math.floor(Math.log(Math.max(n, 1)) / Math.log(factor) + 1e-9);
   const tiers = new Map<number, number[]>();
   for (const s of segments) {
@@ -553,5 +870,7 @@ export function planSegmentMerge(segments: readonly { id: number; chunks: number
   }
   for (const t of [...tiers.keys()].sort((a, b) => a - b)) if (tiers.get(t)!.length >= factor) return tiers.get(t)!;
   const worst = segments.filter((s) => s.dead * 2 > s.chunks).sort((a, b) => b.dead / b.chunks - a.dead / a.chunks)[0];
-  return worst ? [worst.id] : [];
+  if (worst) return [worst.id];
+  const outdated = segments.find((s) => s.outdated);
+  return outdated ? [outdated.id] : [];
 }
