@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerEvidence } from '../src/services/insights.js';
+import { answerEvidence } from '../src/insights/insights.js';
 
 const cited = [{ n: 1, documentId: 'doc_1', chunkId: 'chk_1', title: 'Refunds', url: null, snippet: '' }];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown, countWordTokens } from '../src/ingest/chunker.js';
+import { chunkMarkdown, countWordTokens } from '../src/knowledge/chunker.js';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 

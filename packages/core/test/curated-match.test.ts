@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CURATED_MATCH_THRESHOLD, matchQuestion, questionKey, questionSimilarity } from '../src/curated/match.js';
+import { CURATED_MATCH_THRESHOLD, matchQuestion, questionKey, questionSimilarity } from '../src/answers/curated-match.js';
 
 interface Item {
   question: string;

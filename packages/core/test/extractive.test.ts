@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ExtractiveGenerator, NO_ANSWER, OTHER_LANGUAGE_LEAD, answerKind, condenseQuery } from '../src/generators/extractive.js';
-import { countWordTokens } from '../src/ingest/chunker.js';
+import { ExtractiveGenerator, NO_ANSWER, OTHER_LANGUAGE_LEAD, answerKind, condenseQuery } from '../src/answers/extractive.js';
+import { countWordTokens } from '../src/knowledge/chunker.js';
 import { baseStem } from '../src/text/english-forms.js';
 import { termOf } from '../src/text/tokenizer.js';
-import type { ChatTurn, GenerateRequest, GeneratorContext, GeneratorEvent } from '../src/ports/generator.js';
+import type { ChatTurn, GenerateRequest, GeneratorContext, GeneratorEvent } from '../src/answers/ports/generator.js';
 
 function passage(n: number, title: string, text: string, headingPath: string[] = []): GeneratorContext {
   return { n, chunkId: `chunk-${n}`, documentId: `doc-${n}`, title, headingPath, text };

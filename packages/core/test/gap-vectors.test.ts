@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { GapClusterer } from '../src/insights/gap-clusters.js';
 import { computeGaps } from '../src/jobs/content-gaps.js';
 import type { JobContext } from '../src/jobs/types.js';
-import { HashEmbedder } from '../src/embedders/hash.js';
-import type { Embedder } from '../src/ports/embedder.js';
-import type { GapSnapshot, QuestionRecord } from '../src/ports/insights.js';
+import { HashEmbedder } from '../src/search/hash-embedder.js';
+import type { Embedder } from '../src/search/ports/embedder.js';
+import type { GapSnapshot, QuestionRecord } from '../src/insights/ports/insights.js';
 
 const at = '2026-11-20T00:00:00.000Z';
 const REFUND = ['Can I get a refund?', 'I want my money back', 'How do I return an order for money back?'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CitationNumbering, numberCitations, type GroundingContext } from '../src/services/grounding.js';
+import { CitationNumbering, numberCitations, type GroundingContext } from '../src/answers/grounding.js';
 
 const context: GroundingContext = {
   passages: [1, 2, 3, 4].map((n) => ({ n, chunkId: `chk_${n}`, documentId: `doc_${n}`, title: `Doc ${n}`, headingPath: [], text: `Text ${n}` })),

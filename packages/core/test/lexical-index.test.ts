@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LexicalIndex, LexicalRanker, type LexicalDoc } from '../src/index.js';
-import type { LexicalSource, LexicalVersion } from '../src/ports/search-index.js';
+import type { LexicalSource, LexicalVersion } from '../src/search/ports/search-index.js';
 
 const scope = { tenantId: 't1', workspaceId: 'w1' };
 

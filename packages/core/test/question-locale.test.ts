@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DETECT_LOCALE_JS, detectLocale } from '../src/schemas/answers.js';
+import { DETECT_LOCALE_JS, detectLocale } from '../src/answers/schemas.js';
 
 const samples: [string, 'th' | 'en' | undefined, 'th' | 'en'][] = [
   ['คืนเงินใช้เวลากี่วัน', undefined, 'th'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitSentences, splitThai } from '../src/generators/sentences.js';
+import { splitSentences, splitThai } from '../src/answers/sentences.js';
 
 describe('Thai clause groups', () => {
   // [line, expected groups]: a space-separated run stays whole unless a boundary is confirmed.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '@panya/core';
-import { hashApiKey } from '../src/services/api-keys.js';
+import { hashApiKey } from '../src/tenancy/api-keys.js';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { engineInternals } from '@panya/core/testing';
 

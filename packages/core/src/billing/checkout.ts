@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type PanyaError } from '../errors.js';
 import { PLAN_NAMES, type PlanId } from '../plans.js';
-import type { BillingInterval, CheckoutLine } from '../ports/payment.js';
+import type { BillingInterval, CheckoutLine } from './ports/payment.js';
 import { isPaidTier, type PriceCatalog } from './catalog.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { TenantRecord } from '../ports/store.js';
 import type { Store } from '../ports/store.js';
-import { periodBounds } from '../services/resolutions.js';
+import { periodBounds } from './resolutions.js';
 import { billPeriod, periodParts, type PeriodBill } from './period.js';
 
 /** Usage meter (in `usage_records`) counting completed guided flows. */

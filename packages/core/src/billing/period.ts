@@ -11,8 +11,8 @@
  * - annual locked rates apply to the parts that end within the locked term.
  */
 import { API_QUERIES_PER_RESOLUTION, PLANS, grandfatheringEnd, isGrandfathered, resolveLimits, type PlanId, type Quotas } from '../plans.js';
-import type { PlanChangeEntry, TenantBillingRecord } from '../ports/billing.js';
-import { periodBounds } from '../services/resolutions.js';
+import type { PlanChangeEntry, TenantBillingRecord } from './ports/billing.js';
+import { periodBounds } from './resolutions.js';
 import type { MeterKey } from './catalog.js';
 import { computeOverage, type Overage, type OverageRates } from './overage.js';
 

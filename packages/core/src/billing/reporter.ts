@@ -4,8 +4,8 @@
  * what, if anything, is sent.
  */
 import type { PlanId, Quotas } from '../plans.js';
-import type { SubscriptionStatus } from '../ports/payment.js';
-import { periodBounds } from '../services/resolutions.js';
+import type { SubscriptionStatus } from './ports/payment.js';
+import { periodBounds } from './resolutions.js';
 import { METERS, type MeterEventNames, type MeterKey } from './catalog.js';
 import type { OverageRates, UsageTotals } from './overage.js';
 import { billPeriod, periodParts, type PeriodBill } from './period.js';

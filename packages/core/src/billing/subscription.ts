@@ -3,8 +3,8 @@
  * state kept from it. Annual subscriptions lock the sign-up overage rates for the term.
  */
 import type { PlanId } from '../plans.js';
-import type { TenantBillingRecord } from '../ports/billing.js';
-import type { BillingWebhookEvent, SubscriptionStatus } from '../ports/payment.js';
+import type { TenantBillingRecord } from './ports/billing.js';
+import type { BillingWebhookEvent, SubscriptionStatus } from './ports/payment.js';
 import { tierOfBasePrice, type PriceCatalog } from './catalog.js';
 import { overageRates } from './overage.js';
 

@@ -1,4 +1,4 @@
-export * from './record.js';
+export * from './ports/record.js';
 export * from './rules.js';
 export * from './state.js';
 export * from './validate.js';

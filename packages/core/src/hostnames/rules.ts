@@ -6,9 +6,9 @@ import { err, ok, type Result } from 'neverthrow';
 import { panyaError, type PanyaError } from '../errors.js';
 import { HOSTNAME_FAILURES, type LocalizedText } from '../messages.js';
 import { EDGE_HOSTNAME_ACCOUNT_CAP, PLANS, type EffectiveLimits } from '../plans.js';
-import type { HostnameFailureCause, OwnershipRecord } from '../ports/edge.js';
+import type { HostnameFailureCause, OwnershipRecord } from './ports/edge.js';
 import { randomBase62 } from '../system.js';
-import type { CustomHostnameRecord, HostnameStatus } from './record.js';
+import type { CustomHostnameRecord, HostnameStatus } from './ports/record.js';
 
 /** The TXT name prefix (spec: `_edge-custom-hostname.<domain>`). */
 export const TXT_RECORD_PREFIX = '_edge-custom-hostname.';

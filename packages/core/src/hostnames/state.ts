@@ -11,8 +11,8 @@
  *
  * Pure: the service reads the edge and the plan, this decides the next record.
  */
-import type { EdgeObservation, EdgeRegistration, OwnershipRecord } from '../ports/edge.js';
-import type { CustomHostnameRecord, HostnameStatus } from './record.js';
+import type { EdgeObservation, EdgeRegistration, OwnershipRecord } from './ports/edge.js';
+import type { CustomHostnameRecord, HostnameStatus } from './ports/record.js';
 
 export type HostnameEvent =
   /** The registration call for a Pending record returned. */

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
-import { embedInBatches } from '../embedders/batches.js';
-import { HashEmbedder } from '../embedders/hash.js';
+import { embedInBatches } from '../search/embedder-batches.js';
+import { HashEmbedder } from '../search/hash-embedder.js';
 import { GapClusterer, type GapReason } from '../insights/gap-clusters.js';
-import type { Embedder } from '../ports/embedder.js';
-import type { GapRequest, QuestionRecord } from '../ports/insights.js';
+import type { Embedder } from '../search/ports/embedder.js';
+import type { GapRequest, QuestionRecord } from '../insights/ports/insights.js';
 import type { Scope } from '../ports/store.js';
-import { GAP_PERIOD_DAYS, type GapJson, type GapPeriod } from '../schemas/insights.js';
-import { gapWindows } from '../services/insights.js';
+import { GAP_PERIOD_DAYS, type GapJson, type GapPeriod } from '../insights/schemas.js';
+import { gapWindows } from '../insights/insights.js';
 import type { JobContext } from './types.js';
-import { matchQuestion } from '../curated/match.js';
-import { MAX_CURATED_ANSWERS } from '../services/curated-answers.js';
+import { matchQuestion } from '../answers/curated-match.js';
+import { MAX_CURATED_ANSWERS } from '../answers/curated-answers.js';
 
 /** Questions read per query. */
 export const GAP_SLICE = 1_000;

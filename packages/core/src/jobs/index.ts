@@ -1,16 +1,16 @@
 import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
 import type { JobContext } from './types.js';
-import { markSlaBreaches } from '../services/tickets.js';
-import { runUsageReporter } from '../billing/usage-reporter.js';
-import { detectResolutions } from '../services/resolutions.js';
+import { markSlaBreaches } from '../support/tickets.js';
+import { runUsageReporter } from './usage-reporter.js';
+import { detectResolutions } from '../billing/resolutions.js';
 import { SEARCH_CHANGES_KEPT } from '../search/lexical-ranker.js';
 import { createIds } from '../system.js';
 import { vectorizeReindex } from './vectorize-reindex.js';
 import { workspaceCleanup } from './workspace-cleanup.js';
 import { contentGaps } from './content-gaps.js';
 import { purgeIdleConversations } from './conversation-retention.js';
-import { purgeExpiredAudit } from '../services/audit.js';
+import { purgeExpiredAudit } from '../audit/audit.js';
 
 export type { JobContext } from './types.js';
 
@@ -24,7 +24,7 @@ export interface JobDefinition {
   run: JobFn;
 }
 
-export type { UsageReporterSummary } from '../billing/usage-reporter.js';
+export type { UsageReporterSummary } from './usage-reporter.js';
 
 /**
  * The scheduled jobs, each a plain function `(ctx, now) → Result<summary>`. Jobs whose domain

@@ -1,6 +1,6 @@
 import type { MeterEventNames } from '../billing/catalog.js';
-import type { Embedder } from '../ports/embedder.js';
-import type { PaymentProcessor } from '../ports/payment.js';
+import type { Embedder } from '../search/ports/embedder.js';
+import type { PaymentProcessor } from '../billing/ports/payment.js';
 import type { Scope, Store } from '../ports/store.js';
 import type { Ids, Logger } from '../ports/system.js';
 

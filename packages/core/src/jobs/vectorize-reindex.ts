@@ -1,7 +1,7 @@
 import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
-import { embedInBatches } from '../embedders/batches.js';
-import { embeddingText, lexicalFields } from '../services/ingest.js';
+import { embedInBatches } from '../search/embedder-batches.js';
+import { embeddingText, lexicalFields } from '../knowledge/ingest.js';
 import type { JobContext } from './types.js';
 
 export type VectorizeReindexSummary = {

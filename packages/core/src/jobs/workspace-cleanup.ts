@@ -1,6 +1,6 @@
 import { ok, type Result } from 'neverthrow';
 import type { PanyaError } from '../errors.js';
-import { WORKSPACE_RECOVERY_DAYS } from '../services/workspaces.js';
+import { WORKSPACE_RECOVERY_DAYS } from '../tenancy/workspaces.js';
 import type { JobContext } from './types.js';
 
 export type WorkspaceCleanupSummary = {

@@ -8,24 +8,24 @@
  * Isolation is structural: every method that touches tenant data takes the tenant (and,
  * for workspace data, the workspace) and filters by it in the query itself.
  */
-import type { CuratedAnswerStore } from './curated-answers.js';
-import type { EvalStore } from './evaluation.js';
-import type { HostnameStore, TombstoneStore } from '../hostnames/record.js';
-import type { VerifiedVisitorStore, VisitorKeyStore } from '../visitors/keys.js';
-import type { SsoStore } from '../sso/config.js';
+import type { CuratedAnswerStore } from '../answers/ports/curated-answers.js';
+import type { EvalStore } from '../answers/ports/evaluation.js';
+import type { HostnameStore, TombstoneStore } from '../hostnames/ports/record.js';
+import type { VerifiedVisitorStore, VisitorKeyStore } from '../tenancy/ports/visitor-keys.js';
+import type { SsoStore } from '../tenancy/ports/sso.js';
 import type { PlanId, Quotas } from '../plans.js';
-import type { BillingStore } from './billing.js';
-import type { ConversationStore } from './conversations.js';
-import type { ResolutionStore } from './resolutions.js';
-import type { FlowStore } from './flows.js';
-import type { CustomerStore, InboxStore, PersonaStore, TicketStore, VisitorStore } from './support.js';
-import type { JobStore } from './jobs.js';
-import type { RateLimitStore } from './rate-limits.js';
-import type { UsageStore } from './usage.js';
-import type { UserStore } from './users.js';
+import type { BillingStore } from '../billing/ports/billing.js';
+import type { ConversationStore } from '../answers/ports/conversations.js';
+import type { ResolutionStore } from '../billing/ports/resolutions.js';
+import type { FlowStore } from '../support/ports/flows.js';
+import type { CustomerStore, InboxStore, PersonaStore, TicketStore, VisitorStore } from '../support/ports/support.js';
+import type { JobStore } from '../jobs/ports/jobs.js';
+import type { RateLimitStore } from '../tenancy/ports/rate-limits.js';
+import type { UsageStore } from '../tenancy/ports/usage.js';
+import type { UserStore } from '../tenancy/ports/users.js';
 import type { Scope } from './scope.js';
-import type { FeedbackStore, QuestionLogStore } from './insights.js';
-import type { SearchIndex } from './search-index.js';
+import type { FeedbackStore, QuestionLogStore } from '../insights/ports/insights.js';
+import type { SearchIndex } from '../search/ports/search-index.js';
 
 export type { Scope } from './scope.js';
 import type { Page } from './page.js';

@@ -3,10 +3,10 @@
  * is the rule rendered for the store, never a copy, and its name is derived from the rule, so a
  * changed rule is a new index (and a new kit step that builds it on every store).
  */
-import { BILLABLE_CONVERSATION } from '../services/resolutions.js';
+import { BILLABLE_CONVERSATION } from '../billing/resolutions.js';
 import { rowCodec } from './codec.js';
 import type { IndexSpec } from './ddl.js';
-import type { ConversationRecord } from '../ports/conversations.js';
+import type { ConversationRecord } from '../answers/ports/conversations.js';
 import type { RenderContext } from './sql.js';
 import { CONVERSATIONS } from './tables.js';
 

@@ -8,7 +8,7 @@ export { page, rowCodec, tableSpec, type ColumnKind, type ColumnSpec, type Confl
 export * as tables from './tables.js';
 export type { RateCounter } from './tables.js';
 export { purgeWorkspace, WORKSPACE_CASCADE, WORKSPACE_KEPT, type CascadeStep, type WorkspacePurgeStatements } from './workspace-purge.js';
-export { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG } from '../services/resolutions.js';
+export { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG } from '../billing/resolutions.js';
 export { sql, Sql, type RenderContext } from './sql.js';
 export type { SqlDriver } from './driver.js';
 export { SqlTable } from './table.js';

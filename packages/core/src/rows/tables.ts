@@ -3,20 +3,20 @@
  * Both SQL stores derive their mappers, insert lists and patch columns from these; a new
  * aggregate costs one spec here plus the store's special queries.
  */
-import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.js';
-import type { VerifiedVisitorLink, VisitorKeyRecord } from '../visitors/keys.js';
-import type { SsoConfigRecord, SsoSessionRecord, SsoStateRecord } from '../sso/config.js';
-import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
-import type { ConversationRecord, MessageRecord } from '../ports/conversations.js';
-import type { FeedbackCitation, FeedbackRecord, QuestionRecord, StoredGaps } from '../ports/insights.js';
-import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
-import type { CuratedAnswerRecord } from '../ports/curated-answers.js';
-import type { EvalRunRecord, EvalSetRecord } from '../ports/evaluation.js';
-import type { ApiQueryEvent, UsageRecord } from '../ports/usage.js';
-import type { MembershipRecord, SessionRecord, UserRecord } from '../ports/users.js';
-import type { ResolutionRecord } from '../ports/resolutions.js';
+import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/ports/record.js';
+import type { VerifiedVisitorLink, VisitorKeyRecord } from '../tenancy/ports/visitor-keys.js';
+import type { SsoConfigRecord, SsoSessionRecord, SsoStateRecord } from '../tenancy/ports/sso.js';
+import type { MeterOutboxRecord, TenantBillingRecord } from '../billing/ports/billing.js';
+import type { ConversationRecord, MessageRecord } from '../answers/ports/conversations.js';
+import type { FeedbackCitation, FeedbackRecord, QuestionRecord, StoredGaps } from '../insights/ports/insights.js';
+import type { FlowRecord, FlowRunRecord } from '../support/ports/flows.js';
+import type { CuratedAnswerRecord } from '../answers/ports/curated-answers.js';
+import type { EvalRunRecord, EvalSetRecord } from '../answers/ports/evaluation.js';
+import type { ApiQueryEvent, UsageRecord } from '../tenancy/ports/usage.js';
+import type { MembershipRecord, SessionRecord, UserRecord } from '../tenancy/ports/users.js';
+import type { ResolutionRecord } from '../billing/ports/resolutions.js';
 import type { ApiKeyRecord, AuditEvent, DocumentRecord, IdempotencyRecord, TenantRecord, WorkspaceRecord } from '../ports/store.js';
-import type { CustomerRecord, PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../ports/support.js';
+import type { CustomerRecord, PersonaRecord, TicketComment, TicketRecord, VisitorRecord } from '../support/ports/support.js';
 import { tableSpec, type ColumnKind, type ColumnSpec, type FieldPath, type InternalColumn } from './codec.js';
 
 /** `[field, column, kind]` rows, the compact form of a spec's columns. */

@@ -7,7 +7,7 @@
  * matching costs — and every statistic (document count, average length, document frequency)
  * comes from this workspace's chunks alone.
  */
-import type { LexicalQuery, RankedHit } from '../ports/search-index.js';
+import type { LexicalQuery, RankedHit } from './ports/search-index.js';
 import { unspacedTrigrams } from '../text/char-grams.js';
 
 /** One chunk's index terms (core-tokenized, space-joined), as stored beside the chunk. */

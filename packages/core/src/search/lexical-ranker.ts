@@ -4,7 +4,7 @@
  * applies the chunks changed since its cached one, so a write committed by any process or node is
  * visible to the next search everywhere.
  */
-import type { Audiences, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, SegmentRead } from '../ports/search-index.js';
+import type { Audiences, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, SegmentRead } from './ports/search-index.js';
 import type { Scope } from '../ports/store.js';
 import { indexCache } from './index-cache.js';
 import { DEFAULT_LEXICAL_WEIGHTS, LexicalIndex, type LexicalWeights } from './lexical-index.js';

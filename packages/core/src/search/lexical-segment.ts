@@ -13,7 +13,7 @@
  * change of a document's audiences is an override (chunk, seq, audiences) read beside the
  * segments, as deletions are, until a merge rewrites the chunk with them.
  */
-import type { LexicalQuery, LexicalSourceDoc, RankedHit } from '../ports/search-index.js';
+import type { LexicalQuery, LexicalSourceDoc, RankedHit } from './ports/search-index.js';
 import { unspacedTrigrams } from '../text/char-grams.js';
 import { DEFAULT_LEXICAL_WEIGHTS, topK, type LexicalWeights } from './lexical-index.js';
 

@@ -7,10 +7,10 @@
  * a workspace that never asks for the channel pays nothing for it, on disk or at ingest.
  */
 import { LRUCache } from 'lru-cache';
-import { embedInBatches } from '../embedders/batches.js';
-import type { Embedder } from '../ports/embedder.js';
-import type { ChunkRecord, RankedHit } from '../ports/search-index.js';
-import { embeddingText } from '../services/ingest.js';
+import { embedInBatches } from './embedder-batches.js';
+import type { Embedder } from './ports/embedder.js';
+import type { ChunkRecord, RankedHit } from './ports/search-index.js';
+import { embeddingText } from '../knowledge/ingest.js';
 
 /** Keyword candidates a search embeds at most: RRF gives ranks beyond this little weight anyway. */
 export const QUERY_TIME_CANDIDATES = 32;

@@ -1,4 +1,4 @@
-import type { TicketPriority } from '../ports/support.js';
+import type { TicketPriority } from './ports/support.js';
 
 /**
  * How long a ticket of each priority may stay open before its SLA is breached, in minutes

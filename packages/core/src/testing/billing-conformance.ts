@@ -1,6 +1,6 @@
 /** Billing state and the meter-event outbox: behaviour every store shares. */
 import { describe, expect, it } from 'vitest';
-import type { MeterOutboxRecord, TenantBillingRecord } from '../ports/billing.js';
+import type { MeterOutboxRecord, TenantBillingRecord } from '../billing/ports/billing.js';
 import type { Store } from '../ports/store.js';
 import { seedTwoTenants } from './fixtures.js';
 

@@ -1,10 +1,10 @@
 /** Conversations and messages: behaviour every store shares. */
 import { describe, expect, it } from 'vitest';
-import type { NewConversation, NewMessage } from '../ports/conversations.js';
+import type { NewConversation, NewMessage } from '../answers/ports/conversations.js';
 import type { Scope, Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { seedTwoTenants } from './fixtures.js';
-import { disqualifyResolution } from '../services/resolutions.js';
+import { disqualifyResolution } from '../billing/resolutions.js';
 
 const ids = createIds();
 

@@ -1,6 +1,6 @@
 /** Guided flows and their runs: behaviour every store shares. */
 import { describe, expect, it } from 'vitest';
-import type { FlowRecord, FlowRunRecord } from '../ports/flows.js';
+import type { FlowRecord, FlowRunRecord } from '../support/ports/flows.js';
 import type { Scope, Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { seedTwoTenants } from './fixtures.js';

@@ -1,7 +1,7 @@
 /** Custom hostnames and tenant tombstones: behaviour every store shares. */
 import { describe, expect, it } from 'vitest';
 import { isStoreConflict } from '../errors.js';
-import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/record.js';
+import type { CustomHostnameRecord, TenantTombstone } from '../hostnames/ports/record.js';
 import type { Store } from '../ports/store.js';
 import { seedTwoTenants } from './fixtures.js';
 

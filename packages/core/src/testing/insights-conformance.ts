@@ -1,6 +1,6 @@
 /** The question log, gap snapshots and feedback: behaviour every store shares. */
 import { describe, expect, it } from 'vitest';
-import type { FeedbackRecord, QuestionRecord } from '../ports/insights.js';
+import type { FeedbackRecord, QuestionRecord } from '../insights/ports/insights.js';
 import type { Scope, Store } from '../ports/store.js';
 import { makeDocument, seedTwoTenants } from './fixtures.js';
 

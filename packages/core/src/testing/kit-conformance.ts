@@ -7,7 +7,7 @@ import { sql } from '../rows/sql.js';
 import { SqlTable } from '../rows/table.js';
 import { BILLABLE_INDEX, LEGACY_BILLABLE_INDEX } from '../rows/billable-index.js';
 import { CONVERSATIONS } from '../rows/tables.js';
-import { BILLABLE_CONVERSATION } from '../services/resolutions.js';
+import { BILLABLE_CONVERSATION } from '../billing/resolutions.js';
 
 interface Note {
   id: string;

@@ -1,7 +1,7 @@
 /** Rate-limit counters, usage events, users and job leases: behaviour every store shares. */
 import { describe, expect, it } from 'vitest';
 import { isStoreConflict } from '../errors.js';
-import type { RateBucket } from '../ports/rate-limits.js';
+import type { RateBucket } from '../tenancy/ports/rate-limits.js';
 import type { Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { makeDocument, seedTwoTenants } from './fixtures.js';

@@ -1,4 +1,4 @@
-import { PAYMENT_PROCESSOR_SPEC_VERSION, type BillingWebhookEvent, type CheckoutSessionInput, type MeterEvent, type PaymentProcessor, type SubscriptionChangeInput, type SubscriptionStatus } from '../ports/payment.js';
+import { PAYMENT_PROCESSOR_SPEC_VERSION, type BillingWebhookEvent, type CheckoutSessionInput, type MeterEvent, type PaymentProcessor, type SubscriptionChangeInput, type SubscriptionStatus } from '../billing/ports/payment.js';
 
 /** The signature the fake accepts on webhooks. */
 export const FAKE_WEBHOOK_SIGNATURE = 'fake-signature';

@@ -3,9 +3,9 @@
  * by every implementation's own tests — `describeEmbedderConformance('hash', () => new HashEmbedder())`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embedInBatches } from '../embedders/batches.js';
-import type { Embedder, EmbedResult } from '../ports/embedder.js';
-import type { GenerateRequest, Generator, GeneratorEvent } from '../ports/generator.js';
+import { embedInBatches } from '../search/embedder-batches.js';
+import type { Embedder, EmbedResult } from '../search/ports/embedder.js';
+import type { GenerateRequest, Generator, GeneratorEvent } from '../answers/ports/generator.js';
 
 export interface EmbedderConformanceOptions {
   /** The provider reports token usage on every `embedDocuments` call (OpenAI-compatible servers do). */

@@ -1,8 +1,8 @@
 /** Resolution records, disqualification and meter credits: behaviour every store shares. */
 import { describe, expect, it } from 'vitest';
-import type { NewConversation } from '../ports/conversations.js';
+import type { NewConversation } from '../answers/ports/conversations.js';
 import type { Scope, Store } from '../ports/store.js';
-import { countResolutions, detectResolutions, disqualifyResolution } from '../services/resolutions.js';
+import { countResolutions, detectResolutions, disqualifyResolution } from '../billing/resolutions.js';
 import { createIds } from '../system.js';
 import { seedTwoTenants } from './fixtures.js';
 

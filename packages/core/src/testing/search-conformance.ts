@@ -1,6 +1,6 @@
 /** Search-index and ingest-queue behaviour every store must share. */
 import { describe, expect, it } from 'vitest';
-import type { ChunkInput } from '../ports/search-index.js';
+import type { ChunkInput } from '../search/ports/search-index.js';
 import type { Scope, Store } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { searchTerms } from '../text/query.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../ports/store.js';
-import type { SsoConfigRecord } from '../sso/config.js';
+import type { SsoConfigRecord } from '../tenancy/ports/sso.js';
 import { seedTwoTenants } from './fixtures.js';
 
 /** Single sign-on: one provider per tenant, attempts taken once, sessions linked per tenant. */

@@ -1,9 +1,9 @@
 /** Tickets, personas, visitors, customers and the inbox: behaviour every store shares. */
 import { describe, expect, it } from 'vitest';
 import { isStoreConflict } from '../errors.js';
-import type { NewConversation, NewMessage } from '../ports/conversations.js';
+import type { NewConversation, NewMessage } from '../answers/ports/conversations.js';
 import type { Scope, Store } from '../ports/store.js';
-import type { CustomerRecord, PersonaRecord, TicketRecord, VisitorRecord } from '../ports/support.js';
+import type { CustomerRecord, PersonaRecord, TicketRecord, VisitorRecord } from '../support/ports/support.js';
 import { createIds } from '../system.js';
 import { seedTwoTenants } from './fixtures.js';
 

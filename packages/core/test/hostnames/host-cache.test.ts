@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHostLookupCache } from '../../src/helpcenter/host-cache.js';
+import { createHostLookupCache } from '../../src/hostnames/host-cache.js';
 
 function fakeClock(start = Date.parse('2026-01-01T00:00:00Z')) {
   let now = start;

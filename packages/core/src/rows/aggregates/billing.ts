@@ -1,4 +1,4 @@
-import type { BillingStore, MeterOutboxRecord, TenantBillingRecord } from '../../ports/billing.js';
+import type { BillingStore, MeterOutboxRecord, TenantBillingRecord } from '../../billing/ports/billing.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';

@@ -1,5 +1,5 @@
-import type { ConversationFilter, ConversationRecord, ConversationStore, MessageFeedback, MessageRecord, NewConversation, NewMessage } from '../../ports/conversations.js';
-import type { ResolutionRecord } from '../../ports/resolutions.js';
+import type { ConversationFilter, ConversationRecord, ConversationStore, MessageFeedback, MessageRecord, NewConversation, NewMessage } from '../../answers/ports/conversations.js';
+import type { ResolutionRecord } from '../../billing/ports/resolutions.js';
 import type { Scope } from '../../ports/scope.js';
 import { billableWhere } from '../billable-index.js';
 import { page } from '../codec.js';

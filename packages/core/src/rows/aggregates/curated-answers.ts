@@ -1,4 +1,4 @@
-import type { CuratedAnswerPatch, CuratedAnswerRecord, CuratedAnswerStore } from '../../ports/curated-answers.js';
+import type { CuratedAnswerPatch, CuratedAnswerRecord, CuratedAnswerStore } from '../../answers/ports/curated-answers.js';
 import type { Scope } from '../../ports/scope.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';

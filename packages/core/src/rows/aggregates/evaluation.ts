@@ -1,4 +1,4 @@
-import type { EvalQuestion, EvalRunRecord, EvalSetRecord, EvalStore } from '../../ports/evaluation.js';
+import type { EvalQuestion, EvalRunRecord, EvalSetRecord, EvalStore } from '../../answers/ports/evaluation.js';
 import type { Scope } from '../../ports/scope.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';

@@ -1,4 +1,4 @@
-import { FLOW_RUN_MOVES, type FlowRecord, type FlowRunRecord, type FlowStep, type FlowStore } from '../../ports/flows.js';
+import { FLOW_RUN_MOVES, type FlowRecord, type FlowRunRecord, type FlowStep, type FlowStore } from '../../support/ports/flows.js';
 import type { Scope } from '../../ports/scope.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';

@@ -1,4 +1,4 @@
-import { COUNTED_HOSTNAME_STATUSES, type CustomHostnameRecord, type HostnameStatus, type HostnameStore, type TenantTombstone, type TombstoneStore } from '../../hostnames/record.js';
+import { COUNTED_HOSTNAME_STATUSES, type CustomHostnameRecord, type HostnameStatus, type HostnameStore, type TenantTombstone, type TombstoneStore } from '../../hostnames/ports/record.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';

@@ -2,7 +2,7 @@
  * Every aggregate the storage kit writes once, on one driver: a SQL store spreads these into its
  * `Store` and adds only the aggregates it still implements itself.
  */
-import type { SearchIndex } from '../../ports/search-index.js';
+import type { SearchIndex } from '../../search/ports/search-index.js';
 import type { SqlDriver } from '../driver.js';
 import { API_QUERY_EVENTS, RATE_COUNTERS } from '../tables.js';
 import { SqlRateLimits } from './rate-limits.js';

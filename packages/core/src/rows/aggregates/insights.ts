@@ -1,6 +1,6 @@
 import type { Page } from '../../ports/page.js';
 import type { Scope } from '../../ports/scope.js';
-import type { ChunkFeedback, FeedbackFilter, FeedbackRecord, FeedbackStore, GapRequest, GapSnapshot, QuestionLogStore, QuestionRecord, StoredGaps } from '../../ports/insights.js';
+import type { ChunkFeedback, FeedbackFilter, FeedbackRecord, FeedbackStore, GapRequest, GapSnapshot, QuestionLogStore, QuestionRecord, StoredGaps } from '../../insights/ports/insights.js';
 import { page, type Row } from '../codec.js';
 import type { SqlDriver } from '../driver.js';
 import { GAP_QUESTION } from '../kit-migrations.js';

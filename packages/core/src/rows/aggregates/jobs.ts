@@ -1,4 +1,4 @@
-import type { JobStore } from '../../ports/jobs.js';
+import type { JobStore } from '../../jobs/ports/jobs.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';

@@ -1,4 +1,4 @@
-import type { RateBucket, RateDecision, RateLimitStore } from '../../ports/rate-limits.js';
+import type { RateBucket, RateDecision, RateLimitStore } from '../../tenancy/ports/rate-limits.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';

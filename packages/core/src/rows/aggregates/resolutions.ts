@@ -1,9 +1,9 @@
-import type { ConversationRecord } from '../../ports/conversations.js';
+import type { ConversationRecord } from '../../answers/ports/conversations.js';
 import type { MeterKey } from '../../billing/catalog.js';
-import type { DisqualifyReason, ResolutionRecord, ResolutionStore } from '../../ports/resolutions.js';
-import type { TimeRange } from '../../ports/usage.js';
+import type { DisqualifyReason, ResolutionRecord, ResolutionStore } from '../../billing/ports/resolutions.js';
+import type { TimeRange } from '../../tenancy/ports/usage.js';
 import type { Scope } from '../../ports/scope.js';
-import { DISQUALIFYING_FLAG } from '../../services/resolutions.js';
+import { DISQUALIFYING_FLAG } from '../../billing/resolutions.js';
 import { billableWhere } from '../billable-index.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';

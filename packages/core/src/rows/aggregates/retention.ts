@@ -1,7 +1,7 @@
-import type { ConversationRecord, MessageRecord } from '../../ports/conversations.js';
+import type { ConversationRecord, MessageRecord } from '../../answers/ports/conversations.js';
 import type { RetentionStore } from '../../ports/store.js';
 import type { Scope } from '../../ports/scope.js';
-import type { ResolutionRecord } from '../../ports/resolutions.js';
+import type { ResolutionRecord } from '../../billing/ports/resolutions.js';
 import { billableWhere } from '../billable-index.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';

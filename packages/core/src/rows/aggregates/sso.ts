@@ -1,4 +1,4 @@
-import type { SsoConfigRecord, SsoSessionRecord, SsoStateRecord, SsoStore } from '../../sso/config.js';
+import type { SsoConfigRecord, SsoSessionRecord, SsoStateRecord, SsoStore } from '../../tenancy/ports/sso.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';

@@ -1,5 +1,5 @@
 import type { Scope } from '../../ports/scope.js';
-import type { ConversationRecord } from '../../ports/conversations.js';
+import type { ConversationRecord } from '../../answers/ports/conversations.js';
 import type {
   CustomerPatch,
   CustomerRecord,
@@ -18,7 +18,7 @@ import type {
   TicketStore,
   VisitorRecord,
   VisitorStore,
-} from '../../ports/support.js';
+} from '../../support/ports/support.js';
 import type { SqlDriver } from '../driver.js';
 import { sql, type Sql } from '../sql.js';
 import { SqlTable } from '../table.js';

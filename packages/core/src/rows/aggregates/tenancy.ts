@@ -1,4 +1,4 @@
-import type { SearchIndex } from '../../ports/search-index.js';
+import type { SearchIndex } from '../../search/ports/search-index.js';
 import type { ApiKeyRecord, ApiKeyStore, TenantRecord, TenantStore, WorkspacePatch, WorkspacePurge, WorkspaceRecord, WorkspaceStore } from '../../ports/store.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';

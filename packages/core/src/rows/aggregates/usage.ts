@@ -1,4 +1,4 @@
-import type { ApiQueryEvent, QueryEventKind, TimeRange, UsageRecord, UsageStore } from '../../ports/usage.js';
+import type { ApiQueryEvent, QueryEventKind, TimeRange, UsageRecord, UsageStore } from '../../tenancy/ports/usage.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';

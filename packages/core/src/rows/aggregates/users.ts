@@ -1,4 +1,4 @@
-import type { MembershipRecord, SessionRecord, UserRecord, UserStore } from '../../ports/users.js';
+import type { MembershipRecord, SessionRecord, UserRecord, UserStore } from '../../tenancy/ports/users.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';

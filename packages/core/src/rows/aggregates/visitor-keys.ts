@@ -1,5 +1,5 @@
 import type { Scope } from '../../ports/scope.js';
-import type { VerifiedVisitorLink, VerifiedVisitorStore, VisitorKeyRecord, VisitorKeyStore } from '../../visitors/keys.js';
+import type { VerifiedVisitorLink, VerifiedVisitorStore, VisitorKeyRecord, VisitorKeyStore } from '../../tenancy/ports/visitor-keys.js';
 import type { SqlDriver } from '../driver.js';
 import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';
