@@ -9,6 +9,28 @@ export const LOCALES = ['th', 'en'] as const;
 /** The languages user-facing text is written in. */
 export type Locale = (typeof LOCALES)[number];
 
+const THAI_LETTERS = /[\u0E01-\u0E4E]/g;
+const LATIN_LETTERS = /[A-Za-z\u00C0-\u024F]/g;
+
+/**
+ * The language a question is written in, when the caller does not say: more Thai letters than
+ * Latin ones → th, more Latin → en ("How do I pay with พร้อมเพย์?" is English). Only a tie (a
+ * question of digits or emoji) is settled by `tieBreak`, the page's language, else by any Thai.
+ */
+export function detectLocale(text: string, tieBreak?: Locale): Locale {
+  const thai = text.match(THAI_LETTERS)?.length ?? 0;
+  const latin = text.match(LATIN_LETTERS)?.length ?? 0;
+  if (thai !== latin) return thai > latin ? 'th' : 'en';
+  return tieBreak ?? (thai > 0 ? 'th' : 'en');
+}
+
+/**
+ * `detectLocale` as a browser function expression (ES2017), for the widget and the help center's
+ * ask box, which choose their answer frame before the answer arrives: the same rule, built from
+ * the same patterns.
+ */
+export const DETECT_LOCALE_JS = `function (text, tie) { var th = (text.match(/${THAI_LETTERS.source}/g) || []).length, la = (text.match(/${LATIN_LETTERS.source}/g) || []).length; return th !== la ? (th > la ? 'th' : 'en') : tie || (th > 0 ? 'th' : 'en'); }`;
+
 /** A user-facing message in each supported locale. */
 export type LocalizedText = Record<Locale, string>;
 

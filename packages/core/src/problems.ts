@@ -1,6 +1,6 @@
 import { UPSTREAM_RETRY_AFTER_SECONDS, type PanyaError, type PanyaErrorCode } from './errors.js';
 import type { Problem } from './schemas/responses.js';
-import { detectLocale, type Locale } from './answers/schemas.js';
+import { detectLocale, type Locale } from './messages.js';
 
 /** The one mapping from domain error codes to HTTP statuses (MCP's transport refusals use it too). */
 export const PROBLEM_STATUS: Record<PanyaErrorCode, number> = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listSchema } from '../schemas/responses.js';
-import { conversationSchema, csatSchema, feedbackSchema, listConversationsSchema, listMessagesSchema, messageListSchema, messageSchema, pollSchema, tagsResponseSchema, tagsSchema } from '../support/schemas.js';
+import { conversationSchema, csatSchema, feedbackSchema, listConversationsSchema, listMessagesSchema, messageListSchema, messageSchema, pollSchema, tagsResponseSchema, tagsSchema } from './conversation-schemas.js';
 import { publicConversation } from './conversations.js';
 import { defineOperation } from '../operations/types.js';
 

@@ -10,8 +10,11 @@ import type { PublicSurface } from '../ports/store.js';
 export const AUDIENCE_PUBLIC = 'public';
 export const AUDIENCE_CUSTOMERS = 'customers';
 export const AUDIENCE_INTERNAL = 'internal';
-/** The surface that publishes a document to `public` (the spec's `publicSurfaces` field). */
-const HELP_CENTER: PublicSurface = 'help_center';
+/**
+ * The public surface the help center shows: documents with "Help center" ticked (the spec's
+ * `publicSurfaces` field), which publishes a document to `public`.
+ */
+export const HELP_CENTER_SURFACE: PublicSurface = 'help_center';
 
 /** A segment's name: lower-case letters, digits and dashes (`partner-th`), as a token carries it. */
 export const SEGMENT_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
@@ -39,13 +42,13 @@ export function documentVisibility(
     input.audiences !== undefined && input.publicSurfaces === undefined
       ? audiences.has(AUDIENCE_PUBLIC)
       : input.publicSurfaces !== undefined && input.audiences === undefined
-        ? surfaces.has(HELP_CENTER)
-        : surfaces.has(HELP_CENTER) || audiences.has(AUDIENCE_PUBLIC);
+        ? surfaces.has(HELP_CENTER_SURFACE)
+        : surfaces.has(HELP_CENTER_SURFACE) || audiences.has(AUDIENCE_PUBLIC);
   if (published) {
-    surfaces.add(HELP_CENTER);
+    surfaces.add(HELP_CENTER_SURFACE);
     audiences.add(AUDIENCE_PUBLIC);
   } else {
-    surfaces.delete(HELP_CENTER);
+    surfaces.delete(HELP_CENTER_SURFACE);
     audiences.delete(AUDIENCE_PUBLIC);
   }
   return { audiences: normalAudiences(audiences), publicSurfaces: [...surfaces] };
@@ -74,7 +77,7 @@ export interface Reader {
  * `customers` and the visitor's segments. An unsigned visitor is anonymous: `public` only.
  */
 export function readerAudiences(principal: Reader, identity?: VisitorIdentity | null): string[] | null {
-  if (!principal.publishable && principal.surface !== HELP_CENTER) return null;
+  if (!principal.publishable && principal.surface !== HELP_CENTER_SURFACE) return null;
   if (!identity) return [AUDIENCE_PUBLIC];
   return [...new Set([AUDIENCE_PUBLIC, AUDIENCE_CUSTOMERS, ...identity.segments.filter((s) => s !== AUDIENCE_INTERNAL)])].sort();
 }

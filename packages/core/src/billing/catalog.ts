@@ -3,6 +3,7 @@
  * the meter event names. Adapters read them from configuration; core only decides with them.
  */
 import type { PlanId } from '../plans.js';
+import type { MeterKey } from './ports/billing.js';
 
 export const PAID_TIERS = ['team', 'business', 'growth', 'enterprise'] as const satisfies readonly PlanId[];
 export type PaidTier = (typeof PAID_TIERS)[number];
@@ -24,9 +25,7 @@ export interface PriceCatalog {
   teamSeats?: string;
 }
 
-/** The spec's meters, in the order the reporter sends them. */
-export const METERS = ['svc_resolutions', 'svc_api_queries', 'svc_seat_addon_team', 'svc_guided_flow'] as const;
-export type MeterKey = (typeof METERS)[number];
+export { METERS, type MeterKey } from './ports/billing.js';
 
 /** Configured event name per meter; a meter without one is not reported. */
 export type MeterEventNames = Partial<Record<MeterKey, string>>;

@@ -4,11 +4,9 @@
  * What remains is overage, in whole units; money is integer satang, never a float.
  */
 import { API_QUERIES_PER_RESOLUTION, PLANS, type EffectiveLimits, type PlanId } from '../plans.js';
+import type { OverageRates } from './ports/billing.js';
 
-export interface OverageRates {
-  resolutionSatang: number | null;
-  apiQuerySatang: number | null;
-}
+export type { OverageRates };
 
 /** A period's usage totals (whole numbers). */
 export interface UsageTotals {

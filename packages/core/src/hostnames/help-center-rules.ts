@@ -4,10 +4,8 @@
  * a change invalidates. Pure functions; the service applies them to the store.
  */
 import type { EdgePurge } from './ports/edge.js';
-import type { PublicSurface } from '../ports/store.js';
 
-/** The public surface the help center shows: documents with "Help center" ticked. */
-export const HELP_CENTER_SURFACE: PublicSurface = 'help_center';
+export { HELP_CENTER_SURFACE } from '../audiences/rules.js';
 
 /** Path segment that introduces a workspace: `/{tenant}/_w/{workspace}/…` (help host), `/_w/{workspace}/…` (custom hostname). */
 export const WORKSPACE_SEGMENT = '_w';

@@ -1,17 +1,10 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type PanyaError } from '../errors.js';
 import { isJobName, JOBS, type JobContext, type JobName } from '../jobs/index.js';
 import type { Embedder } from '../search/ports/embedder.js';
 import type { PaymentProcessor } from '../billing/ports/payment.js';
 import type { ServiceDeps } from '../context.js';
-
-/** Compares a presented cron secret with the configured one in constant time. */
-export function cronSecretMatches(presented: string | undefined, configured: string | undefined): boolean {
-  if (!presented || !configured) return false;
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(presented), digest(configured));
-}
 
 export interface JobRunOptions {
   /** Admin mode: run for one tenant only. */

@@ -7,6 +7,7 @@ import { lexicalWork } from '../search/lexical-index.js';
 import { tokenize, TOKENIZER_VERSION } from '../text/tokenizer.js';
 import { EmbedderMismatchError } from '../errors.js';
 import { embedInBatches } from '../search/embedder-batches.js';
+import { embeddingText } from '../search/embedding-text.js';
 import type { ServiceDeps } from '../context.js';
 import { MAX_INGEST_CLAIM_BYTES } from '../bounds.js';
 
@@ -34,11 +35,7 @@ const REBUILD_ROUNDS = 5;
 /** Ingest leases last this long unless renewed: a crashed holder's documents are free again within it. */
 export const INGEST_LEASE_MS = 30_000;
 
-/** The chunk text an embedder sees: where the passage sits, then the passage. */
-export function embeddingText(title: string, headingPath: string[], text: string): string {
-  const heading = headingPath.filter((h) => h !== title).join(' > ');
-  return [title, heading, text].filter(Boolean).join('\n');
-}
+export { embeddingText };
 
 /** The index terms of a chunk: title and heading path (weighted higher), and body. */
 export function lexicalFields(title: string, headingPath: string[], text: string): { lexicalTitle: string; lexicalBody: string } {

@@ -29,7 +29,7 @@ import type { SearchIndex } from '../search/ports/search-index.js';
 
 export type { Scope } from './scope.js';
 import type { Page } from './page.js';
-import type { WorkspacePrivacy } from '../privacy/settings.js';
+import type { WorkspacePrivacy } from '../privacy/ports/privacy.js';
 
 export interface TenantRecord {
   id: string;

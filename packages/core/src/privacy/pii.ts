@@ -8,6 +8,7 @@
  * linear time whatever the pattern, so a pattern can never backtrack catastrophically.
  */
 import { RE2JS } from 're2js';
+import type { RedactionPattern } from './ports/privacy.js';
 
 export const PII_KINDS = ['email', 'thai_id', 'card', 'phone'] as const;
 export type PiiKind = (typeof PII_KINDS)[number];
@@ -15,11 +16,7 @@ export type PiiKind = (typeof PII_KINDS)[number];
 /** The marker that replaces each kind. */
 export const PII_MARKERS: Record<PiiKind, string> = { email: '[EMAIL]', thai_id: '[THAI_ID]', card: '[CARD]', phone: '[PHONE]' };
 
-/** An operator-defined pattern: a name (its marker is `[NAME]`) and an RE2 regular expression. */
-export interface RedactionPattern {
-  name: string;
-  pattern: string;
-}
+export type { RedactionPattern };
 
 export const MAX_REDACTION_PATTERNS = 20;
 export const MAX_PATTERN_CHARS = 200;

@@ -6,14 +6,9 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { WorkspaceRecord } from '../ports/store.js';
 import { compileRedactionPatterns, MAX_PATTERN_CHARS, MAX_REDACTION_PATTERNS, redactPersonalData, type CompiledPattern, type RedactionPattern } from './pii.js';
+import type { WorkspacePrivacy } from './ports/privacy.js';
 
-export interface WorkspacePrivacy {
-  /** Replace personal data before a message is stored or text reaches a model provider. */
-  redactPii: boolean;
-  patterns: RedactionPattern[];
-  /** Conversations with no activity for this many days are purged by the retention job; null: kept. */
-  retentionDays: number | null;
-}
+export type { WorkspacePrivacy };
 
 /** What a workspace created from now on starts with. */
 export const NEW_WORKSPACE_PRIVACY: WorkspacePrivacy = { redactPii: true, patterns: [], retentionDays: null };

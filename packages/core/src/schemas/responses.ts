@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DOCUMENT_STATUSES, PUBLIC_SURFACES } from '../ports/store.js';
-import { LOCALES } from '../answers/schemas.js';
+import { LOCALES } from '../messages.js';
 
 /*
  * What the API answers, as schemas: the TypeScript types are inferred from them, and the MCP

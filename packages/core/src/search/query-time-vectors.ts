@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache';
 import { embedInBatches } from './embedder-batches.js';
 import type { Embedder } from './ports/embedder.js';
 import type { ChunkRecord, RankedHit } from './ports/search-index.js';
-import { embeddingText } from '../knowledge/ingest.js';
+import { embeddingText } from './embedding-text.js';
 
 /** Keyword candidates a search embeds at most: RRF gives ranks beyond this little weight anyway. */
 export const QUERY_TIME_CANDIDATES = 32;

@@ -2,7 +2,6 @@ import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { errors, type PanyaError } from '../errors.js';
 import { parseInput } from '../schemas/validate.js';
-import type { ConnectorService } from '../knowledge/connectors.js';
 import { requireScope, type RequestContext, type ServiceDeps } from '../context.js';
 import { appendAudit, auditActor } from '../audit/audit.js';
 
@@ -51,8 +50,13 @@ function tenantAdmin(ctx: RequestContext): Result<void, PanyaError> {
   return ctx.principal.workspaceId === null ? ok(undefined) : err(errors.forbidden('Tenant settings need a tenant-wide admin key or membership, not one bound to a workspace.', 'admin'));
 }
 
+/** What the settings need of the connector service (knowledge): a new signing secret. */
+export interface ConnectorSecrets {
+  rotateSecret(tenantId: string): Promise<{ secret: string; createdAt: string }>;
+}
+
 /** The tenant-wide settings of browser access and content sync. */
-export function createTenantSettingsService(deps: ServiceDeps & { connectors: ConnectorService }) {
+export function createTenantSettingsService(deps: ServiceDeps & { connectors: ConnectorSecrets }) {
   const { store } = deps;
   async function view(tenantId: string): Promise<TenantSettings> {
     const secret = await store.connectors.getSecret(tenantId);

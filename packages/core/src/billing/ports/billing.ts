@@ -3,10 +3,18 @@
  * outbox: one row per (tenant, period, meter), written before sending and marked once the
  * processor has it, so every event leaves exactly once across re-runs, crashes and nodes.
  */
-import type { MeterKey } from '../catalog.js';
-import type { OverageRates } from '../overage.js';
 import type { PlanId } from '../../plans.js';
 import type { BillingInterval, SubscriptionStatus } from './payment.js';
+
+/** The spec's meters, in the order the reporter sends them. */
+export const METERS = ['svc_resolutions', 'svc_api_queries', 'svc_seat_addon_team', 'svc_guided_flow'] as const;
+export type MeterKey = (typeof METERS)[number];
+
+/** Overage prices per unit in satang (null: the plan has none, e.g. Free or per contract). */
+export interface OverageRates {
+  resolutionSatang: number | null;
+  apiQuerySatang: number | null;
+}
 
 export interface TenantBillingRecord {
   tenantId: string;

@@ -3,7 +3,7 @@
  * qualifies (DESIGN: a grounded AI answer, no hand-off or ticket, no thumbs-down, idle 30
  * minutes) and counted per billing period (the UTC month of its last activity).
  */
-import type { MeterKey } from '../catalog.js';
+import type { MeterKey } from './billing.js';
 import type { ConversationRecord } from '../../answers/ports/conversations.js';
 import type { Scope } from '../../ports/scope.js';
 import type { TimeRange } from '../../tenancy/ports/usage.js';
