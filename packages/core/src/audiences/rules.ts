@@ -54,7 +54,7 @@ export function documentVisibility(
   return { audiences: normalAudiences(audiences), publicSurfaces: [...surfaces] };
 }
 
-/** What a verified visitor token says about its visitor (see visitors/identity.ts). */
+/** What a verified visitor token says about its visitor (see tenancy/visitor-tokens.ts). */
 export interface VisitorIdentity {
   /** The tenant's own id for the visitor (`sub`). */
   id: string;

@@ -2,7 +2,7 @@
  * The public help center: which tenant and workspace a help-host path or a custom hostname
  * serves (or that it redirects, is gone, or is unknown), the published articles and search, the
  * publishable key its "ask" box answers through, and the edge-cache purges when documents change.
- * Rendering is the adapter's; every rule is here or in `helpcenter/rules.ts`.
+ * Rendering is the adapter's; every rule is here or in `help-center-rules.ts`.
  */
 import {
   HELP_CENTER_SURFACE,

@@ -433,9 +433,9 @@ export interface Store {
   readonly jobs: JobStore;
   readonly conversations: ConversationStore;
   readonly hostnames: HostnameStore;
-  /** Each workspace's visitor-identity key (visitors/keys.ts). */
+  /** Each workspace's visitor-identity key (tenancy/ports/visitor-keys.ts). */
   readonly visitorKeys: VisitorKeyStore;
-  /** Verified visitor ids → visitor records (visitors/keys.ts). */
+  /** Verified visitor ids → visitor records (tenancy/ports/visitor-keys.ts). */
   readonly verifiedVisitors: VerifiedVisitorStore;
   /** Each tenant's single sign-on provider, attempts and sessions (sso/config.ts). */
   readonly sso: SsoStore;
