@@ -4,6 +4,7 @@
  */
 import type { SearchIndex } from '../../search/ports/search-index.js';
 import type { SqlDriver } from '../driver.js';
+import type { CounterTables } from './counter-tables.js';
 import { API_QUERY_EVENTS, RATE_COUNTERS } from '../tables.js';
 import { SqlRateLimits } from './rate-limits.js';
 import { SqlApiKeys, SqlTenants, SqlWorkspaces } from './tenancy.js';
@@ -25,11 +26,6 @@ import { SqlConnectors, SqlIdempotency, SqlOrigins } from './sync.js';
 import { SqlSso } from './sso.js';
 import { SqlVerifiedVisitors, SqlVisitorKeys } from './visitor-keys.js';
 
-/** The request counters' tables (rate-limit windows, query events) and the driver that holds them. */
-export interface CounterTables {
-  driver: SqlDriver;
-  tables: ReadonlySet<string>;
-}
 
 /** What the kit's aggregates need from the store beyond its driver. */
 export interface KitPorts {

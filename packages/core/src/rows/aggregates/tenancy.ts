@@ -5,7 +5,7 @@ import { sql } from '../sql.js';
 import { SqlTable } from '../table.js';
 import { API_KEYS, TENANTS, WORKSPACES } from '../tables.js';
 import { purgeWorkspace } from '../workspace-purge.js';
-import type { CounterTables } from './index.js';
+import type { CounterTables } from './counter-tables.js';
 
 export class SqlTenants implements TenantStore {
   private readonly rows: SqlTable<TenantRecord>;
