@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -33,7 +34,12 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts'], exclude: ['**/node_modules/**', ...PROCESS_TESTS] } },
+      {
+        extends: true,
+        // Unit files wait on I/O between bursts of CPU: two at a time even on two cores, where the
+        // default (one fewer than the cores) would run them one by one.
+        test: { name: 'unit', maxWorkers: Math.max(2, availableParallelism() - 1), include: ['packages/*/test/**/*.test.ts'], exclude: ['**/node_modules/**', ...PROCESS_TESTS] },
+      },
       { extends: true, test: { name: 'process', include: PROCESS_TESTS } },
     ],
   },
