@@ -410,7 +410,8 @@ export class LexicalSegment {
 
   /**
    * Decodes the postings of `key` whose chunk is live into `docs` (the chunk's number plus `base`)
-   * and `tfs` from position `n`; returns the position after them.
+   * and `tfs` from position `n`; returns the position after them. The varint loop is written out
+   * here and in `forEachPosting` rather than shared: this one runs for every term of every query.
    */
   decodeLive(key: number, live: Uint8Array, base: number, docs: Int32Array, tfs: Float64Array, n: number): number {
     const { postings } = this;
