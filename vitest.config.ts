@@ -37,10 +37,11 @@ export default defineConfig({
       {
         extends: true,
         // Unit files wait on I/O between bursts of CPU: two at a time even on two cores, where the
-        // default (one fewer than the cores) would run them one by one.
-        test: { name: 'unit', maxWorkers: Math.max(2, availableParallelism() - 1), include: ['packages/*/test/**/*.test.ts'], exclude: ['**/node_modules/**', ...PROCESS_TESTS] },
+        // default (one fewer than the cores) would run them one by one. Process tests keep the
+        // default and run after them (their own group: a group shares one worker count).
+        test: { name: 'unit', sequence: { groupOrder: 0 }, maxWorkers: Math.max(2, availableParallelism() - 1), include: ['packages/*/test/**/*.test.ts'], exclude: ['**/node_modules/**', ...PROCESS_TESTS] },
       },
-      { extends: true, test: { name: 'process', include: PROCESS_TESTS } },
+      { extends: true, test: { name: 'process', sequence: { groupOrder: 1 }, include: PROCESS_TESTS } },
     ],
   },
 });
