@@ -129,7 +129,9 @@ export interface Migration {
 /** Applies the steps `PRAGMA user_version` has not recorded yet, in order. */
 export function applyMigrations(db: Db, steps: readonly Migration[]): void {
   for (const m of steps) {
-    if (m.before && (db.pragma('user_version', { simple: true }) as number) < m.version) m.before(db);
+    // Applied already: no write lock taken, so opening beside a busy writer never waits on it.
+    if ((db.pragma('user_version', { simple: true }) as number) >= m.version) continue;
+    if (m.before) m.before(db);
     // Re-read the version inside the write lock: another process may have migrated meanwhile.
     db.transaction(() => {
       if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return;

@@ -655,9 +655,13 @@ export function migrate(db: Db): void {
 
 /** The storage kit's steps not applied yet, each in its own write transaction with its record. */
 function applyKitMigrations(db: Db): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS ${KIT_MIGRATIONS_TABLE} (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`);
+  const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(KIT_MIGRATIONS_TABLE);
+  if (!exists) db.exec(`CREATE TABLE IF NOT EXISTS ${KIT_MIGRATIONS_TABLE} (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`);
+  // Read without a lock: a step applied already takes no write lock, so opening beside a busy writer never waits on it.
+  const applied = new Set(db.prepare(`SELECT id FROM ${KIT_MIGRATIONS_TABLE}`).pluck().all() as string[]);
   const ctx = { dialect: SQLITE, name: (table: string) => table };
   for (const step of KIT_MIGRATIONS) {
+    if (applied.has(step.id)) continue;
     // Asked again inside the write lock: another process may have applied it meanwhile.
     db.transaction(() => {
       if (db.prepare(`SELECT 1 FROM ${KIT_MIGRATIONS_TABLE} WHERE id = ?`).get(step.id)) return;

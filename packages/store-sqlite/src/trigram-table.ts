@@ -46,11 +46,17 @@ export function trigramMatch(fragments: readonly string[]): string {
  * it already does. Runs at open, in one write transaction.
  */
 export function syncTrigramTable(db: Db, enabled: boolean): void {
-  db.transaction(() => {
+  const inSync = () => {
     const row = db.prepare(`SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = '${TRIGRAM_TABLE}'`).get() as { sql: string } | undefined;
     // A table of the earlier form (positions kept) is rebuilt in this one.
     const current = row !== undefined && /detail\s*=\s*none/.test(row.sql);
-    if (current === enabled && (row !== undefined) === enabled) return;
+    return { row, done: current === enabled && (row !== undefined) === enabled };
+  };
+  // Checked first without a lock: a table in sync takes no write lock when the store opens.
+  if (inSync().done) return;
+  db.transaction(() => {
+    const { row, done } = inSync();
+    if (done) return;
     if (row) db.exec(`DROP TABLE ${TRIGRAM_TABLE}`);
     if (!enabled) return;
     db.exec(CREATE);

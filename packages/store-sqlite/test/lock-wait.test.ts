@@ -22,6 +22,21 @@ describe('waiting for another connection’s write lock', () => {
 
   const tenant = (n: number): TenantRecord => ({ id: `t${n}`, slug: `t${n}`, plan: 'free', quotas: {}, paymentCustomerId: null, createdAt: '2026-11-23T00:00:00.000Z', updatedAt: '2026-11-23T00:00:00.000Z' });
 
+  it('opens a migrated database while another connection holds the write lock', async () => {
+    // A second worker or process starting beside a long ingest write: nothing to migrate, so no lock to take.
+    (await openSqliteStore({ path, busyTimeoutMs: 5_000 })).close();
+    const other = new Database(path);
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      const store = openSqliteStore({ path, busyTimeoutMs: 50 });
+      expect(await store.tenants.get('none')).toBeNull();
+      other.exec('COMMIT');
+      await store.close();
+    } finally {
+      other.close();
+    }
+  });
+
   it('a write and a transaction wait without blocking the event loop, then proceed', async () => {
     const store = openSqliteStore({ path, busyTimeoutMs: 5_000 });
     const other = new Database(path);
