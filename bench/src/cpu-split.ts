@@ -37,15 +37,15 @@ const INTERVAL_US = 1000;
 type Phase = 'http' | 'auth' | 'limits' | 'validation' | 'search' | 'hydration' | 'write';
 /** A frame names a phase by its function and file; the deepest naming frame of a stack wins. */
 const PHASES: { phase: Phase; fn: RegExp; url: RegExp }[] = [
-  { phase: 'auth', fn: /^authenticate$/, url: /core\/src\/services\/authenticate\.ts$/ },
-  { phase: 'auth', fn: /^resolve$/, url: /core\/src\/services\/access\.ts$/ },
-  { phase: 'limits', fn: /^take$/, url: /core\/src\/services\/limits\.ts$/ },
-  { phase: 'limits', fn: /^consume$/, url: /store-sqlite\/src\/operations\.ts$/ },
+  { phase: 'auth', fn: /^authenticate$/, url: /core\/src\/tenancy\/(authenticate|api-keys)\.ts$/ },
+  { phase: 'auth', fn: /^resolve$/, url: /core\/src\/tenancy\/access\.ts$/ },
+  { phase: 'limits', fn: /^take$/, url: /core\/src\/billing\/limits\.ts$/ },
+  { phase: 'limits', fn: /^consume$/, url: /core\/src\/rows\/aggregates\/rate-limits\.ts$/ },
   { phase: 'validation', fn: /^parseInput$/, url: /core\/src\/schemas\/validate\.ts$/ },
-  { phase: 'search', fn: /^(retrieval|channels)$/, url: /core\/src\/services\/search\.ts$/ },
-  { phase: 'hydration', fn: /^answer$/, url: /core\/src\/services\/search\.ts$/ },
-  { phase: 'hydration', fn: /^(getChunks|getRefs)$/, url: /store-sqlite\/src\// },
-  { phase: 'write', fn: /^(recordQuery|commitPending)$/, url: /(core\/src\/services\/usage\.ts|store-sqlite\/src\/operations\.ts)$/ },
+  { phase: 'search', fn: /^(retrieval|channels)$/, url: /core\/src\/search\/search\.ts$/ },
+  { phase: 'hydration', fn: /^answer$/, url: /core\/src\/search\/search\.ts$/ },
+  { phase: 'hydration', fn: /^(getChunks|getRefs)$/, url: /(store-sqlite\/src\/|core\/src\/rows\/aggregates\/documents\.ts$)/ },
+  { phase: 'write', fn: /^(recordQuery|commitPending)$/, url: /core\/src\/(tenancy\/usage|rows\/aggregates\/usage)\.ts$/ },
 ];
 /**
  * Work a promise continuation runs without the calling function on its stack (the lexical

@@ -65,7 +65,8 @@ describe('API keys looked up once per API_KEY_CACHE_MS', () => {
 
   it('a cached key still records its last use once a minute', async () => {
     const { tenant, key, record } = await keyOf(a);
-    const lastUsed = async () => (await a.apiKeys.list(tenant.id)).find((k) => k.id === record.id)!.lastUsedAt;
+    // The process that saw the use lists it at once; another one once it is written (within a second).
+    const lastUsed = async () => (await b.apiKeys.list(tenant.id)).find((k) => k.id === record.id)!.lastUsedAt;
     await b.apiKeys.authenticate(key);
     expect(await lastUsed()).toBe('2030-01-02T03:04:05.000Z');
     now += 30_000;
@@ -74,5 +75,11 @@ describe('API keys looked up once per API_KEY_CACHE_MS', () => {
     now += 31_000;
     await b.apiKeys.authenticate(key);
     expect(await lastUsed()).toBe('2030-01-02T03:05:06.000Z');
+    now += 61_000;
+    await b.apiKeys.authenticate(key);
+    const elsewhere = async () => (await a.apiKeys.list(tenant.id)).find((k) => k.id === record.id)!.lastUsedAt;
+    expect(await elsewhere()).toBe('2030-01-02T03:05:06.000Z');
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(await elsewhere()).toBe('2030-01-02T03:06:07.000Z');
   });
 });

@@ -1,5 +1,5 @@
 import type { ClaimOptions } from '@panya/core';
-import { sql, SqlDocuments } from '@panya/core/rows';
+import { QUEUED, sql, SqlDocuments } from '@panya/core/rows';
 
 /** Documents through the storage kit; the indexing claim is Postgres's own: rows lock one by one. */
 export class PgDocuments extends SqlDocuments {
@@ -8,7 +8,7 @@ export class PgDocuments extends SqlDocuments {
     const table = this.rows.ref;
     const claimable = (alias: string) => {
       const d = sql.raw(alias);
-      return sql`(${d}status = 'pending' OR (${d}status = 'indexing' AND ${d}lease_until < ${now}))`;
+      return sql`${d}${QUEUED} AND (${d}status = 'pending' OR (${d}status = 'indexing' AND ${d}lease_until < ${now}))`;
     };
     const only = ids ? sql` AND id ${sql.in(ids)}` : sql.empty;
     const withinBytes = maxBytes == null ? sql.raw('1 = 1') : sql`place = 1 OR running <= ${maxBytes}`;

@@ -181,6 +181,7 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    await this.apiKeys.flushTouches().catch(() => undefined);
     this.closed = true;
     if (this.ownsPool) await this.pool.end();
   }

@@ -1,5 +1,5 @@
 import type { ClaimOptions, DocumentRecord } from '@panya/core';
-import { sql, SqlDocuments, SqlTable, tables, type SqlDriver } from '@panya/core/rows';
+import { QUEUED, sql, SqlDocuments, SqlTable, tables, type SqlDriver } from '@panya/core/rows';
 import type { DocumentWriter } from './document-writer.js';
 
 /**
@@ -40,7 +40,7 @@ export class SqliteDocuments extends SqlDocuments {
                 SELECT q.id, q.turn, q.updated_at, octet_length(d.content_md) AS size
                 FROM (
                   SELECT id, updated_at, ROW_NUMBER() OVER (PARTITION BY tenant_id ORDER BY updated_at) AS turn FROM ${table}
-                  WHERE (status = 'pending' OR (status = 'indexing' AND lease_until < ${now}))${only}
+                  WHERE ${QUEUED} AND (status = 'pending' OR (status = 'indexing' AND lease_until < ${now}))${only}
                   ORDER BY turn, updated_at LIMIT ${limit}) q
                 JOIN ${table} d ON d.id = q.id))
             WHERE ${withinBytes})

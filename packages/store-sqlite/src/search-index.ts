@@ -51,6 +51,9 @@ const blob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, 
 /** A merge whose inputs another process merged first. */
 class MergeLost extends Error {}
 
+/** Workspaces of at most this many chunks answer the trigram channel by reading their own chunks. */
+const TRIGRAM_SCAN_ROWS = 1000;
+
 /** BM25 constants of the trigram channel's ranking (FTS5's and Postgres's). */
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
@@ -489,12 +492,17 @@ export class SqliteSearchIndex implements SearchIndex {
       const usable = [...new Set(fragments.filter((f) => [...f].length >= 3).map((f) => f.toLowerCase()))];
       if (usable.length === 0 || !this.capabilities.trigram || !this.hasTrigram()) return [] as RankedHit[];
       const readable = audienceFilter(audiences);
+      const inScope = `c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}`;
+      // The trigram table is one for every tenant: a fragment's trigrams match chunks of all of them, so
+      // its cost grows with the server. A small workspace reads its own chunks instead (bounded by
+      // TRIGRAM_SCAN_ROWS); both ways count the same occurrences, so the ranking is the same.
+      const small = (this.sql.get('SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL) LIMIT ?)').get(scope.tenantId, scope.workspaceId, TRIGRAM_SCAN_ROWS + 1) as Row).n as number <= TRIGRAM_SCAN_ROWS;
+      const matched = small
+        ? `SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || c.text) AS body FROM chunks c WHERE ${inScope}`
+        : `SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || c.text) AS body FROM ${TRIGRAM_TABLE} t JOIN chunks c ON c.rowid = t.rowid WHERE ${TRIGRAM_TABLE} MATCH ? AND ${inScope}`;
       const rows = this.sql
         .get(
-          `WITH matched AS MATERIALIZED (
-             SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || c.text) AS body FROM ${TRIGRAM_TABLE} t JOIN chunks c ON c.rowid = t.rowid
-             WHERE ${TRIGRAM_TABLE} MATCH ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}
-           ),
+          `WITH matched AS MATERIALIZED (${matched}),
            occurrences AS (
              SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, f.value, ''))) / length(f.value) AS occ
              FROM matched m CROSS JOIN json_each(?) f
@@ -503,7 +511,7 @@ export class SqliteSearchIndex implements SearchIndex {
            SELECT id, sum(occ * ${BM25_K1 + 1} / (occ + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * len / max(avglen, 1)))) AS score
            FROM sized GROUP BY id ORDER BY score DESC, id LIMIT ?`,
         )
-        .all(trigramMatch(usable), scope.tenantId, scope.workspaceId, ...readable.params, JSON.stringify(usable), limit) as Row[];
+        .all(...(small ? [] : [trigramMatch(usable)]), scope.tenantId, scope.workspaceId, ...readable.params, JSON.stringify(usable), limit) as Row[];
       return rows.map((r) => ({ chunkId: r.id as string, score: r.score as number }));
     });
   }

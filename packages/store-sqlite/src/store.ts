@@ -285,6 +285,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.db.open) await this.apiKeys.flushTouches().catch(() => undefined);
     await this.gate.idle();
     await this.countersGate.idle();
     await this.writer?.close();

@@ -107,4 +107,26 @@ describe('optional trigram table (SQLite)', () => {
     await off.search.removeDocumentChunks(scope, 'doc_c');
     expect(await found(again, scope, 'nv-331')).toEqual([]);
   });
+  it('a small workspace reads its own chunks and a large one asks the table: same matches, same scores', async () => {
+    const store = open[0]!;
+    const engine = createEngine({ store });
+    const other = (await engine.tenancy.createTenant({ slug: 'bigco', plan: 'business' }))._unsafeUnwrap();
+    const big: Scope = { tenantId: other.tenant.id, workspaceId: other.defaultWorkspace.id };
+    const texts = ['Order SKU-4471 ships in two days', 'SKU-4471 and SKU-4471 again; ships soon', 'Where is sku-4471? It ships from the north warehouse today'];
+    for (const [i, text] of texts.entries()) await store.search.replaceDocumentChunks(big, `big_m${i}`, [chunk(`big_m${i}`, text)]);
+    // More chunks than a workspace scans: the large workspace's matches come from the trigram table.
+    const filler = Array.from({ length: 1_001 }, (_, i) => ({ ...chunk('doc_fill', `Filler line ${i} about returns`), id: `doc_fill_${i}`, ordinal: i }));
+    await store.search.replaceDocumentChunks(big, 'doc_fill', filler);
+    for (const [i, text] of texts.entries()) await store.search.replaceDocumentChunks(scope, `doc_m${i}`, [chunk(`doc_m${i}`, text)]);
+    await store.search.removeDocumentChunks(scope, 'doc_a');
+    const ranked = async (s: Scope) => (await store.search.trigram(s, ['SKU-4471'], 10)).map((h) => [h.chunkId.replace(/^(big|doc)_/, ''), h.score.toFixed(9)]);
+    expect(await ranked(big)).toEqual(await ranked(scope));
+    expect((await ranked(big)).map(([id]) => id)).toEqual(['m1_0', 'm0_0', 'm2_0']);
+    // Which path answered: a chunk missing from the table is found only by the small workspace's own read.
+    const rowid = (id: string) => (store.db.prepare('SELECT rowid FROM chunks WHERE id = ?').get(id) as { rowid: number }).rowid;
+    store.db.prepare('DELETE FROM chunks_trigram WHERE rowid = ?').run(rowid('big_m2_0'));
+    store.db.prepare('DELETE FROM chunks_trigram WHERE rowid = ?').run(rowid('doc_m2_0'));
+    expect((await ranked(big)).map(([id]) => id)).toEqual(['m1_0', 'm0_0']);
+    expect((await ranked(scope)).map(([id]) => id)).toEqual(['m1_0', 'm0_0', 'm2_0']);
+  });
 });

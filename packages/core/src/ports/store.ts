@@ -127,6 +127,11 @@ export interface TenantStore {
   get(id: string): Promise<TenantRecord | null>;
   getBySlug(slug: string): Promise<TenantRecord | null>;
   update(id: string, patch: Partial<Pick<TenantRecord, 'plan' | 'quotas' | 'paymentCustomerId' | 'updatedAt'>>): Promise<void>;
+  /**
+   * A number that moves with every write to the tenant or to its workspaces (null: no such
+   * tenant). Read before the records, it tells a process whether what it resolved still holds.
+   */
+  version(id: string): Promise<number | null>;
   /** Every tenant, by slug (operator listings). */
   list(): Promise<TenantRecord[]>;
   /**
@@ -182,8 +187,14 @@ export interface ApiKeyStore {
   findByHash(secretHash: string): Promise<ApiKeyRecord | null>;
   list(tenantId: string): Promise<ApiKeyRecord[]>;
   revoke(tenantId: string, id: string, at: string): Promise<boolean>;
-  /** Records that the key authenticated a request at `at`. */
+  /**
+   * Records that the key authenticated a request at `at`. The write may wait up to a second to
+   * join others (one transaction for every key used meanwhile); this store's `list` and
+   * `flushTouches` write what waits first.
+   */
   touch(id: string, at: string): Promise<void>;
+  /** Writes the last uses still waiting (the store calls it on close). */
+  flushTouches(): Promise<void>;
 }
 
 export interface DocumentPatch {

@@ -73,6 +73,17 @@ export function addColumns<T>(spec: TableSpec<T>, fields: readonly FieldPath<T>[
     });
 }
 
+/** Internal columns (see `TableSpec.internal`) a table gained after it was created. */
+export function addInternalColumns<T>(spec: TableSpec<T>, columns: readonly string[]): KitStatements {
+  return (ctx) =>
+    columns.map((column) => {
+      const c = spec.internal?.find((col) => col.column === column);
+      if (!c) throw new Error(`${spec.table} has no internal column ${column}`);
+      if (!c.nullable && c.default === undefined) throw new Error(`${spec.table}.${column}: a column added to a table with rows needs nullable or a default`);
+      return `ALTER TABLE ${ctx.name(spec.table)} ADD COLUMN ${columnDdl(c, ctx.dialect.name)}`;
+    });
+}
+
 /** Indexes a table gained after it was created. */
 export function addIndexes<T>(spec: TableSpec<T>, indexes: readonly IndexSpec<T>[]): KitStatements {
   return (ctx) => indexes.map((i) => indexDdl(spec, i, ctx));

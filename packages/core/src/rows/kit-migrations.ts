@@ -3,10 +3,10 @@
  * applies them after its own numbered migrations, in this order, each once (recorded by id in
  * `kit_migrations`) and all-or-none. Append new steps at the end; never edit an applied one.
  */
-import { addColumns, addIndexes, createTable, type KitStatements } from './ddl.js';
+import { addColumns, addIndexes, addInternalColumns, createTable, type KitStatements } from './ddl.js';
 import type { RenderContext } from './sql.js';
 import { BILLABLE_INDEX, LEGACY_BILLABLE_INDEX } from './billable-index.js';
-import { CONVERSATIONS, DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS, AUDIT_EVENTS, WORKSPACES, SSO_CONFIGS, SSO_STATES, SSO_SESSIONS } from './tables.js';
+import { TENANTS, CONVERSATIONS, DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS, AUDIT_EVENTS, WORKSPACES, SSO_CONFIGS, SSO_STATES, SSO_SESSIONS } from './tables.js';
 
 export interface KitMigration {
   /** Stable and unique: `<table>-<what>`. */
@@ -233,6 +233,7 @@ export const KIT_MIGRATIONS: readonly KitMigration[] = [
     ],
   },
   { id: 'chunks-drop-index-terms', statements: dropChunkTerms },
+  { id: 'tenants-version', statements: addInternalColumns(TENANTS, ['version']) },
 ];
 
 /** Where each store records the steps it applied. */

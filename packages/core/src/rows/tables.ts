@@ -47,6 +47,9 @@ export const TENANTS = table<TenantRecord>('tenants', [
   ['quotas', 'quotas_json', 'json', { named: { postgres: 'quotas' } }],
   ['paymentCustomerId', 'payment_customer_id', 'text'],
   ...stamped,
+], [
+  // Moves with every write to the tenant or its workspaces: a process keeps what it resolved while it holds still.
+  { column: 'version', kind: 'number', default: '0' },
 ]);
 
 export const WORKSPACES = table<WorkspaceRecord>('workspaces', [

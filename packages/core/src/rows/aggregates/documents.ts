@@ -19,6 +19,13 @@ import { SqlTable } from '../table.js';
 import { DOCUMENTS } from '../tables.js';
 
 /**
+ * The indexing queue's rows, written as the WHERE of its partial index `documents_queue`: a store
+ * (SQLite) uses a partial index only for a query that names its condition literally, and without
+ * it a queue query reads every document's row, content included.
+ */
+export const QUEUED = sql.raw("status IN ('pending', 'indexing')");
+
+/**
  * Documents on any SQL store: reads, edits and the indexing queue's leases. Claiming a batch for
  * indexing is the store's own (how it locks: one writer on SQLite, skipped row locks on
  * Postgres), and so are batch inserts where a store has them.
@@ -93,13 +100,13 @@ export abstract class SqlDocuments implements DocumentStore {
   }
 
   renewLeases(holder: string, ids: readonly string[], leaseUntil: string) {
-    return this.rows.run(sql`UPDATE ${this.rows.ref} SET lease_until = ${leaseUntil} WHERE lease_holder = ${holder} AND status = 'indexing' AND id ${sql.in(ids)}`);
+    return this.rows.run(sql`UPDATE ${this.rows.ref} SET lease_until = ${leaseUntil} WHERE ${QUEUED} AND lease_holder = ${holder} AND status = 'indexing' AND id ${sql.in(ids)}`);
   }
 
   reclaimLeases(node: string, keepPrefix: string) {
     return this.rows.run(
       sql`UPDATE ${this.rows.ref} SET status = 'pending', lease_until = NULL, lease_holder = NULL
-          WHERE status = 'indexing' AND ${sql.startsWith('lease_holder', `${node}/`)} AND NOT ${sql.startsWith('lease_holder', keepPrefix)}`,
+          WHERE ${QUEUED} AND status = 'indexing' AND ${sql.startsWith('lease_holder', `${node}/`)} AND NOT ${sql.startsWith('lease_holder', keepPrefix)}`,
     );
   }
 

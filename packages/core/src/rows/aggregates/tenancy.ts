@@ -7,6 +7,15 @@ import { API_KEYS, TENANTS, WORKSPACES } from '../tables.js';
 import { purgeWorkspace } from '../workspace-purge.js';
 import type { CounterTables } from './counter-tables.js';
 
+/** Runs a write to a tenant or its workspaces and moves the tenant's version (`TenantStore.version`) in the same transaction. */
+function versioned<R>(driver: SqlDriver, tenantId: string, write: (tx: SqlDriver) => Promise<R>): Promise<R> {
+  return driver.atomic(async (tx) => {
+    const result = await write(tx);
+    await tx.query(sql`UPDATE ${sql.table(TENANTS.table)} SET version = version + 1 WHERE id = ${tenantId}`);
+    return result;
+  });
+}
+
 export class SqlTenants implements TenantStore {
   private readonly rows: SqlTable<TenantRecord>;
 
@@ -35,7 +44,12 @@ export class SqlTenants implements TenantStore {
   }
 
   async update(id: string, patch: Parameters<TenantStore['update']>[1]) {
-    await this.rows.update(patch, sql`id = ${id}`);
+    await versioned(this.rows.driver, id, (tx) => new SqlTable(tx, TENANTS).update(patch, sql`id = ${id}`));
+  }
+
+  async version(id: string) {
+    const { rows } = await this.rows.driver.query(sql`SELECT version FROM ${this.rows.ref} WHERE id = ${id}`);
+    return rows.length === 0 ? null : Number(rows[0]!.version);
   }
 
   list() {
@@ -56,7 +70,7 @@ export class SqlWorkspaces implements WorkspaceStore {
   }
 
   async insert(w: WorkspaceRecord) {
-    await this.rows.insert(w);
+    await versioned(this.driver, w.tenantId, (tx) => new SqlTable(tx, WORKSPACES).insert(w));
   }
 
   get(tenantId: string, id: string) {
@@ -77,7 +91,7 @@ export class SqlWorkspaces implements WorkspaceStore {
   }
 
   update(tenantId: string, id: string, patch: WorkspacePatch) {
-    return this.rows.update(patch, sql`tenant_id = ${tenantId} AND id = ${id}`);
+    return versioned(this.driver, tenantId, (tx) => new SqlTable(tx, WORKSPACES).update(patch, sql`tenant_id = ${tenantId} AND id = ${id}`));
   }
 
   listDeletedBefore(before: string, limit: number, tenantId?: string) {
@@ -94,7 +108,9 @@ export class SqlWorkspaces implements WorkspaceStore {
         const where = sql`tenant_id = ${tenantId} AND workspace_id = ${id}`;
         return (await driver.query(sql`DELETE FROM ${sql.table(table)} WHERE ${sql.firstRows(table, where, budget)}`)).rowCount;
       },
-      workspace: async () => void (await this.rows.run(sql`DELETE FROM ${this.rows.ref} WHERE tenant_id = ${tenantId} AND id = ${id}`)),
+      workspace: async () => {
+        await versioned(this.driver, tenantId, (tx) => tx.query(sql`DELETE FROM ${this.rows.ref} WHERE tenant_id = ${tenantId} AND id = ${id}`));
+      },
     });
   }
 
@@ -115,8 +131,14 @@ export class SqlWorkspaces implements WorkspaceStore {
   }
 }
 
+/** How long a key's last use waits to be written with others'. */
+const TOUCH_DELAY_MS = 1000;
+
 export class SqlApiKeys implements ApiKeyStore {
   private readonly rows: SqlTable<ApiKeyRecord>;
+  /** Last uses waiting for their write, by key id. */
+  private readonly touches = new Map<string, string>();
+  private touchTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(driver: SqlDriver) {
     this.rows = new SqlTable(driver, API_KEYS);
@@ -130,7 +152,8 @@ export class SqlApiKeys implements ApiKeyStore {
     return this.rows.one(sql`SELECT * FROM ${this.rows.ref} WHERE secret_hash = ${secretHash}`);
   }
 
-  list(tenantId: string) {
+  async list(tenantId: string) {
+    await this.flushTouches();
     return this.rows.all(sql`SELECT * FROM ${this.rows.ref} WHERE tenant_id = ${tenantId} ORDER BY id`);
   }
 
@@ -138,7 +161,22 @@ export class SqlApiKeys implements ApiKeyStore {
     return (await this.rows.run(sql`UPDATE ${this.rows.ref} SET revoked_at = ${at} WHERE tenant_id = ${tenantId} AND id = ${id} AND revoked_at IS NULL`)) > 0;
   }
 
+  /** A busy server uses many keys a minute: their last uses are written together, once a second. */
   async touch(id: string, at: string) {
-    await this.rows.run(sql`UPDATE ${this.rows.ref} SET last_used_at = ${at} WHERE id = ${id}`);
+    this.touches.set(id, at);
+    if (this.touchTimer) return;
+    this.touchTimer = setTimeout(() => void this.flushTouches().catch(() => undefined), TOUCH_DELAY_MS);
+    (this.touchTimer as { unref?: () => void }).unref?.();
+  }
+
+  async flushTouches() {
+    if (this.touchTimer) clearTimeout(this.touchTimer);
+    this.touchTimer = null;
+    if (this.touches.size === 0) return;
+    const batch = [...this.touches];
+    this.touches.clear();
+    await this.rows.driver.atomic(async (tx) => {
+      for (const [id, at] of batch) await tx.query(sql`UPDATE ${this.rows.ref} SET last_used_at = ${at} WHERE id = ${id}`);
+    });
   }
 }
