@@ -17,7 +17,7 @@ const inCi = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !=
  * Postgres prints; triggers and their functions.
  */
 async function schemaOf(pool: pg.Pool, schema: string) {
-  const strip = (text: string | null) => (text ?? '').replaceAll(ident(schema), 'S').replaceAll(schema, 'S').replace(/\s+/g, ' ').trim();
+  const strip = (text: string | null | undefined) => (text ?? '').replaceAll(ident(schema), 'S').replaceAll(schema, 'S').replace(/\s+/g, ' ').trim();
   const q = async (text: string) => (await pool.query(text, [schema])).rows as Record<string, string | null>[];
   const tables: Record<string, Record<string, string>> = {};
   for (const c of await q(
