@@ -19,6 +19,7 @@ export const PROCESS_TESTS = [
   'packages/adapter-express/test/widget-browser.test.ts',
   'packages/adapter-express/test/sso-browser.test.ts',
   'packages/store-postgres/test/conformance.test.ts',
+  'packages/store-postgres/test/base-schema.test.ts',
   'packages/store-sqlite/test/segment-kill9.test.ts',
   'packages/store-postgres/test/segment-kill9.test.ts',
   'packages/client/test/third-party.test.ts',

@@ -62,6 +62,22 @@ describe('generated DDL', () => {
     );
   });
 
+  it('writes byte-ordered ids, 32-bit integers, boolean defaults, unique constraints and foreign keys per dialect', () => {
+    const child = tableSpec<{ id: string; parentId: string; rank: number; open: boolean }>('children', [
+      { field: 'id', column: 'id', kind: 'text', binary: true },
+      { field: 'parentId', column: 'parent_id', kind: 'text', binary: true },
+      { field: 'rank', column: 'rank', kind: 'number', type: 'int32' },
+      { field: 'open', column: 'open', kind: 'bool', default: 'false' },
+    ]);
+    const options = { primaryKey: ['id'] as const, unique: [['parentId', 'rank'] as const], references: [{ fields: ['parentId'] as const, table: 'parents', onDelete: 'cascade' as const }] };
+    expect(createTable(child, options)(postgres)[0]).toBe(
+      'CREATE TABLE "app".children (id text COLLATE "C" NOT NULL, parent_id text COLLATE "C" NOT NULL, rank integer NOT NULL, open boolean NOT NULL DEFAULT false, PRIMARY KEY (id), UNIQUE (parent_id, rank), FOREIGN KEY (parent_id) REFERENCES "app".parents(id) ON DELETE CASCADE)',
+    );
+    expect(createTable(child, options)(sqlite)[0]).toBe(
+      'CREATE TABLE children (id TEXT NOT NULL, parent_id TEXT NOT NULL, rank INTEGER NOT NULL, open INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (id), UNIQUE (parent_id, rank), FOREIGN KEY (parent_id) REFERENCES parents(id) ON DELETE CASCADE)',
+    );
+  });
+
   it('refuses to add a NOT NULL column without a default to a table that has rows', () => {
     expect(addColumns(spec, ['at'])(sqlite)).toEqual(['ALTER TABLE rows_x ADD COLUMN at TEXT']);
     expect(() => addColumns(spec, ['score'])(sqlite)).toThrow(/nullable or a default/);

@@ -2,6 +2,7 @@ import { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE } from '@panya/core/rows';
 import { POSTGRES } from './rows.js';
 import type { Pool, PoolClient } from 'pg';
 import { ident, names, type Names } from './database.js';
+import { baseSchemaStatements } from './base-schema.js';
 
 /**
  * Versioned migrations, applied in order; `panya_migrations` in the store's schema records
@@ -631,6 +632,15 @@ async function applyKitMigrations(client: PoolClient, n: Names): Promise<void> {
   }
 }
 
+/** The schema of a new database (base-schema.ts), recorded as every step applied; returns the last version. */
+async function createSchema(client: PoolClient, n: Names): Promise<number> {
+  for (const statement of baseSchemaStatements(n)) await client.query(statement);
+  await client.query(`INSERT INTO ${n.t('panya_migrations')} (version, name) SELECT * FROM unnest($1::int[], $2::text[])`, [migrations.map((m) => m.version), migrations.map((m) => m.name)]);
+  await client.query(`CREATE TABLE ${n.t(KIT_MIGRATIONS_TABLE)} (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await client.query(`INSERT INTO ${n.t(KIT_MIGRATIONS_TABLE)} (id) SELECT unnest($1::text[])`, [KIT_MIGRATIONS.map((step) => step.id)]);
+  return migrations.at(-1)!.version;
+}
+
 /** One lock for every Panya schema in the database: also serialises CREATE EXTENSION. */
 const MIGRATION_LOCK = 'panya:migrate';
 
@@ -671,8 +681,13 @@ export async function migrate(pool: Pool, schema: string): Promise<{ vector: str
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${n.t('panya_migrations')} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
-    const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${n.t('panya_migrations')}`);
-    const current = rows[0]?.v ?? 0;
+    const { rows } = await client.query<{ v: number | null; tenants: string | null }>(
+      `SELECT (SELECT max(version) FROM ${n.t('panya_migrations')}) AS v, to_regclass($1)::text AS tenants`,
+      [n.t('tenants')],
+    );
+    let current = rows[0]?.v ?? 0;
+    // A new database: the generated schema, with every numbered migration and kit step recorded as applied.
+    if (current === 0 && rows[0]?.tenants === null) current = await createSchema(client, n);
     for (const m of migrations) {
       if (m.version <= current) continue;
       await client.query(m.sql(n));

@@ -3,6 +3,7 @@ import { SQLITE } from './rows.js';
 import { moveCountersOut } from './counters.js';
 import { COMPACT_VECTOR_TABLE } from './vector-table.js';
 import { applyMigrations, type Db, type Migration } from './database.js';
+import { baseSchemaStatements } from './base-schema.js';
 
 /**
  * Versioned migrations, applied in order inside one transaction each; `PRAGMA user_version`
@@ -648,15 +649,42 @@ function compactVectorTable(db: Db): void {
   }).immediate();
 }
 
+/**
+ * A new database is created from the generated schema (base-schema.ts) with every numbered
+ * migration and kit step recorded as applied; one created before upgrades through the steps it lacks.
+ */
 export function migrate(db: Db): void {
+  if (isNew(db)) createSchema(db);
   applyMigrations(db, migrations);
   applyKitMigrations(db);
+}
+
+/** Nothing applied and no tables: a database this store has never opened. */
+function isNew(db: Db): boolean {
+  return (db.pragma('user_version', { simple: true }) as number) === 0 && !db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'tenants'").get();
+}
+
+function createSchema(db: Db): void {
+  db.transaction(() => {
+    // Asked again inside the write lock: another process may have created it meanwhile.
+    if (!isNew(db)) return;
+    for (const statement of baseSchemaStatements()) db.exec(statement);
+    createKitMigrationsTable(db);
+    const record = db.prepare(`INSERT INTO ${KIT_MIGRATIONS_TABLE} (id, applied_at) VALUES (?, ?)`);
+    const at = new Date().toISOString();
+    for (const step of KIT_MIGRATIONS) record.run(step.id, at);
+    db.pragma(`user_version = ${migrations.at(-1)!.version}`);
+  }).immediate();
+}
+
+function createKitMigrationsTable(db: Db): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${KIT_MIGRATIONS_TABLE} (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`);
 }
 
 /** The storage kit's steps not applied yet, each in its own write transaction with its record. */
 function applyKitMigrations(db: Db): void {
   const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(KIT_MIGRATIONS_TABLE);
-  if (!exists) db.exec(`CREATE TABLE IF NOT EXISTS ${KIT_MIGRATIONS_TABLE} (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`);
+  if (!exists) createKitMigrationsTable(db);
   // Read without a lock: a step applied already takes no write lock, so opening beside a busy writer never waits on it.
   const applied = new Set(db.prepare(`SELECT id FROM ${KIT_MIGRATIONS_TABLE}`).pluck().all() as string[]);
   const ctx = { dialect: SQLITE, name: (table: string) => table };

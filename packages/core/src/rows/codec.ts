@@ -26,11 +26,13 @@ export interface ColumnSpec<T> {
   nullAs?: unknown;
   /** The column's name in a store whose schema named it differently. */
   named?: Partial<Record<DialectName, string>>;
-  /** For generated DDL: a `number` column's SQL type (default `integer`). */
-  type?: 'integer' | 'real';
+  /** For generated DDL: a `number` column's SQL type (default `integer`: 64 bits; `int32` is Postgres' `integer`). */
+  type?: 'integer' | 'int32' | 'real';
+  /** For generated DDL: compared and ordered byte by byte (Postgres `COLLATE "C"`, as SQLite does), for ids that page by cursor. */
+  binary?: true;
   /** For generated DDL: the column may hold NULL (default NOT NULL). */
   nullable?: true;
-  /** For generated DDL: the column's default, an SQL literal valid in both dialects (`0`, `'[]'`). */
+  /** For generated DDL: the column's default, an SQL literal valid in both dialects (`0`, `'[]'`; `true`/`false` for a bool). */
   default?: string;
 }
 

@@ -7,9 +7,16 @@ import type { ColumnSpec, DialectName, FieldPath, TableSpec } from './codec.js';
 import type { RenderContext } from './sql.js';
 
 const TYPES: Record<DialectName, Record<string, string>> = {
-  sqlite: { text: 'TEXT', integer: 'INTEGER', real: 'REAL', bool: 'INTEGER', json: 'TEXT', time: 'TEXT' },
-  postgres: { text: 'text', integer: 'bigint', real: 'double precision', bool: 'boolean', json: 'jsonb', time: 'timestamptz' },
+  sqlite: { text: 'TEXT', integer: 'INTEGER', int32: 'INTEGER', real: 'REAL', bool: 'INTEGER', json: 'TEXT', time: 'TEXT' },
+  postgres: { text: 'text', integer: 'bigint', int32: 'integer', real: 'double precision', bool: 'boolean', json: 'jsonb', time: 'timestamptz' },
 };
+
+/** SQLite keeps booleans as 0/1: a `true`/`false` default is written so. */
+function defaultDdl(c: Omit<ColumnSpec<unknown>, 'field'>, dialect: DialectName): string {
+  if (c.default === undefined) return '';
+  const value = c.kind === 'bool' && dialect === 'sqlite' ? ({ true: '1', false: '0' }[c.default] ?? c.default) : c.default;
+  return ` DEFAULT ${value}`;
+}
 
 function columnType(c: Omit<ColumnSpec<unknown>, 'field'>, dialect: DialectName): string {
   return TYPES[dialect][c.kind === 'number' ? (c.type ?? 'integer') : c.kind]!;
@@ -17,7 +24,9 @@ function columnType(c: Omit<ColumnSpec<unknown>, 'field'>, dialect: DialectName)
 
 function columnDdl(c: Omit<ColumnSpec<unknown>, 'field'>, dialect: DialectName): string {
   const name = c.named?.[dialect] ?? c.column;
-  return `${name} ${columnType(c, dialect)}${c.nullable ? '' : ' NOT NULL'}${c.default === undefined ? '' : ` DEFAULT ${c.default}`}`;
+  // SQLite compares text byte by byte already; Postgres needs the "C" collation for that.
+  const collate = c.binary && dialect === 'postgres' ? ' COLLATE "C"' : '';
+  return `${name} ${columnType(c, dialect)}${collate}${c.nullable ? '' : ' NOT NULL'}${defaultDdl(c, dialect)}`;
 }
 
 export interface IndexSpec<T> {
@@ -32,8 +41,20 @@ export interface IndexSpec<T> {
   where?: string | ((ctx: RenderContext) => string);
 }
 
+/** A foreign key: rows of this table go with the row they name. */
+export interface ReferenceSpec<T> {
+  fields: readonly FieldPath<T>[];
+  /** The table named, by its primary key's single column `id` unless `columns` says otherwise. */
+  table: string;
+  columns?: readonly string[];
+  onDelete: 'cascade';
+}
+
 export interface TableOptions<T> {
   primaryKey: readonly FieldPath<T>[];
+  /** UNIQUE constraints (a unique index each, named by the store). */
+  unique?: readonly (readonly FieldPath<T>[])[];
+  references?: readonly ReferenceSpec<T>[];
   indexes?: readonly IndexSpec<T>[];
 }
 
@@ -57,8 +78,13 @@ export function createTable<T>(spec: TableSpec<T>, options: TableOptions<T>): Ki
   return (ctx) => {
     const d = ctx.dialect.name;
     const columns = [...spec.columns, ...(spec.internal ?? [])].map((c) => columnDdl(c as ColumnSpec<unknown>, d));
-    const key = `PRIMARY KEY (${options.primaryKey.map((f) => columnOf(spec, f, d)).join(', ')})`;
-    return [`CREATE TABLE ${ctx.name(spec.table)} (${[...columns, key].join(', ')})`, ...(options.indexes ?? []).map((i) => indexDdl(spec, i, ctx))];
+    const list = (fields: readonly FieldPath<T>[]) => fields.map((f) => columnOf(spec, f, d)).join(', ');
+    const constraints = [
+      `PRIMARY KEY (${list(options.primaryKey)})`,
+      ...(options.unique ?? []).map((fields) => `UNIQUE (${list(fields)})`),
+      ...(options.references ?? []).map((r) => `FOREIGN KEY (${list(r.fields)}) REFERENCES ${ctx.name(r.table)}(${(r.columns ?? ['id']).join(', ')}) ON DELETE CASCADE`),
+    ];
+    return [`CREATE TABLE ${ctx.name(spec.table)} (${[...columns, ...constraints].join(', ')})`, ...(options.indexes ?? []).map((i) => indexDdl(spec, i, ctx))];
   };
 }
 

@@ -12,7 +12,8 @@ export { BILLABLE_CONVERSATION, DISQUALIFYING_FLAG } from '../billing/resolution
 export { sql, Sql, type RenderContext } from './sql.js';
 export type { SqlDriver } from './driver.js';
 export { SqlTable } from './table.js';
-export { addColumns, addIndexes, createTable, type IndexSpec, type KitStatements, type TableOptions } from './ddl.js';
+export { addColumns, addIndexes, createTable, type IndexSpec, type KitStatements, type ReferenceSpec, type TableOptions } from './ddl.js';
+export { BASE_TABLES, baseSchema, type BaseTable } from './base-schema.js';
 export { BILLABLE_INDEX, billableWhere, LEGACY_BILLABLE_INDEX } from './billable-index.js';
 export { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE, type KitMigration } from './kit-migrations.js';
 export { SqlBilling } from './aggregates/billing.js';

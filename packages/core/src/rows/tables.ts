@@ -40,12 +40,27 @@ const stamped = [
   ['updatedAt', 'updated_at', 'time'],
 ] as const;
 
+/**
+ * Flags of the generated DDL, short: `B` compared byte by byte (an id that pages by cursor:
+ * Postgres `COLLATE "C"`), `N` nullable. The tables from before the kit carry their columns'
+ * exact types this way, so a new database's generated tables equal an upgraded one's.
+ */
+const B = { binary: true } as const;
+const N = { nullable: true } as const;
+const BN = { binary: true, nullable: true } as const;
+/** `tenantScoped` of the tables from before the kit: byte-ordered ids. */
+const scopedIds = [
+  ['id', 'id', 'text', B],
+  ['tenantId', 'tenant_id', 'text', B],
+  ['workspaceId', 'workspace_id', 'text', B],
+] as const;
+
 export const TENANTS = table<TenantRecord>('tenants', [
-  ['id', 'id', 'text'],
+  ['id', 'id', 'text', B],
   ['slug', 'slug', 'text'],
   ['plan', 'plan', 'text'],
-  ['quotas', 'quotas_json', 'json', { named: { postgres: 'quotas' } }],
-  ['paymentCustomerId', 'payment_customer_id', 'text'],
+  ['quotas', 'quotas_json', 'json', { named: { postgres: 'quotas' }, default: "'{}'" }],
+  ['paymentCustomerId', 'payment_customer_id', 'text', N],
   ...stamped,
 ], [
   // Moves with every write to the tenant or its workspaces: a process keeps what it resolved while it holds still.
@@ -53,42 +68,44 @@ export const TENANTS = table<TenantRecord>('tenants', [
 ]);
 
 export const WORKSPACES = table<WorkspaceRecord>('workspaces', [
-  ['id', 'id', 'text'],
-  ['tenantId', 'tenant_id', 'text'],
+  ['id', 'id', 'text', B],
+  ['tenantId', 'tenant_id', 'text', B],
   ['slug', 'slug', 'text'],
   ['name', 'name', 'text'],
-  ['brandAccent', 'brand_accent', 'text'],
-  ['isDefault', 'is_default', 'bool'],
-  ['deletedAt', 'deleted_at', 'time'],
-  ['suspendedAt', 'suspended_at', 'time'],
+  ['brandAccent', 'brand_accent', 'text', N],
+  ['isDefault', 'is_default', 'bool', { default: 'false' }],
+  ['deletedAt', 'deleted_at', 'time', N],
+  ['suspendedAt', 'suspended_at', 'time', N],
   ['privacy', 'privacy', 'json', { nullable: true }],
   ...stamped,
 ]);
 
 export const API_KEYS = table<ApiKeyRecord>('api_keys', [
-  ['id', 'id', 'text'],
-  ['tenantId', 'tenant_id', 'text'],
+  ['id', 'id', 'text', B],
+  ['tenantId', 'tenant_id', 'text', B],
   // Keys written before publishable keys existed have no kind: they are secret keys.
-  ['kind', 'kind', 'text', { nullAs: 'secret' }],
-  ['workspaceId', 'workspace_id', 'text'],
+  ['kind', 'kind', 'text', { nullAs: 'secret', default: "'secret'" }],
+  ['workspaceId', 'workspace_id', 'text', BN],
   ['name', 'name', 'text'],
   ['prefix', 'prefix', 'text'],
   ['secretHash', 'secret_hash', 'text'],
   ['scopes', 'scopes', 'json'],
   ['createdAt', 'created_at', 'time'],
-  ['revokedAt', 'revoked_at', 'time'],
-  ['surface', 'surface', 'text'],
-  ['embeddedKey', 'embedded_key', 'text'],
-  ['lastUsedAt', 'last_used_at', 'time'],
+  ['revokedAt', 'revoked_at', 'time', N],
+  ['surface', 'surface', 'text', N],
+  ['embeddedKey', 'embedded_key', 'text', N],
+  ['lastUsedAt', 'last_used_at', 'time', N],
 ]);
 
 export const AUDIT_EVENTS = table<AuditEvent>('audit_events', [
-  ...tenantScoped,
+  ['id', 'id', 'text', B],
+  ['tenantId', 'tenant_id', 'text', B],
+  ['workspaceId', 'workspace_id', 'text', BN],
   ['type', 'type', 'text'],
   ['actor', 'actor', 'text'],
   // Entries written before actors had kinds, summaries and the chain read as system entries outside it.
   ['actorKind', 'actor_kind', 'text', { nullAs: 'system', nullable: true }],
-  ['subjectId', 'subject_id', 'text'],
+  ['subjectId', 'subject_id', 'text', N],
   ['data', 'data', 'json'],
   ['before', 'before_summary', 'json', { nullable: true }],
   ['after', 'after_summary', 'json', { nullable: true }],
@@ -99,53 +116,53 @@ export const AUDIT_EVENTS = table<AuditEvent>('audit_events', [
 ]);
 
 export const DOCUMENTS = table<DocumentRecord>('documents', [
-  ...tenantScoped,
+  ...scopedIds,
   ['title', 'title', 'text'],
   ['contentMd', 'content_md', 'text'],
-  ['url', 'url', 'text'],
-  ['publicSurfaces', 'public_surfaces', 'json'],
+  ['url', 'url', 'text', N],
+  ['publicSurfaces', 'public_surfaces', 'json', { default: "'[]'" }],
   ['audiences', 'audiences', 'json', { default: `'["internal"]'` }],
-  ['externalId', 'external_id', 'text'],
-  ['metadata', 'metadata', 'json', { nullAs: {} }],
+  ['externalId', 'external_id', 'text', N],
+  ['metadata', 'metadata', 'json', { nullAs: {}, default: "'{}'" }],
   ['status', 'status', 'text'],
-  ['error', 'error', 'text'],
+  ['error', 'error', 'text', N],
   ...stamped,
 ], [
   // The indexing queue's: a claim holds the revision it took, under a lease of its holder.
-  { column: 'revision', kind: 'number', default: '1' },
+  { column: 'revision', kind: 'number', type: 'int32', default: '1' },
   { column: 'lease_until', kind: 'time', nullable: true },
   { column: 'lease_holder', kind: 'text', nullable: true },
 ]);
 
 export const USERS = table<UserRecord>('users', [
-  ['id', 'id', 'text'],
+  ['id', 'id', 'text', B],
   ['email', 'email', 'text'],
   ['passwordHash', 'password_hash', 'text'],
   ['createdAt', 'created_at', 'time'],
 ]);
 
 export const MEMBERSHIPS = table<MembershipRecord>('memberships', [
-  ['id', 'id', 'text'],
-  ['userId', 'user_id', 'text'],
-  ['tenantId', 'tenant_id', 'text'],
-  ['workspaceId', 'workspace_id', 'text'],
+  ['id', 'id', 'text', B],
+  ['userId', 'user_id', 'text', B],
+  ['tenantId', 'tenant_id', 'text', B],
+  ['workspaceId', 'workspace_id', 'text', BN],
   ['role', 'role', 'text'],
   ['createdAt', 'created_at', 'time'],
 ]);
 
 export const SESSIONS = table<SessionRecord>('sessions', [
-  ['id', 'id', 'text'],
-  ['userId', 'user_id', 'text'],
+  ['id', 'id', 'text', B],
+  ['userId', 'user_id', 'text', B],
   ['createdAt', 'created_at', 'time'],
   ['expiresAt', 'expires_at', 'time'],
-  ['revokedAt', 'revoked_at', 'time'],
+  ['revokedAt', 'revoked_at', 'time', N],
 ]);
 
 export const API_QUERY_EVENTS = table<ApiQueryEvent>('api_query_events', [
-  ...tenantScoped,
-  ['keyId', 'key_id', 'text'],
+  ...scopedIds,
+  ['keyId', 'key_id', 'text', N],
   ['kind', 'kind', 'text'],
-  ['tool', 'tool', 'text'],
+  ['tool', 'tool', 'text', N],
   ['billingPeriod', 'billing_period', 'text'],
   ['createdAt', 'created_at', 'time'],
 ]);
@@ -159,171 +176,173 @@ export interface RateCounter {
 }
 
 export const RATE_COUNTERS = table<RateCounter>('rate_counters', [
-  ['key', 'key', 'text'],
-  ['window', 'win', 'text'],
-  ['count', 'count', 'number'],
+  ['key', 'key', 'text', B],
+  ['window', 'win', 'text', B],
+  ['count', 'count', 'number', { type: 'int32' }],
   ['resetAt', 'reset_at', 'time'],
 ]);
 
 export const USAGE_RECORDS = table<UsageRecord>('usage_records', [
-  ...tenantScoped,
+  ['id', 'id', 'text', B],
+  ['tenantId', 'tenant_id', 'text', B],
+  ['workspaceId', 'workspace_id', 'text', BN],
   ['meter', 'meter', 'text'],
-  ['quantity', 'quantity', 'number'],
+  ['quantity', 'quantity', 'number', { type: 'real' }],
   ['billingPeriod', 'billing_period', 'text'],
   ['data', 'data', 'json'],
   ['createdAt', 'created_at', 'time'],
 ]);
 
 export const CONVERSATIONS = table<ConversationRecord>('conversations', [
-  ...tenantScoped,
+  ...scopedIds,
   ['locale', 'locale', 'text'],
-  ['hasGroundedAnswer', 'has_grounded_answer', 'bool'],
-  ['hasThumbsDown', 'has_thumbs_down', 'bool'],
-  ['handedOff', 'handed_off', 'bool'],
+  ['hasGroundedAnswer', 'has_grounded_answer', 'bool', { default: 'false' }],
+  ['hasThumbsDown', 'has_thumbs_down', 'bool', { default: 'false' }],
+  ['handedOff', 'handed_off', 'bool', { default: 'false' }],
   ['createdAt', 'created_at', 'time'],
   ['lastMessageAt', 'last_message_at', 'time'],
-  ['hasUngroundedAnswer', 'has_ungrounded_answer', 'bool'],
-  ['visitorId', 'visitor_id', 'text'],
-  ['csat.score', 'csat_score', 'number'],
-  ['csat.comment', 'csat_comment', 'text'],
-  ['csat.at', 'csat_at', 'time'],
-  ['tags', 'tags', 'json'],
-  ['startedBy', 'started_by', 'text', { nullAs: 'private' }],
+  ['hasUngroundedAnswer', 'has_ungrounded_answer', 'bool', { default: 'false' }],
+  ['visitorId', 'visitor_id', 'text', BN],
+  ['csat.score', 'csat_score', 'number', { type: 'int32', nullable: true }],
+  ['csat.comment', 'csat_comment', 'text', N],
+  ['csat.at', 'csat_at', 'time', N],
+  ['tags', 'tags', 'json', { default: "'[]'" }],
+  ['startedBy', 'started_by', 'text', { nullAs: 'private', nullable: true }],
 ]);
 
 export const MESSAGES = table<MessageRecord>('messages', [
-  ...tenantScoped,
-  ['conversationId', 'conversation_id', 'text'],
+  ...scopedIds,
+  ['conversationId', 'conversation_id', 'text', B],
   ['role', 'role', 'text'],
   ['content', 'content', 'text'],
   ['citations', 'citations', 'json'],
-  ['grounded', 'grounded', 'bool'],
+  ['grounded', 'grounded', 'bool', N],
   ['createdAt', 'created_at', 'time'],
-  ['feedback.rating', 'feedback_rating', 'text'],
-  ['feedback.comment', 'feedback_comment', 'text'],
-  ['feedback.at', 'feedback_at', 'time'],
+  ['feedback.rating', 'feedback_rating', 'text', N],
+  ['feedback.comment', 'feedback_comment', 'text', N],
+  ['feedback.at', 'feedback_at', 'time', N],
 ]);
 
 export const RESOLUTIONS = table<ResolutionRecord>('resolutions', [
-  ...tenantScoped,
-  ['conversationId', 'conversation_id', 'text'],
+  ...scopedIds,
+  ['conversationId', 'conversation_id', 'text', B],
   ['billingPeriod', 'billing_period', 'text'],
   ['createdAt', 'created_at', 'time'],
-  ['reportedPeriod', 'reported_period', 'text'],
-  ['refundedAt', 'refunded_at', 'time'],
-  ['correctedPeriod', 'corrected_period', 'text'],
+  ['reportedPeriod', 'reported_period', 'text', N],
+  ['refundedAt', 'refunded_at', 'time', N],
+  ['correctedPeriod', 'corrected_period', 'text', N],
 ]);
 
 export const TENANT_BILLING = table<TenantBillingRecord>('tenant_billing', [
-  ['tenantId', 'tenant_id', 'text'],
-  ['subscriptionId', 'subscription_id', 'text'],
-  ['subscriptionStatus', 'subscription_status', 'text'],
-  ['interval', 'billing_interval', 'text'],
-  ['lockedRates', 'locked_rates', 'json'],
-  ['lockedUntil', 'locked_until', 'time'],
-  ['addonSeats', 'addon_seats', 'number'],
-  ['planHistory', 'plan_history', 'json'],
-  ['subscriptionEventAt', 'subscription_event_at', 'time'],
+  ['tenantId', 'tenant_id', 'text', B],
+  ['subscriptionId', 'subscription_id', 'text', N],
+  ['subscriptionStatus', 'subscription_status', 'text', N],
+  ['interval', 'billing_interval', 'text', N],
+  ['lockedRates', 'locked_rates', 'json', N],
+  ['lockedUntil', 'locked_until', 'time', N],
+  ['addonSeats', 'addon_seats', 'number', { type: 'int32', default: '0' }],
+  ['planHistory', 'plan_history', 'json', N],
+  ['subscriptionEventAt', 'subscription_event_at', 'time', N],
   ['updatedAt', 'updated_at', 'time'],
 ]);
 
 export const METER_OUTBOX = table<MeterOutboxRecord>('meter_event_outbox', [
-  ['identifier', 'identifier', 'text'],
-  ['tenantId', 'tenant_id', 'text'],
+  ['identifier', 'identifier', 'text', B],
+  ['tenantId', 'tenant_id', 'text', B],
   ['period', 'period', 'text'],
   ['meter', 'meter', 'text'],
   ['eventName', 'event_name', 'text'],
   ['customerId', 'customer_id', 'text'],
   ['value', 'value', 'number'],
-  ['occurredAt', 'occurred_at', 'time'],
+  ['occurredAt', 'occurred_at', 'time', N],
   ['createdAt', 'created_at', 'time'],
-  ['sentAt', 'sent_at', 'time'],
+  ['sentAt', 'sent_at', 'time', N],
 ]);
 
-export const FLOWS = table<FlowRecord>('flows', [...tenantScoped, ['name', 'name', 'text'], ['steps', 'steps', 'json'], ...stamped]);
+export const FLOWS = table<FlowRecord>('flows', [...scopedIds, ['name', 'name', 'text'], ['steps', 'steps', 'json'], ...stamped]);
 
 export const FLOW_RUNS = table<FlowRunRecord>('flow_runs', [
-  ...tenantScoped,
-  ['flowId', 'flow_id', 'text'],
-  ['conversationId', 'conversation_id', 'text'],
+  ...scopedIds,
+  ['flowId', 'flow_id', 'text', B],
+  ['conversationId', 'conversation_id', 'text', N],
   ['status', 'status', 'text'],
-  ['draft', 'draft', 'text'],
+  ['draft', 'draft', 'text', N],
   ['createdAt', 'created_at', 'time'],
-  ['draftedAt', 'drafted_at', 'time'],
-  ['completedAt', 'completed_at', 'time'],
+  ['draftedAt', 'drafted_at', 'time', N],
+  ['completedAt', 'completed_at', 'time', N],
 ]);
 
 export const TICKETS = table<TicketRecord>('tickets', [
-  ...tenantScoped,
+  ...scopedIds,
   ['subject', 'subject', 'text'],
   ['body', 'body', 'text'],
   ['priority', 'priority', 'text'],
   ['status', 'status', 'text'],
-  ['conversationId', 'conversation_id', 'text'],
-  ['visitorId', 'visitor_id', 'text'],
+  ['conversationId', 'conversation_id', 'text', BN],
+  ['visitorId', 'visitor_id', 'text', BN],
   ['dueAt', 'due_at', 'time'],
-  ['breachedAt', 'breached_at', 'time'],
-  ['closedAt', 'closed_at', 'time'],
+  ['breachedAt', 'breached_at', 'time', N],
+  ['closedAt', 'closed_at', 'time', N],
   ...stamped,
 ]);
 
 export const TICKET_COMMENTS = table<TicketComment>('ticket_comments', [
-  ...tenantScoped,
-  ['ticketId', 'ticket_id', 'text'],
+  ...scopedIds,
+  ['ticketId', 'ticket_id', 'text', B],
   ['body', 'body', 'text'],
   ['author', 'author', 'text'],
   ['createdAt', 'created_at', 'time'],
 ]);
 
 export const PERSONAS = table<PersonaRecord>('personas', [
-  ...tenantScoped,
+  ...scopedIds,
   ['name', 'name', 'text'],
   ['tone', 'tone', 'text'],
   ['instructions', 'instructions', 'text'],
-  ['locale', 'locale', 'text'],
+  ['locale', 'locale', 'text', N],
   ...stamped,
 ]);
 
-export const VISITORS = table<VisitorRecord>('visitors', [...tenantScoped, ['name', 'name', 'text'], ['email', 'email', 'text'], ...stamped]);
+export const VISITORS = table<VisitorRecord>('visitors', [...scopedIds, ['name', 'name', 'text', N], ['email', 'email', 'text', N], ...stamped]);
 
 export const CUSTOMERS = table<CustomerRecord>('customers', [
-  ...tenantScoped,
+  ...scopedIds,
   ['name', 'name', 'text'],
-  ['domain', 'domain', 'text'],
-  ['externalId', 'external_id', 'text'],
-  ['notes', 'notes', 'text'],
+  ['domain', 'domain', 'text', N],
+  ['externalId', 'external_id', 'text', N],
+  ['notes', 'notes', 'text', { default: "''" }],
   ...stamped,
 ]);
 
 export const CUSTOM_HOSTNAMES = table<CustomHostnameRecord>('custom_hostnames', [
-  ['id', 'id', 'text'],
-  ['tenantId', 'tenant_id', 'text'],
+  ['id', 'id', 'text', B],
+  ['tenantId', 'tenant_id', 'text', B],
   ['hostname', 'hostname', 'text'],
   ['status', 'status', 'text'],
-  ['edgeHostnameId', 'edge_hostname_id', 'text'],
+  ['edgeHostnameId', 'edge_hostname_id', 'text', N],
   ['txtName', 'txt_name', 'text'],
   ['txtValue', 'txt_value', 'text'],
-  ['verificationError', 'verification_error', 'text'],
-  ['verificationDetail', 'verification_detail', 'text'],
+  ['verificationError', 'verification_error', 'text', N],
+  ['verificationDetail', 'verification_detail', 'text', N],
   ['statusChangedAt', 'status_changed_at', 'time'],
-  ['lastCheckedAt', 'last_checked_at', 'time'],
+  ['lastCheckedAt', 'last_checked_at', 'time', N],
   ...stamped,
 ]);
 
 export const TENANT_TOMBSTONES = table<TenantTombstone>('tenant_tombstones', [
   ['slug', 'slug', 'text'],
   ['tenantId', 'tenant_id', 'text'],
-  ['hostnames', 'hostnames', 'json'],
+  ['hostnames', 'hostnames', 'json', { default: "'[]'" }],
   ['erasedAt', 'erased_at', 'time'],
-  ['purgedAt', 'purged_at', 'time'],
-  ['purgeAttemptedAt', 'purge_attempted_at', 'time'],
+  ['purgedAt', 'purged_at', 'time', N],
+  ['purgeAttemptedAt', 'purge_attempted_at', 'time', N],
 ]);
 
 export const IDEMPOTENCY_KEYS = table<IdempotencyRecord>('idempotency_keys', [
-  ['tenantId', 'tenant_id', 'text'],
+  ['tenantId', 'tenant_id', 'text', B],
   ['key', 'key', 'text'],
   ['fingerprint', 'fingerprint', 'text'],
-  ['response', 'response', 'json'],
+  ['response', 'response', 'json', N],
   ['createdAt', 'created_at', 'time'],
   ['expiresAt', 'expires_at', 'time'],
 ]);
