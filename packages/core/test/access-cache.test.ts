@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine, type Principal } from '@panya/core';
+import { createEngine, type Engine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { engineInternals } from '@panya/core/testing';
+
+type Principal = Parameters<Engine['access']['resolve']>[0];
 
 /** Two engines over one database file: two processes (or nodes), each resolving requests with what it read before. */
 describe('tenant and workspace resolution, kept while the tenant version holds', () => {
