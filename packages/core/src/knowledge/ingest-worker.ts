@@ -1,3 +1,4 @@
+import { isStoreBusy } from '../errors.js';
 import type { Logger } from '../ports/system.js';
 import type { DocumentStatus, Scope, Store } from '../ports/store.js';
 import type { IngestService } from './ingest.js';
@@ -65,7 +66,10 @@ export function createIngestWorker(ingest: IngestService, store: Store, options:
       try {
         worked = (await ingest.processBatch()).length > 0;
       } catch (error) {
-        options.logger.error('ingest worker round failed', { error: error instanceof Error ? error.message : String(error) });
+        const message = error instanceof Error ? error.message : String(error);
+        // A lock held past a whole lease (another process's long write) is load, not a fault: the next round tries again.
+        if (isStoreBusy(error)) options.logger.warn('ingest worker round waited a whole lease for the write lock; trying again', { error: message });
+        else options.logger.error('ingest worker round failed', { error: message });
       }
       settled();
       options.onRound?.();
