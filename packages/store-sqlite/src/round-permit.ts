@@ -39,9 +39,13 @@ export function ingestRoundPermit(path: string, slots: number): RoundPermit {
       if (held?.inTransaction) held.exec('COMMIT');
       held = null;
     },
+    /** Closes the slots' files (a later `tryAcquire` opens them again). */
     close() {
       this.release();
-      for (const db of connections) db?.close();
+      for (const [slot, db] of connections.entries()) {
+        db?.close();
+        connections[slot] = null;
+      }
     },
   };
 }

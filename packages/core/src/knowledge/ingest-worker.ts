@@ -75,9 +75,10 @@ export function createIngestWorker(ingest: IngestService, store: Store, options:
   async function loop() {
     while (!stopped) {
       let worked = false;
-      // Another worker runs a round: it drains the queue, this one looks again at its next poll.
-      const turn = options.permit ? options.permit.tryAcquire() : true;
+      let turn = false;
       try {
+        // Another worker runs a round: it drains the queue, this one looks again at its next poll.
+        turn = options.permit ? options.permit.tryAcquire() : true;
         if (turn) worked = (await ingest.processBatch()).length > 0;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
