@@ -14,6 +14,11 @@ export interface IngestThreadData {
   /** This process's lease holder; each thread adds its own number. */
   holder?: { node: string; incarnation: string };
   thread?: number;
+  /**
+   * Rounds at a time on a SQLite file, whichever process or thread runs them: a cluster's
+   * workers each start their threads, yet together run as many rounds as one process would.
+   */
+  roundsPerFile?: number;
 }
 
 runAsBackgroundThread();
@@ -27,6 +32,7 @@ const engine = await openEngine({
   env,
   embedder: data.embedder,
   onRound: () => parentPort!.postMessage('progress'),
+  ...(data.roundsPerFile ? { ingestRoundsPerFile: data.roundsPerFile } : {}),
   ...(data.holder ? { ingestHolder: { ...data.holder, worker: `t${data.thread ?? 0}` } } : {}),
 });
 await engine.start();

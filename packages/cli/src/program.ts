@@ -176,7 +176,7 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
 
       // Indexing runs in worker threads with their own connections (an in-memory database cannot be shared).
       const threads = db === ':memory:' ? 0 : env.PANYA_INGEST_THREADS;
-      const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder }, threads, logger) : undefined;
+      const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder, roundsPerFile: threads }, threads, logger) : undefined;
       const engine = await createPanyaFromEnv(serveEnv, { db, logger, notice: slot === null ? io.err : () => {}, embedder, edge, payments, ingestHolder: holder, ...(ingestRunner ? { ingestRunner } : {}) });
       const keyFile = demoKeyFile(db);
       const demoKeyOptions = { ...(keyFile ? { keyFile } : {}), ...(env.PANYA_DEMO_KEY ? { key: env.PANYA_DEMO_KEY } : {}) };

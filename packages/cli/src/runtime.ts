@@ -7,7 +7,7 @@ import { createStripePaymentProcessor, isStripeConfigError, stripeConfigFromEnv 
 import { apiHostnamesOf, ConfigError } from './config.js';
 import type { EnvConfig } from './config.js';
 import { selectEmbedder } from './embedder.js';
-import { openSqliteStore } from '@panya/store-sqlite';
+import { ingestRoundPermit, openSqliteStore, SqliteStore } from '@panya/store-sqlite';
 import pino from 'pino';
 import pinoPretty from 'pino-pretty';
 
@@ -55,6 +55,8 @@ export interface OpenEngineOptions {
   payments?: PaymentsFromEnv;
   /** Who this process's ingest leases name (`serve` only: a restart reclaims the previous run's). */
   ingestHolder?: IngestOptions['holder'];
+  /** A SQLite file's ingest rounds at a time, among all its processes and threads (`serve`'s ingest threads). */
+  ingestRoundsPerFile?: number;
   /**
    * A SQLite connection that serves requests while ingest threads write: they checkpoint the WAL,
    * it does not, and uploads are written by a thread of their own.
@@ -63,7 +65,7 @@ export interface OpenEngineOptions {
 }
 
 /** Opens the store behind `--db` and wires the engine. */
-export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, payments, notice, serving }: OpenEngineOptions): Promise<Engine> {
+export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, ingestRoundsPerFile, payments, notice, serving }: OpenEngineOptions): Promise<Engine> {
   const log = logger ?? silentLogger;
   if (env) {
     // One budget per process: `serve` shares the default between its workers.
@@ -82,6 +84,7 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
   async function wire(store: Store): Promise<Engine> {
     const chosen = embedder && env ? await selectEmbedder(embedder, env, store, log) : undefined;
     const generator = env?.PANYA_GENERATOR === 'openai' ? await openAIGenerator(env) : undefined;
+    const permit = ingestRoundsPerFile && store instanceof SqliteStore && !store.db.memory && !store.db.name.startsWith('file:') ? ingestRoundPermit(store.db.name, ingestRoundsPerFile) : undefined;
     return createEngine({
       store,
       logger: log,
@@ -90,7 +93,7 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
       ...(generator && env?.PANYA_CONTEXTUALIZE ? { contextualizer: generator } : {}),
       ...(ingestRunner ? { ingestRunner } : {}),
       ...(ingestHolder ? { holder: { node: ingestHolder.node, incarnation: ingestHolder.incarnation } } : {}),
-      ...(onRound || ingestHolder ? { ingest: { ...(onRound ? { onRound } : {}), ...(ingestHolder ? { holder: ingestHolder } : {}) } } : {}),
+      ...(onRound || ingestHolder || permit ? { ingest: { ...(onRound ? { onRound } : {}), ...(ingestHolder ? { holder: ingestHolder } : {}), ...(permit ? { permit } : {}) } } : {}),
       ...(edge ? { edge: edge.provider, ...(edge.target ? { edgeTarget: edge.target } : {}) } : {}),
       ...(env?.PANYA_HELP_HOST ? { helpHost: parseHelpHost(env.PANYA_HELP_HOST) } : {}),
       ...(env ? { apiHostnames: apiHostnamesOf(env), reservedHostnames: env.PANYA_RESERVED_HOSTNAMES } : {}),

@@ -40,7 +40,7 @@ import { createErasureService } from './hostnames/erasure.js';
 import type { HelpHost } from './hostnames/help-center-rules.js';
 import type { EdgeProvider } from './hostnames/ports/edge.js';
 import { CONTEXTUALIZATION_METER, createIngestService, type IngestOptions, type IngestService } from './knowledge/ingest.js';
-import { createIngestWorker, type IngestRunner, type IngestWorker } from './knowledge/ingest-worker.js';
+import { createIngestWorker, type IngestRunner, type IngestWorker, type RoundPermit } from './knowledge/ingest-worker.js';
 import { createSearchService, type SearchOptions } from './search/search.js';
 import { createApi, type Api } from './api/api.js';
 import { OPERATIONS, type Operation } from './api/index.js';
@@ -66,7 +66,7 @@ export interface EngineOptions {
   ids?: Ids;
   logger?: Logger;
   search?: SearchOptions;
-  ingest?: IngestOptions & { pollMs?: number; onRound?: () => void };
+  ingest?: IngestOptions & { pollMs?: number; onRound?: () => void; permit?: RoundPermit };
   /** Runs the ingest queue off this thread (e.g. `panya serve`'s worker threads); default: in-process. */
   ingestRunner?: IngestRunner;
   /** Defaults to the extractive generator (no model). */
@@ -220,6 +220,7 @@ export function createEngine(options: EngineOptions): Engine {
     logger,
     ...(options.ingest?.pollMs ? { pollMs: options.ingest.pollMs } : {}),
     ...(options.ingest?.onRound ? { onRound: options.ingest.onRound } : {}),
+    ...(options.ingest?.permit ? { permit: options.ingest.permit } : {}),
     ...(options.ingestRunner ? { runner: options.ingestRunner } : {}),
   });
   // With a runner, `?wait=true` waits for it rather than indexing on the request thread.

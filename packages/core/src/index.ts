@@ -62,7 +62,7 @@ export { INLINE_EVAL_QUESTIONS, MAX_EVAL_QUESTIONS, type EvalRunView, type EvalS
 export { MAX_CURATED_ANSWERS, type CuratedAnswerService, type CuratedMark } from './answers/curated-answers.js';
 export { countWordTokens } from './knowledge/chunker.js';
 export { embeddingText, type IngestOptions, lexicalFields } from './knowledge/ingest.js';
-export { type IngestRunner } from './knowledge/ingest-worker.js';
+export { type IngestRunner, type RoundPermit } from './knowledge/ingest-worker.js';
 export { defaultSearchWeights, SEARCH_CACHE_BYTES, SEARCH_CACHE_TTL_MS, type SearchOptions, type SearchWeights } from './search/search.js';
 export { segmentWords, tokenize, TOKENIZER_VERSION } from './text/tokenizer.js';
 export { JOB_NAMES, type JobContext, JOBS, workspaceCleanup } from './jobs/index.js';

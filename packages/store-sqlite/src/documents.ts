@@ -23,11 +23,16 @@ export class SqliteDocuments extends SqlDocuments {
   /**
    * The claim holds the write lock only to mark the rows (up to `maxBytes` of content: SQLite
    * rewrites each whole row); their content is read afterwards, as any reader reads. A document
-   * edited in between has a new revision and is pending again: that claim is dropped.
+   * edited in between has a new revision and is pending again: that claim is dropped. An UPDATE
+   * takes the write lock even when it matches nothing, so idle workers polling the queue would
+   * each queue for the lock behind uploads and commits: a read (on `documents_queue`) asks first.
    */
   async claimForIndexing({ now, leaseUntil, limit, ids, holder, maxBytes }: ClaimOptions) {
     const table = this.rows.ref;
     const only = ids ? sql` AND id ${sql.in(ids)}` : sql.empty;
+    const claimable = sql`${QUEUED} AND (status = 'pending' OR (status = 'indexing' AND lease_until < ${now}))${only}`;
+    const { rows: waiting } = await this.driver.query(sql`SELECT 1 AS queued FROM ${table} WHERE ${claimable} LIMIT 1`);
+    if (waiting.length === 0) return [];
     const withinBytes = maxBytes == null ? sql.raw('1 = 1') : sql`place = 1 OR running <= ${maxBytes}`;
     const { rows: claimed } = await this.driver.query(
       // Round-robin across tenants: every tenant's oldest document comes before anyone's second.
@@ -40,7 +45,7 @@ export class SqliteDocuments extends SqlDocuments {
                 SELECT q.id, q.turn, q.updated_at, octet_length(d.content_md) AS size
                 FROM (
                   SELECT id, updated_at, ROW_NUMBER() OVER (PARTITION BY tenant_id ORDER BY updated_at) AS turn FROM ${table}
-                  WHERE ${QUEUED} AND (status = 'pending' OR (status = 'indexing' AND lease_until < ${now}))${only}
+                  WHERE ${claimable}
                   ORDER BY turn, updated_at LIMIT ${limit}) q
                 JOIN ${table} d ON d.id = q.id))
             WHERE ${withinBytes})

@@ -3,3 +3,4 @@ export { DEFAULT_LEXICAL_WEIGHTS, SqliteSearchIndex, type LexicalWeights } from 
 export { migrations } from './migrations.js';
 export { WORKSPACE_CASCADE, workspaceScopedTables, type CascadeStep } from './workspace-cascade.js';
 export { DEFAULT_VECTOR_INDEX_THRESHOLD, type VectorIndexOptions } from './vector-index.js';
+export { ingestRoundPermit } from './round-permit.js';

@@ -1,3 +1,4 @@
+import { isStoreBusy } from '../errors.js';
 import type { Logger } from '../ports/system.js';
 import type { DocumentStatus, Scope, Store } from '../ports/store.js';
 import type { IngestService } from './ingest.js';
@@ -15,6 +16,18 @@ export interface IngestWorkerOptions {
   onRound?: () => void;
   /** Runs the queue elsewhere (worker threads): this worker then only wakes it and hears its progress. */
   runner?: IngestRunner;
+  /** Shared with the other workers on the database: a round runs only while holding it. */
+  permit?: RoundPermit;
+}
+
+/**
+ * Lets only so many ingest rounds run at a time among workers that share a database (e.g. one
+ * SQLite file's processes). Taking it never waits: a worker without it waits for its next poll.
+ */
+export interface RoundPermit {
+  tryAcquire(): boolean;
+  release(): void;
+  close(): void;
 }
 
 /**
@@ -62,10 +75,18 @@ export function createIngestWorker(ingest: IngestService, store: Store, options:
   async function loop() {
     while (!stopped) {
       let worked = false;
+      let turn = false;
       try {
-        worked = (await ingest.processBatch()).length > 0;
+        // Another worker runs a round: it drains the queue, this one looks again at its next poll.
+        turn = options.permit ? options.permit.tryAcquire() : true;
+        if (turn) worked = (await ingest.processBatch()).length > 0;
       } catch (error) {
-        options.logger.error('ingest worker round failed', { error: error instanceof Error ? error.message : String(error) });
+        const message = error instanceof Error ? error.message : String(error);
+        // A lock held past a whole lease (another process's long write) is load, not a fault: the next round tries again.
+        if (isStoreBusy(error)) options.logger.warn('ingest worker round waited a whole lease for the write lock; trying again', { error: message });
+        else options.logger.error('ingest worker round failed', { error: message });
+      } finally {
+        if (turn) options.permit?.release();
       }
       settled();
       options.onRound?.();
@@ -96,6 +117,7 @@ export function createIngestWorker(ingest: IngestService, store: Store, options:
       wake.abort();
       await running;
       running = null;
+      options.permit?.close();
     },
 
     alive() {

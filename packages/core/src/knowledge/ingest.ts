@@ -5,7 +5,7 @@ import { DOCUMENT_STATUSES, type DocumentStatus, type IndexingClaim, type Scope 
 import { chunkMarkdown } from './chunker.js';
 import { lexicalWork } from '../search/lexical-index.js';
 import { tokenize, TOKENIZER_VERSION } from '../text/tokenizer.js';
-import { EmbedderMismatchError } from '../errors.js';
+import { EmbedderMismatchError, isStoreBusy } from '../errors.js';
 import { embedInBatches } from '../search/embedder-batches.js';
 import { embeddingText } from '../search/embedding-text.js';
 import type { ServiceDeps } from '../context.js';
@@ -31,6 +31,9 @@ export interface IngestOptions {
 const REBUILD_BATCH = 64;
 /** Catch-up passes for chunks written during a rebuild before it gives up (and keeps what it staged). */
 const REBUILD_ROUNDS = 5;
+
+/** Between tries of an ingest write the store gave up on for a held lock (each try waited the store's own lock wait). */
+const LOCK_RETRY_PAUSE_MS = 25;
 
 /** Ingest leases last this long unless renewed: a crashed holder's documents are free again within it. */
 export const INGEST_LEASE_MS = 30_000;
@@ -81,12 +84,33 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
   function renewWhileWorking(claimed: readonly string[]): () => void {
     const timer = setInterval(() => {
       const until = new Date(clock.now().getTime() + leaseMs).toISOString();
-      store.documents.renewLeases(holder, claimed, until).catch((error: unknown) => logger.warn('ingest lease renewal failed', { error: error instanceof Error ? error.message : String(error) }));
+      // A renewal that met a held lock is tried again at the next tick, well within the lease.
+      store.documents.renewLeases(holder, claimed, until).catch((error: unknown) => (isStoreBusy(error) ? logger.debug : logger.warn)('ingest lease renewal failed', { error: readableError(error) }));
     }, Math.max(1_000, Math.floor(leaseMs / 3)));
     timer.unref?.();
     return () => clearInterval(timer);
   }
   let indexChecked = false;
+
+  /**
+   * Ingest's writes wait for the lock for as long as a claim lasts, however long the store's own
+   * wait: they are background work no request waits on, they share one lock with uploads, other
+   * workers' commits and other processes, and a low-priority thread can miss it for seconds on a
+   * busy machine. A round given up for a lock wait would leave its documents leased and unindexed
+   * until the lease expires, its work thrown away.
+   */
+  async function patiently<T>(write: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + leaseMs;
+    for (;;) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!isStoreBusy(error) || Date.now() >= deadline) throw error;
+        logger.debug('ingest waits for the write lock', { error: readableError(error) });
+        await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_PAUSE_MS));
+      }
+    }
+  }
 
   /** The index must hold vectors of this embedder only; an empty index adopts it. */
   async function ensureIndexInfo(): Promise<void> {
@@ -149,12 +173,14 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
 
   async function commit(doc: PreparedDoc, vectors: (Float32Array | null)[]): Promise<void> {
     const at = clock.now().toISOString();
-    await store.transaction(async (tx) => {
-      const chunks = doc.chunks.map((c, i) => ({ ...c, vector: vectors[i]! }));
-      // Write chunks only while the claim is current; an edit meanwhile leaves the document queued.
-      const current = await tx.documents.completeIndexing(doc.scope, doc.claim.doc.id, doc.claim.revision, { status: 'indexed' }, at);
-      if (current) await tx.search.replaceDocumentChunks(doc.scope, doc.claim.doc.id, chunks);
-    });
+    await patiently(() =>
+      store.transaction(async (tx) => {
+        const chunks = doc.chunks.map((c, i) => ({ ...c, vector: vectors[i]! }));
+        // Write chunks only while the claim is current; an edit meanwhile leaves the document queued.
+        const current = await tx.documents.completeIndexing(doc.scope, doc.claim.doc.id, doc.claim.revision, { status: 'indexed' }, at);
+        if (current) await tx.search.replaceDocumentChunks(doc.scope, doc.claim.doc.id, chunks);
+      }),
+    );
   }
 
   async function fail(doc: PreparedDoc | IndexingClaim, error: unknown): Promise<void> {
@@ -162,7 +188,7 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
     const scope = { tenantId: claim.doc.tenantId, workspaceId: claim.doc.workspaceId };
     const message = readableError(error);
     logger.warn('ingest failed', { documentId: claim.doc.id, error: message });
-    await store.documents.completeIndexing(scope, claim.doc.id, claim.revision, { status: 'failed', error: message }, clock.now().toISOString());
+    await patiently(() => store.documents.completeIndexing(scope, claim.doc.id, claim.revision, { status: 'failed', error: message }, clock.now().toISOString()));
   }
 
   /**
@@ -180,6 +206,8 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
         // A merge can fill the next tier: a few rounds at most (one per tier).
         for (let round = 0; round < 8 && (await store.search.mergeSegments(scope)) > 0; round++);
       } catch (error) {
+        // Merging is optional work: behind a held lock it waits for the next batch.
+        if (isStoreBusy(error)) continue;
         logger.warn('segment merge failed', { tenantId: scope.tenantId, workspaceId: scope.workspaceId, error: readableError(error) });
       }
     }
@@ -240,15 +268,20 @@ export function createIngestService(deps: IngestDeps, options: IngestOptions = {
     /** Claims and indexes one batch of queued documents; returns their ids (empty when the queue is empty). */
     async processBatch(only?: readonly string[]): Promise<string[]> {
       await ensureIndexInfo();
-      const now = clock.now();
-      const claims = await store.documents.claimForIndexing({
-        now: now.toISOString(),
-        leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
-        limit: batchSize,
-        maxBytes: MAX_INGEST_CLAIM_BYTES,
-        ...(only ? { ids: only } : {}),
-        holder,
-      });
+      // The lease counts from the try that claims, however long the lock was waited for. A request
+      // indexing its own documents (`only`, `?wait=true` in-process) keeps the store's lock wait.
+      const claim = () => {
+        const now = clock.now();
+        return store.documents.claimForIndexing({
+          now: now.toISOString(),
+          leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+          limit: batchSize,
+          maxBytes: MAX_INGEST_CLAIM_BYTES,
+          ...(only ? { ids: only } : {}),
+          holder,
+        });
+      };
+      const claims = only ? await claim() : await patiently(claim);
       if (claims.length === 0) return [];
       const stop = renewWhileWorking(claims.map((c) => c.doc.id));
       try {
