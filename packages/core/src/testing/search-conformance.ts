@@ -298,7 +298,7 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
         const refs = new Map((await store.documents.getRefs(scope, read.map((c) => c.documentId))).map((d) => [d.id, d]));
         return read.map((c) => ({ ...c, document: refs.has(c.documentId) ? { url: refs.get(c.documentId)!.url, audiences: refs.get(c.documentId)!.audiences } : null }));
       };
-      const byId = (rows: { id: string }[]) => [...rows].sort((x, y) => (x.id < y.id ? -1 : 1));
+      const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((x, y) => (x.id < y.id ? -1 : 1));
       const got = byId(await store.search.getResultChunks(s.scopeA, ids));
       expect(got).toEqual(byId(await expected(s.scopeA)));
       expect(got.map((c) => c.document?.url ?? null)).toEqual(byId([...chunks.map((c) => ({ id: c.id, url: c.documentId === linked.id ? 'https://help.test/refunds' : null })), ...legacy.map((id) => ({ id, url: null }))]).map((c) => c.url));
