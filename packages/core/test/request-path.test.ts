@@ -18,6 +18,10 @@ describe('per-request helpers', () => {
     const plain = 'Refunds take 7 days (business days only) & cost nothing.';
     expect(plainText(plain)).toBe(plain);
     expect(plainText('See [the policy](javascript:alert(1)) <img src=x onerror=alert(1)>now')).toBe('See the policy now');
+    // Brackets alone (citations) are kept; a link, image or reference definition beside them is not.
+    const cited = 'Shown in mice [12], [13–15] and (in vitro) [16].';
+    expect(plainText(cited)).toBe(cited);
+    expect(plainText('Cited [1] and ![a chart](x.png) then [docs][d]\n[d]: https://x.test\nend')).toBe('Cited [1] and a chart then [docs][d]\n\nend');
   });
 
   it('random base62 strings use the whole alphabet and never repeat', () => {

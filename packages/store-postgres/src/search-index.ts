@@ -1,4 +1,4 @@
-import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, Scope, SearchCapabilities, SearchIndex, SegmentRead } from '@panya/core';
+import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex, SegmentRead } from '@panya/core';
 import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights } from '@panya/core';
 import { json, type Conn, type Names, type Row } from './database.js';
 
@@ -568,6 +568,18 @@ export class PgSearchIndex implements SearchIndex {
       [scope.tenantId, scope.workspaceId, ids],
     );
     return rows.map(toChunk);
+  }
+
+  /** getChunks with each chunk's document (same scope) joined: one statement for a search's results. */
+  async getResultChunks(scope: Scope, ids: readonly string[]): Promise<ResultChunk[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query(
+      `SELECT ${CHUNK_COLUMNS}, d.id AS doc_id, d.url AS doc_url, d.audiences AS doc_audiences FROM ${this.chunks} c
+       LEFT JOIN ${this.n.t('documents')} d ON d.tenant_id = c.tenant_id AND d.id = c.document_id AND d.workspace_id = $2
+       WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND c.id = ANY($3::text[])`,
+      [scope.tenantId, scope.workspaceId, ids],
+    );
+    return rows.map((r) => ({ ...toChunk(r), document: r.doc_id == null ? null : { url: (r.doc_url as string | null) ?? null, audiences: json(r.doc_audiences) } }));
   }
 
   async nextChunk(scope: Scope, chunkId: string) {

@@ -1,4 +1,4 @@
-import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
+import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
 import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
 import { TRIGRAM_FOLD, TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramMatch, trigramText } from './trigram-table.js';
@@ -584,6 +584,22 @@ export class SqliteSearchIndex implements SearchIndex {
         .get('SELECT c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)')
         .all(JSON.stringify(ids), scope.tenantId, scope.workspaceId) as Row[];
       return rows.map(toChunk);
+    });
+  }
+
+  /** getChunks with each chunk's document (same scope) joined: one statement for a search's results. */
+  getResultChunks(scope: Scope, ids: readonly string[]) {
+    return this.run(() => {
+      if (ids.length === 0) return [];
+      const rows = this.sql
+        .get(
+          'SELECT c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text, d.id AS doc_id, d.url AS doc_url, d.audiences AS doc_audiences FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value LEFT JOIN documents d ON d.id = c.document_id AND d.tenant_id = c.tenant_id AND d.workspace_id = ? WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)',
+        )
+        .all(JSON.stringify(ids), scope.workspaceId, scope.tenantId, scope.workspaceId) as Row[];
+      return rows.map((r): ResultChunk => ({
+        ...toChunk(r),
+        document: r.doc_id == null ? null : { url: (r.doc_url as string | null) ?? null, audiences: JSON.parse(r.doc_audiences as string) as string[] },
+      }));
     });
   }
 

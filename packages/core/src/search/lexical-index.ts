@@ -394,7 +394,7 @@ export class LexicalIndex {
       for (const key of pairs) add(key, this.weights.proximity, true);
     }
 
-    const hits = topK(touched, scores, this.ids, limit).map((d) => ({ chunkId: this.ids[d]!, score: scores[d]! }));
+    const hits = topK(touched, touched.length, scores, this.ids, limit).map((d) => ({ chunkId: this.ids[d]!, score: scores[d]! }));
     for (const d of touched) {
       scores[d] = 0;
       seen[d] = 0;
@@ -403,35 +403,56 @@ export class LexicalIndex {
   }
 }
 
-/** The `limit` best of `candidates` by score (then id), best first, through a bounded min-heap. */
-export function topK(candidates: number[], scores: Float64Array, ids: readonly string[], limit: number): number[] {
-  const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && ids[a]! > ids[b]!);
-  const heap: number[] = [];
-  const siftDown = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
-      if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
-    }
-  };
-  for (const d of candidates) {
-    if (heap.length < limit) {
-      heap.push(d);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (!worse(heap[i]!, heap[parent]!)) break;
-        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-        i = parent;
-      }
-    } else if (worse(heap[0]!, d)) {
-      heap[0] = d;
-      siftDown(0);
-    }
+/** Scratch for topK's scores (grown as needed; a search runs to its end before another starts). */
+let selectScratch = new Float64Array(1024);
+
+/**
+ * The `limit` best of the first `count` `candidates` by score (then id), best first. The
+ * `limit`-th best score is selected in linear time (quickselect over a copy of the scores); only
+ * the candidates scoring at least that are then sorted.
+ */
+export function topK(candidates: ArrayLike<number>, count: number, scores: Float64Array, ids: readonly string[], limit: number): number[] {
+  const better = (a: number, b: number) => (scores[a] === scores[b] ? (ids[a]! < ids[b]! ? -1 : 1) : scores[b]! - scores[a]!);
+  if (count <= 0 || limit <= 0) return [];
+  if (count <= limit) return Array.from({ length: count }, (_, i) => candidates[i]!).sort(better);
+  if (selectScratch.length < count) selectScratch = new Float64Array(Math.max(count, 2 * selectScratch.length));
+  const values = selectScratch;
+  for (let i = 0; i < count; i++) values[i] = scores[candidates[i]!]!;
+  const kth = kthLargest(values, count, limit - 1);
+  const best: number[] = [];
+  const tied: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const d = candidates[i]!;
+    const score = scores[d]!;
+    if (score > kth) best.push(d);
+    else if (score === kth) tied.push(d);
   }
-  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+  // Of the chunks scoring exactly the cut, the lowest ids fill the places left.
+  if (best.length + tied.length > limit) tied.sort(better).length = limit - best.length;
+  for (const d of tied) best.push(d);
+  return best.sort(better);
+}
+
+/** The `k`-th largest (from 0) of the first `n` values; reorders them (Hoare's selection). */
+function kthLargest(values: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return values[k]!;
+  }
+  return values[k]!;
 }

@@ -174,6 +174,8 @@ function readVarints(data: Uint8Array, at: number, out: Uint32Array, into: numbe
 /** Keys (and terms) per entry of a segment's block indexes: a lookup reads at most this many varints to its entry. */
 const BLOCK = 64;
 const blocks = (n: number) => Math.floor(n / BLOCK) + 1;
+/** Terms per entry of the pair index a segment reads at its first pair lookup (see readPairSteps). */
+const PAIR_STEP = 8;
 
 /** Where the last `varintAt` ended. */
 let varintEnd = 0;
@@ -257,6 +259,7 @@ export class LexicalSegment {
   private from = 0;
   private to = 0;
   private numbers: Map<string, number> | null = null;
+  private pairSteps: Uint32Array | null = null;
 
   /** Whether `data` is of the format segments are written in now (older readable ones are rewritten by a merge). */
   static current(data: Uint8Array): boolean {
@@ -309,7 +312,9 @@ export class LexicalSegment {
     this.terms = T!;
     this.size = docs!;
     const decoded = this.lengths.byteLength + this.group.byteLength + this.termOffsets.byteLength + this.pairBlocks.byteLength + this.keyBlocks.byteLength + this.tfs.byteLength;
-    this.bytes = data.byteLength + decoded + this.ids.reduce((s, id) => s + 2 * id.length + 40, 0);
+    // With the pair index (readPairSteps) counted from the start: most segments are searched with pairs.
+    const pairSteps = 12 * (Math.floor(T! / PAIR_STEP) + 1);
+    this.bytes = data.byteLength + decoded + pairSteps + this.ids.reduce((s, id) => s + 2 * id.length + 40, 0);
   }
 
   /** The number of a chunk in this segment (its position), or undefined. */
@@ -341,14 +346,15 @@ export class LexicalSegment {
 
   /** The key of the adjacent pair of term keys a, b, or -1. */
   pair(a: number, b: number): number {
-    const block = Math.floor(a / BLOCK);
-    let pair = this.pairBlocks[3 * block]!;
+    const steps = (this.pairSteps ??= this.readPairSteps());
+    const step = Math.floor(a / PAIR_STEP);
+    let pair = steps[3 * step]!;
     const counts = this.pairCounts;
     const gaps = this.pairGaps;
-    let c = this.pairBlocks[3 * block + 1]!;
-    let g = this.pairBlocks[3 * block + 2]!;
-    // Skip the block's terms before a, and their pairs.
-    for (let t = block * BLOCK; t < a; t++) {
+    let c = steps[3 * step + 1]!;
+    let g = steps[3 * step + 2]!;
+    // Skip the step's terms before a, and their pairs.
+    for (let t = step * PAIR_STEP; t < a; t++) {
       const n = varintAt(counts, c);
       c = varintEnd;
       pair += n;
@@ -363,6 +369,34 @@ export class LexicalSegment {
       if (second > b) return -1;
     }
     return -1;
+  }
+
+  /**
+   * The pair number, pairCounts offset and pairGaps offset before every PAIR_STEP terms: the
+   * stored block index spans BLOCK terms, whose pairs (hundreds, thousands for common terms) a
+   * lookup would otherwise skip one by one. Read at the first pair lookup, from the stored runs.
+   */
+  private readPairSteps(): Uint32Array {
+    const steps = new Uint32Array(3 * (Math.floor(this.terms / PAIR_STEP) + 1));
+    const counts = this.pairCounts;
+    const gaps = this.pairGaps;
+    let pair = 0;
+    let c = 0;
+    let g = 0;
+    for (let t = 0; t <= this.terms; t++) {
+      if (t % PAIR_STEP === 0) {
+        const at = 3 * (t / PAIR_STEP);
+        steps[at] = pair;
+        steps[at + 1] = c;
+        steps[at + 2] = g;
+      }
+      if (t === this.terms) break;
+      const n = varintAt(counts, c);
+      c = varintEnd;
+      pair += n;
+      for (let i = 0; i < n; i++) while (gaps[g++]! >= 0x80);
+    }
+    return steps;
   }
 
   /** Sets `from` and `to` to the byte range of the key's postings. */
@@ -701,8 +735,14 @@ export class SegmentedIndex {
   private readonly liveLength: number;
   private readonly scores: Float64Array;
   private readonly seen: Uint8Array;
-  /** Per chunk (as numbered in `ids`): its length. */
-  private readonly lengths: Int32Array;
+  /** The chunks a query scored so far (the first `touchedCount`), to rank and then reset. */
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
+  /**
+   * Per chunk (as numbered in `ids`): BM25's length normalisation K1 × (1 − B + B × length / avgdl),
+   * the same for every query of an immutable index, so computed once rather than per posting.
+   */
+  private readonly norms: Float64Array;
   /** Scratch for one key's decoded postings (a chunk holds a key once, so `ids.length` suffice). */
   private readonly docs: Int32Array;
   private readonly tfs: Float64Array;
@@ -741,12 +781,17 @@ export class SegmentedIndex {
     this.liveLength = length;
     this.scores = new Float64Array(this.ids.length);
     this.seen = new Uint8Array(this.ids.length);
-    this.lengths = new Int32Array(this.ids.length);
-    parts.forEach((part, s) => this.lengths.set(part.segment.lengths, this.bases[s]));
+    this.touched = new Int32Array(this.ids.length);
+    this.norms = new Float64Array(this.ids.length);
+    const avgdl = count > 0 ? Math.max(length / count, 1) : 1;
+    parts.forEach((part, s) => {
+      const lengths = part.segment.lengths;
+      for (let d = 0, at = this.bases[s]!; d < lengths.length; d++, at++) this.norms[at] = K1 * (1 - B + (B * lengths[d]!) / avgdl);
+    });
     this.docs = new Int32Array(this.ids.length);
     this.tfs = new Float64Array(this.ids.length);
     this.group = Int32Array.from(group);
-    this.bytes = bytes + this.scores.byteLength + this.seen.byteLength + this.group.byteLength + this.lengths.byteLength + this.docs.byteLength + this.tfs.byteLength + 8 * this.ids.length + AUDIENCE_VIEWS_KEPT * this.ids.length;
+    this.bytes = bytes + this.scores.byteLength + this.seen.byteLength + this.touched.byteLength + this.group.byteLength + this.norms.byteLength + this.docs.byteLength + this.tfs.byteLength + 8 * this.ids.length + AUDIENCE_VIEWS_KEPT * this.ids.length;
   }
 
   get size(): number {
@@ -786,46 +831,22 @@ export class SegmentedIndex {
    */
   search(query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number, audiences: readonly string[] | null = null): RankedHit[] {
     if (this.liveCount === 0 || limit <= 0) return [];
-    const { scores, seen, bases } = this;
-    let parts = this.parts;
-    if (audiences !== null) parts = this.visibleParts(audiences);
-    const touched: number[] = [];
-    const avgdl = Math.max(this.liveLength / this.liveCount, 1);
+    const parts = audiences === null ? this.parts : this.visibleParts(audiences);
     const termKeys = new Map<string, Int32Array>();
     const keysOf = (term: string) => {
       let keys = termKeys.get(term);
       if (!keys) {
         const utf8 = encoder.encode(term);
-        keys = Int32Array.from(parts, (p) => p.segment.term(utf8));
+        keys = new Int32Array(parts.length);
+        for (let s = 0; s < parts.length; s++) keys[s] = parts[s]!.segment.term(utf8);
         termKeys.set(term, keys);
       }
       return keys;
     };
 
-    const { docs, tfs, lengths } = this;
-    const add = (keys: Int32Array, weight: number, onlyMatched: boolean) => {
-      // The live postings of every part, decoded once: their count is the document frequency.
-      let df = 0;
-      for (let s = 0; s < parts.length; s++) {
-        const key = keys[s]!;
-        if (key !== -1) df = parts[s]!.segment.decodeLive(key, parts[s]!.live, bases[s]!, docs, tfs, df);
-      }
-      if (df === 0) return;
-      const idf = Math.max(Math.log((this.liveCount - df + 0.5) / (df + 0.5)), 1e-6) * weight;
-      for (let i = 0; i < df; i++) {
-        const d = docs[i]!;
-        if (onlyMatched && seen[d] === 0) continue;
-        const f = tfs[i]!;
-        if (seen[d] === 0) {
-          seen[d] = 1;
-          touched.push(d);
-        }
-        scores[d]! += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * lengths[d]!) / avgdl));
-      }
-    };
-
-    for (const term of query.terms) add(keysOf(term), 1, false);
-    if (this.weights.grams > 0) for (const gram of query.grams ?? []) add(keysOf(gram), this.weights.grams, false);
+    this.touchedCount = 0;
+    for (const term of query.terms) this.add(parts, keysOf(term), 1, false);
+    if (this.weights.grams > 0) for (const gram of query.grams ?? []) this.add(parts, keysOf(gram), this.weights.grams, false);
     if (this.weights.proximity > 0) {
       // As LexicalIndex: each distinct pair once, in order of first appearance.
       const pairs = new Map<string, Int32Array>();
@@ -834,18 +855,55 @@ export class SegmentedIndex {
         if (pairs.has(name)) continue;
         const first = keysOf(a);
         const second = keysOf(b);
-        const keys = Int32Array.from(parts, (p, s) => (first[s] === -1 || second[s] === -1 ? -1 : p.segment.pair(first[s]!, second[s]!)));
-        if (keys.some((k) => k !== -1)) pairs.set(name, keys);
+        const keys = new Int32Array(parts.length);
+        let found = false;
+        for (let s = 0; s < parts.length; s++) {
+          keys[s] = first[s] === -1 || second[s] === -1 ? -1 : parts[s]!.segment.pair(first[s]!, second[s]!);
+          if (keys[s] !== -1) found = true;
+        }
+        if (found) pairs.set(name, keys);
       }
-      for (const keys of pairs.values()) add(keys, this.weights.proximity, true);
+      for (const keys of pairs.values()) this.add(parts, keys, this.weights.proximity, true);
     }
 
-    const hits = topK(touched, scores, this.ids, limit).map((d) => ({ chunkId: this.ids[d]!, score: scores[d]! }));
-    for (const d of touched) {
+    const { scores, seen, touched, touchedCount, ids } = this;
+    const best = topK(touched, touchedCount, scores, ids, limit);
+    const hits: RankedHit[] = new Array(best.length);
+    for (let i = 0; i < best.length; i++) hits[i] = { chunkId: ids[best[i]!]!, score: scores[best[i]!]! };
+    for (let i = 0; i < touchedCount; i++) {
+      const d = touched[i]!;
       scores[d] = 0;
       seen[d] = 0;
     }
     return hits;
+  }
+
+  /**
+   * Adds one key's BM25 (times `weight`) to the chunks holding it; `onlyMatched`: to chunks a term
+   * matched already. The live postings of every part are decoded once: their count is the
+   * document frequency.
+   */
+  private add(parts: readonly SegmentPart[], keys: Int32Array, weight: number, onlyMatched: boolean): void {
+    const { docs, tfs, scores, seen, touched, norms, bases } = this;
+    let df = 0;
+    for (let s = 0; s < parts.length; s++) {
+      const key = keys[s]!;
+      if (key !== -1) df = parts[s]!.segment.decodeLive(key, parts[s]!.live, bases[s]!, docs, tfs, df);
+    }
+    if (df === 0) return;
+    const idf = Math.max(Math.log((this.liveCount - df + 0.5) / (df + 0.5)), 1e-6) * weight;
+    let count = this.touchedCount;
+    for (let i = 0; i < df; i++) {
+      const d = docs[i]!;
+      if (seen[d] === 0) {
+        if (onlyMatched) continue;
+        seen[d] = 1;
+        touched[count++] = d;
+      }
+      const f = tfs[i]!;
+      scores[d]! += (idf * f * (K1 + 1)) / (f + norms[d]!);
+    }
+    this.touchedCount = count;
   }
 }
 

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { err, ok, type Result } from 'neverthrow';
 import { isUpstreamError, type PanyaError } from '../errors.js';
 import type { Embedder } from './ports/embedder.js';
-import type { Audiences, RankedHit } from './ports/search-index.js';
+import type { Audiences, RankedHit, ResultChunk } from './ports/search-index.js';
 import type { Scope } from '../ports/store.js';
 import type { SearchResponse, SearchResult } from '../schemas/responses.js';
 import { searchSchema, type SearchInput, type SearchRequest } from './schemas.js';
@@ -233,13 +233,12 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const k = Math.max(depth, topK);
 
     const top = fused.slice(0, options.reranker ? k : topK);
-    const chunks = new Map((await store.search.getChunks(scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));
-    const docs = new Map((await store.documents.getRefs(scope, [...new Set([...chunks.values()].map((c) => c.documentId))])).map((d) => [d.id, d]));
+    const chunks = new Map((await resultChunks(scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));
     let results: SearchResult[] = [];
     for (const hit of top) {
       const chunk = chunks.get(hit.chunkId);
       if (!chunk) continue;
-      const doc = docs.get(chunk.documentId);
+      const doc = chunk.document;
       // The channels filtered already; a document whose audiences changed since is not shown.
       if (audiences !== null && (!doc || !canRead(audiences, doc.audiences))) continue;
       results.push({
@@ -262,6 +261,17 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     results.forEach((r, i) => (r.rank = i + 1));
     const tookMs = elapsed(started);
     return { response: request.explain ? { results, tookMs, explain: { weights, rrfK: RRF_K } } : { results, tookMs }, complete };
+  }
+
+  /** The chunks of a search's results with their documents' address and audiences: one read where the index offers it. */
+  async function resultChunks(scope: Scope, ids: readonly string[]): Promise<ResultChunk[]> {
+    if (store.search.getResultChunks) return store.search.getResultChunks(scope, ids);
+    const chunks = await store.search.getChunks(scope, ids);
+    const docs = new Map((await store.documents.getRefs(scope, [...new Set(chunks.map((c) => c.documentId))])).map((d) => [d.id, d]));
+    return chunks.map((c) => {
+      const doc = docs.get(c.documentId);
+      return { ...c, document: doc ? { url: doc.url, audiences: doc.audiences } : null };
+    });
   }
 }
 

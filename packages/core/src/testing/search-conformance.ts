@@ -274,6 +274,41 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
   });
 
   describe('port methods', () => {
+    it('reads result chunks with their documents as getChunks and the documents\' refs do, in scope only', async (ctx) => {
+      const store = getStore();
+      if (!store.search.getResultChunks) return ctx.skip('the search index offers no getResultChunks (core reads chunks and refs apart)');
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      const linked = makeDocument(s.a.id, s.aDefault.id, { url: 'https://help.test/refunds', audiences: ['internal', 'customers'] });
+      const plain = makeDocument(s.a.id, s.aDefault.id);
+      // A legacy chunk (no workspace) shows in every workspace of its tenant, its document only in the document's own.
+      const elsewhere = makeDocument(s.a.id, s.aSecond.id, { url: 'https://other.test' });
+      for (const d of [linked, plain, elsewhere]) await store.documents.insert(d);
+      const chunks = [chunk(linked.id, 'refund one'), chunk(linked.id, 'refund two'), chunk(plain.id, 'refund three'), chunk('doc_missing', 'refund four')];
+      await store.search.replaceDocumentChunks(s.scopeA, linked.id, chunks.slice(0, 2).map((c, i) => ({ ...c, ordinal: i })));
+      await store.search.replaceDocumentChunks(s.scopeA, plain.id, [chunks[2]!]);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_missing', [chunks[3]!]);
+      await store.search.replaceDocumentChunks(s.scopeA2, elsewhere.id, [chunk(elsewhere.id, 'refund five')]);
+      await store.search.insertLegacyChunk(s.a.id, plain.id, chunk(plain.id, 'refund legacy'));
+      const legacy = (await store.search.listLegacyChunks(0, 10)).map((c) => c.id);
+      const ids = [...chunks.map((c) => c.id), ...legacy, 'chk_unknown'];
+
+      const expected = async (scope: Scope) => {
+        const read = await store.search.getChunks(scope, ids);
+        const refs = new Map((await store.documents.getRefs(scope, read.map((c) => c.documentId))).map((d) => [d.id, d]));
+        return read.map((c) => ({ ...c, document: refs.has(c.documentId) ? { url: refs.get(c.documentId)!.url, audiences: refs.get(c.documentId)!.audiences } : null }));
+      };
+      const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((x, y) => (x.id < y.id ? -1 : 1));
+      const got = byId(await store.search.getResultChunks(s.scopeA, ids));
+      expect(got).toEqual(byId(await expected(s.scopeA)));
+      expect(got.map((c) => c.document?.url ?? null)).toEqual(byId([...chunks.map((c) => ({ id: c.id, url: c.documentId === linked.id ? 'https://help.test/refunds' : null })), ...legacy.map((id) => ({ id, url: null }))]).map((c) => c.url));
+      expect(got.find((c) => c.id === chunks[0]!.id)!.document!.audiences).toEqual(['internal', 'customers']);
+      expect(got.find((c) => c.id === chunks[3]!.id)!.document).toBeNull();
+      expect(byId(await store.search.getResultChunks(s.scopeA2, ids))).toEqual(byId(await expected(s.scopeA2)));
+      expect(await store.search.getResultChunks(s.scopeB, ids)).toEqual([]);
+      expect(await store.search.getResultChunks(s.scopeA, [])).toEqual([]);
+    });
+
     it('drops a legacy chunk by id, and only that one', async () => {
       const store = getStore();
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });

@@ -15,8 +15,9 @@ const TAG_START = /<(?=[a-z/!?])/gi;
 const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 
 export function plainText(text: string): string {
-  // Every pattern above starts with `<` or `[`: text without either has nothing to remove.
-  if (!text.includes('<') && !text.includes('[')) return text;
+  // Every pattern above holds `<`, `](` or `]:`: text without them has nothing to remove (a
+  // bracket alone, as in a citation "[12]", is kept as it is).
+  if (!text.includes('<') && !text.includes('](') && !text.includes(']:')) return text;
   return text
     .replace(COMMENT, '')
     .replace(IMAGE, '$1')

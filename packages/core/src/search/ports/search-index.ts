@@ -32,6 +32,11 @@ export interface ChunkRecord {
   text: string;
 }
 
+/** A chunk as a search shows it: with its document's address and audiences (null: no such document in the scope). */
+export interface ResultChunk extends ChunkRecord {
+  document: { url: string | null; audiences: string[] } | null;
+}
+
 export interface RankedHit {
   chunkId: string;
   score: number;
@@ -100,6 +105,12 @@ export interface SearchIndex {
   /** Nearest chunks by cosine similarity (score = 1 − distance). */
   semantic(scope: Scope, vector: Float32Array, limit: number, audiences?: Audiences): Promise<RankedHit[]>;
   getChunks(scope: Scope, ids: readonly string[]): Promise<ChunkRecord[]>;
+  /**
+   * Optional: getChunks with each chunk's document address and audiences (its document in the
+   * same scope, else null) in one read — what a search shows. Without it, core reads the chunks
+   * and then their documents' refs.
+   */
+  getResultChunks?(scope: Scope, ids: readonly string[]): Promise<ResultChunk[]>;
   /** The chunk after `chunkId` in its document (ordinal + 1) within the scope, or null: an answer's neighbour. */
   nextChunk(scope: Scope, chunkId: string): Promise<ChunkRecord | null>;
   /**
