@@ -65,7 +65,7 @@ function cosineDistance(a: Float32Array, b: Float32Array) {
 
 /**
  * Approximate nearest chunks of a workspace from its HNSW graph, persisted beside the database by
- * a builder thread and kept in step with the tenant's change sequence: each search first reads the
+ * a builder process and kept in step with the tenant's change sequence: each search first reads the
  * chunks changed since the graph (as the lexical index does) and scans those exactly, so a write
  * acknowledged by any process is found by the next search. Candidates are only rowids: the caller
  * keeps those that are still live chunks of the workspace, so a removed chunk never comes back.
@@ -180,7 +180,7 @@ export class VectorIndexes {
     return count;
   }
 
-  /** Builds the workspace's graph on the builder thread unless a build is running or failed recently. */
+  /** Builds the workspace's graph in the builder process unless a build is running or failed recently. */
   private schedule(key: string, scope: Scope) {
     if (this.builds.has(key) || Date.now() - (this.failedAt.get(key) ?? -Infinity) < RETRY_MS) return;
     const build = this.build(scope)
