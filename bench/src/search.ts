@@ -71,8 +71,8 @@ async function openCase(name: string, built: typeof dbs.one, ws: number | null):
 }
 const cases = [await openCase('one workspace', dbs.one, null), await openCase(`1 of 10 workspaces`, dbs.ten, TARGET_WS)];
 /**
- * Each workspace past the threshold gets its HNSW graph built afresh (on the store's builder
- * thread, as a server does on first search), timed; smaller ones are searched exactly.
+ * Each workspace past the threshold gets its HNSW graph built afresh (in the store's builder
+ * process, as a server does on first search), timed; smaller ones are searched exactly.
  */
 const graphBuilds: { case: string; chunks: number; seconds: number }[] = [];
 for (const c of cases) {

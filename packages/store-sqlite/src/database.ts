@@ -40,6 +40,14 @@ export function openDatabase({ path, busyTimeoutMs = 5000, autoCheckpoint = true
 }
 
 /**
+ * Page cache of a store's serving connection, in KiB (SQLite's default here is 16 MiB): what a search
+ * reads again and again lives outside it (lexical segments as arrays, vector graphs mapped from their
+ * files), the rest is a few rows per request, and the operating system's cache keeps the file's pages
+ * for every process. Measured at 10,000 chunks, 16 MiB grew the resident memory by 14 MiB more than this.
+ */
+export const SERVING_CACHE_KIB = 4096;
+
+/**
  * SQLite's own busy handler sleeps on the calling thread: while another connection (an ingest
  * thread, the document writer, another process) holds the write lock, every request of this event
  * loop would wait with it. So after start-up a store's connection waits at most 1 ms synchronously

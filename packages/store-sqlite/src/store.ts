@@ -1,6 +1,6 @@
 import type { Store, StoreCapabilities, StoreHealth } from '@panya/core';
 import { kitAggregates, type SqlDriver } from '@panya/core/rows';
-import { openDatabase, Statements, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
+import { openDatabase, Statements, SERVING_CACHE_KIB, SYNC_BUSY_TIMEOUT_MS, translateError, whileLocked, type Db, type OpenOptions, type Runner } from './database.js';
 import { documentWriter, type DocumentWriter } from './document-writer.js';
 import { COUNTER_TABLES, counterTablesWith, openCounters, type Counters } from './counters.js';
 import { SqliteDocuments } from './documents.js';
@@ -331,6 +331,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   syncTrigramTable(db, trigramIndex);
   // Opening and migrating may wait synchronously (start-up); from here on, lock waits are asynchronous.
   db.pragma(`busy_timeout = ${SYNC_BUSY_TIMEOUT_MS}`);
+  db.pragma(`cache_size = -${SERVING_CACHE_KIB}`);
   const offThread = options.offThreadDocumentWrites && options.path !== ':memory:';
   return new SqliteStore(db, counters, {
     lockWaitMs,

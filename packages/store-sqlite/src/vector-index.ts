@@ -1,11 +1,12 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Scope } from '@panya/core';
 import type { Index } from 'usearch';
 import type { Statements } from './database.js';
 import { latestGraph, openGraph, removeGraphs } from './vector-graph.js';
-import type { BuildReply, BuildRequest, BuilderData } from './vector-index-thread.js';
+import { BUILDER_ARG, type BuildReply, type BuildRequest, type BuilderData } from './vector-index-builder.js';
 
 export interface VectorIndexOptions {
   /** `hnsw` (default): approximate search on a persisted graph for workspaces of `threshold` chunks or more; `exact`: vec0 only. */
@@ -64,7 +65,7 @@ function cosineDistance(a: Float32Array, b: Float32Array) {
 
 /**
  * Approximate nearest chunks of a workspace from its HNSW graph, persisted beside the database by
- * a builder thread and kept in step with the tenant's change sequence: each search first reads the
+ * a builder process and kept in step with the tenant's change sequence: each search first reads the
  * chunks changed since the graph (as the lexical index does) and scans those exactly, so a write
  * acknowledged by any process is found by the next search. Candidates are only rowids: the caller
  * keeps those that are still live chunks of the workspace, so a removed chunk never comes back.
@@ -79,7 +80,7 @@ export class VectorIndexes {
   /** Graphs found unusable (too far behind): not loaded again until a newer one is written. */
   private readonly stale = new Map<string, number>();
   private readonly lookedAt = new Map<string, number>();
-  private builder: Worker | null = null;
+  private builder: ChildProcess | null = null;
   private next = 0;
   private readonly pending = new Map<number, (reply: BuildReply) => void>();
   readonly threshold: number;
@@ -179,7 +180,7 @@ export class VectorIndexes {
     return count;
   }
 
-  /** Builds the workspace's graph on the builder thread unless a build is running or failed recently. */
+  /** Builds the workspace's graph in the builder process unless a build is running or failed recently. */
   private schedule(key: string, scope: Scope) {
     if (this.builds.has(key) || Date.now() - (this.failedAt.get(key) ?? -Infinity) < RETRY_MS) return;
     const build = this.build(scope)
@@ -195,16 +196,18 @@ export class VectorIndexes {
     this.builds.set(key, build);
   }
 
-  /** Builds (or rebuilds) a workspace's graph now, off this thread. */
+  /** Builds (or rebuilds) a workspace's graph now, in the builder process. */
   build(scope: Scope): Promise<BuildReply> {
-    this.builder ??= this.startBuilder();
+    const builder = (this.builder ??= this.startBuilder());
     const id = this.next++;
     const request: BuildRequest = { id, tenantId: scope.tenantId, workspaceId: scope.workspaceId, dir: this.dir };
     // Referenced while it works, so an awaited build keeps the process alive.
-    this.builder.ref();
+    builder.channel?.ref();
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
-      this.builder!.postMessage(request);
+      builder.send(request, (error) => {
+        if (error) this.fail(builder, error);
+      });
     });
   }
 
@@ -230,28 +233,31 @@ export class VectorIndexes {
     while (this.builds.size > 0) await Promise.all([...this.builds.values()]);
   }
 
-  private startBuilder(): Worker {
-    const worker = spawnBuilder(this.builderData);
-    worker.on('message', (reply: BuildReply) => {
+  private startBuilder(): ChildProcess {
+    const child = spawnBuilder(this.builderData);
+    child.on('message', (reply: BuildReply) => {
       const resolve = this.pending.get(reply.id);
       this.pending.delete(reply.id);
-      // Builds are rare: an idle builder is ended, returning its heap and the graph it built to the system.
-      if (this.pending.size === 0 && this.builder === worker) {
+      // Builds are rare: an idle builder is ended, returning everything the build allocated to the system.
+      if (this.pending.size === 0 && this.builder === child) {
         this.builder = null;
-        void worker.terminate();
+        child.disconnect();
       }
       resolve?.(reply);
     });
-    // Only the current builder holds pending builds: an idle one ended above has none.
-    const fail = (error: unknown) => {
-      if (this.builder !== worker) return;
-      this.builder = null;
-      this.failPending(error);
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`The vector index builder exited (code ${code}).`)));
-    worker.unref();
-    return worker;
+    child.on('error', (error) => this.fail(child, error));
+    child.on('exit', (code, signal) => this.fail(child, new Error(`The vector index builder exited (${signal ?? `code ${code}`}).`)));
+    child.unref();
+    child.channel?.unref();
+    return child;
+  }
+
+  /** Only the current builder holds pending builds: an idle one ended above has none. */
+  private fail(child: ChildProcess, error: unknown) {
+    if (this.builder !== child) return;
+    this.builder = null;
+    child.kill();
+    this.failPending(error);
   }
 
   private failPending(error: unknown) {
@@ -262,18 +268,24 @@ export class VectorIndexes {
   async close() {
     const open = this.builder;
     this.builder = null;
-    await open?.terminate();
+    if (open && open.exitCode === null && open.signalCode === null) {
+      const exited = once(open, 'exit');
+      open.kill();
+      await exited;
+    }
     this.failPending(new Error('The store was closed.'));
     this.loaded.clear();
   }
 }
 
 /** Built JavaScript beside this module, or (in the repository) its TypeScript source through tsx. */
-function spawnBuilder(workerData: BuilderData): Worker {
+function spawnBuilder(data: BuilderData): ChildProcess {
   const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './vector-index-thread.ts' : './vector-index-thread.js', import.meta.url);
-  if (!fromSource) return new Worker(url, { workerData });
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json').replace(/package\.json$/, 'dist/esm/api/index.mjs')).href;
-  const loader = `import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(url.href)}))`;
-  return new Worker(loader, { eval: true, workerData, execArgv: ['--conditions=@panya/source'] });
+  const url = new URL(fromSource ? './vector-index-builder.ts' : './vector-index-builder.js', import.meta.url);
+  const tsx = fromSource ? pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href : null;
+  return fork(fileURLToPath(url), [`${BUILDER_ARG}${JSON.stringify(data)}`], {
+    execArgv: tsx ? ['--conditions=@panya/source', '--import', tsx] : [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'advanced',
+  });
 }

@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChunkInput, Scope } from '@panya/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../src/index.js';
+import { SERVING_CACHE_KIB } from '../src/database.js';
+import { BUILDER_ARG } from '../src/vector-index-builder.js';
 import { VectorIndexes } from '../src/vector-index.js';
 
 /** Approximate vector search on a persisted HNSW graph, with exact vec0 as the reference and the fallback. */
@@ -29,6 +31,22 @@ const unit = (v: Float32Array) => {
 };
 const centroids = Array.from({ length: 30 }, () => unit(Float32Array.from({ length: DIM }, gauss)));
 const near = (c: Float32Array, noise: number) => unit(c.map((x) => x + noise * gauss()));
+
+/** Child processes of this one running the graph builder (Linux: read from /proc). */
+function builderProcesses(): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(BUILDER_ARG)) found.push(Number(pid));
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return found;
+}
+const pause = () => new Promise((r) => setTimeout(r, 5));
 
 const chunk = (documentId: string, ordinal: number, vector: Float32Array): ChunkInput => ({
   id: `${documentId}_${ordinal}`,
@@ -87,6 +105,23 @@ describe('approximate vector search (HNSW graph beside the database)', () => {
     expect(files.filter((f) => f.endsWith('.usearch'))).toHaveLength(2);
     expect(files.filter((f) => f.endsWith('.json'))).toHaveLength(2);
   });
+
+  it.runIf(existsSync('/proc/self/stat'))('builds in a child process that ends when the build is done, so its memory leaves this process', async () => {
+    // Builders of earlier builds end once idle.
+    while (builderProcesses().length > 0) await pause();
+    let done = false;
+    const build = store.search.buildVectorIndex(scope).finally(() => (done = true));
+    let seen: number[] = [];
+    while (!done && seen.length === 0) {
+      seen = builderProcesses();
+      await pause();
+    }
+    expect(await build).toMatchObject({ ok: true, count: DOCS * PER_DOC });
+    expect(seen).toHaveLength(1);
+    while (builderProcesses().length > 0) await pause();
+    // The serving connection keeps a small page cache: hot search data lives outside SQLite's.
+    expect(store.db.pragma('cache_size', { simple: true })).toBe(-SERVING_CACHE_KIB);
+  }, 60_000);
 
   it('answers from the graph with Recall@10 ≥ 0.95 against exact search, and never with another workspace’s chunks', async () => {
     const spy = vi.spyOn(VectorIndexes.prototype, 'candidates');
