@@ -84,8 +84,8 @@ export const MAX_LONG_POLLS_PER_VISITOR = 4;
  * or node stops working everywhere within this long (at once in the process that revoked it).
  */
 export const API_KEY_CACHE_MS = 1_000;
-/** API keys a process keeps looked up at most (the oldest are dropped first). */
-export const API_KEY_CACHE_ENTRIES = 10_000;
+/** API keys a process keeps looked up at most (the oldest are dropped first): more than a node's 10,000 tenants hold. */
+export const API_KEY_CACHE_ENTRIES = 50_000;
 /** `/readyz` answers within about this long: a database that does not answer in time counts as not ready. */
 export const READINESS_TIMEOUT_MS = 2_000;
 
