@@ -15,5 +15,7 @@ export function machineInfo() {
     sqlite: null as string | null,
     platform: `${os.platform()} ${os.release()}`,
     loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    /** What `panya serve` ran from, for the benchmarks that start it. */
+    server: process.env.BENCH_SERVER === 'dist' ? 'built (dist)' : 'sources (tsx)',
   };
 }

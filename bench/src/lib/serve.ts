@@ -16,8 +16,12 @@ export interface Server {
   kill(): Promise<{ exitedMs: number | null }>;
 }
 
+/** `BENCH_SERVER=dist`: the built server (`pnpm build`), as users run it; otherwise the sources through tsx. */
+export const SERVER_FROM_DIST = process.env.BENCH_SERVER === 'dist';
+
 export function startServer(db: string, workers: number, nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeFlags, '--conditions=@panya/source', '--import', 'tsx', 'packages/cli/src/bin.ts', 'serve', '--workers', String(workers), '--port', '0', '--db', db, '--embedder', 'hash'], {
+  const entry = SERVER_FROM_DIST ? ['packages/cli/dist/bin.js'] : ['--conditions=@panya/source', '--import', 'tsx', 'packages/cli/src/bin.ts'];
+  const child = spawn(process.execPath, [...nodeFlags, ...entry, 'serve', '--workers', String(workers), '--port', '0', '--db', db, '--embedder', 'hash'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
