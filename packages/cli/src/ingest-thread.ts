@@ -31,6 +31,8 @@ const engine = await openEngine({
   notice: () => {},
   env,
   embedder: data.embedder,
+  // The serving connections of this file checkpoint neither WAL: this background thread does.
+  checkpoints: true,
   onRound: () => parentPort!.postMessage('progress'),
   ...(data.roundsPerFile ? { ingestRoundsPerFile: data.roundsPerFile } : {}),
   ...(data.holder ? { ingestHolder: { ...data.holder, worker: `t${data.thread ?? 0}` } } : {}),

@@ -62,17 +62,19 @@ export interface OpenEngineOptions {
    * it does not, and uploads are written by a thread of their own.
    */
   serving?: boolean;
+  /** A SQLite connection that checkpoints the WALs on a timer for the serving connections (`serve`'s ingest threads). */
+  checkpoints?: boolean;
 }
 
 /** Opens the store behind `--db` and wires the engine. */
-export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, ingestRoundsPerFile, payments, notice, serving }: OpenEngineOptions): Promise<Engine> {
+export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, ingestRoundsPerFile, payments, notice, serving, checkpoints }: OpenEngineOptions): Promise<Engine> {
   const log = logger ?? silentLogger;
   if (env) {
     // One budget per process: `serve` shares the default between its workers.
     const processes = serving ? (env.PANYA_WORKERS ?? availableParallelism()) : 1;
     configureIndexCache(env.PANYA_INDEX_CACHE_MB ? env.PANYA_INDEX_CACHE_MB * 1024 * 1024 : defaultIndexCacheBytes(processes));
   }
-  const store = await openStore(db, notice ?? ((message) => log.info(message)), serving ?? false, { vectorIndex: env?.PANYA_VECTOR_INDEX ?? 'hnsw', trigramIndex: env?.PANYA_TRIGRAM_INDEX ?? 'on' });
+  const store = await openStore(db, notice ?? ((message) => log.info(message)), serving ?? false, { vectorIndex: env?.PANYA_VECTOR_INDEX ?? 'hnsw', trigramIndex: env?.PANYA_TRIGRAM_INDEX ?? 'on' }, checkpoints ?? false);
   try {
     return await wire(store);
   } catch (error) {
@@ -103,6 +105,9 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
   }
 }
 
+/** How often an ingest thread checkpoints the SQLite WALs for the serving connections. */
+const CHECKPOINT_EVERY_MS = 1_000;
+
 /**
  * `postgres://…` opens PostgreSQL (loaded only then, so SQLite users never load pg); another
  * `scheme://` is a mistake, refused; anything else is a SQLite file, whose creation is announced
@@ -113,6 +118,7 @@ async function openStore(
   notice: (message: string) => void,
   serving: boolean,
   search: { vectorIndex: EnvConfig['PANYA_VECTOR_INDEX']; trigramIndex: EnvConfig['PANYA_TRIGRAM_INDEX'] },
+  checkpoints: boolean,
 ): Promise<Store> {
   if (/^postgres(ql)?:\/\//i.test(db)) {
     const { openPostgresStore } = await import('@panya/store-postgres');
@@ -121,7 +127,14 @@ async function openStore(
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(db);
   if (scheme) throw new ConfigError(`PANYA_DB (or --db): unsupported database URL "${scheme[1]}://…"; use a SQLite file path or a postgres:// URL.`);
   if (db !== ':memory:' && !existsSync(db)) notice(`Creating a new SQLite database at ${resolve(db)}`);
-  return openSqliteStore({ path: db, autoCheckpoint: !serving, offThreadDocumentWrites: serving, vectorIndex: { mode: search.vectorIndex }, trigramIndex: search.trigramIndex === 'on' });
+  return openSqliteStore({
+    path: db,
+    autoCheckpoint: !serving,
+    ...(checkpoints ? { checkpointEveryMs: CHECKPOINT_EVERY_MS } : {}),
+    offThreadDocumentWrites: serving,
+    vectorIndex: { mode: search.vectorIndex },
+    trigramIndex: search.trigramIndex === 'on',
+  });
 }
 
 async function openAIGenerator(env: EnvConfig) {

@@ -53,8 +53,8 @@ export interface Counters {
   run: Runner;
 }
 
-export function openCounters(path: string, lockWaitMs: number): Counters {
-  const db = openDatabase({ path: countersPath(path), busyTimeoutMs: lockWaitMs });
+export function openCounters(path: string, lockWaitMs: number, autoCheckpoint = true): Counters {
+  const db = openDatabase({ path: countersPath(path), busyTimeoutMs: lockWaitMs, autoCheckpoint });
   applyMigrations(db, migrations);
   db.pragma(`busy_timeout = ${SYNC_BUSY_TIMEOUT_MS}`);
   return { db, sql: new Statements(db), run: (fn) => whileLocked(fn, lockWaitMs) };

@@ -10,6 +10,7 @@ import { workspaceScopedTables } from './workspace-cascade.js';
 import { eraseTenant, tenantScopedTables } from './tenant-erasure.js';
 import { SqliteSearchIndex } from './search-index.js';
 import { syncTrigramTable } from './trigram-table.js';
+import { startCheckpoints } from './checkpoints.js';
 import { VectorIndexes, type VectorIndexOptions } from './vector-index.js';
 
 /**
@@ -162,6 +163,7 @@ export class SqliteStore implements Store {
 
   /** Inserts batches of documents off this thread, when the store was opened with `offThreadDocumentWrites`. */
   private readonly writer: DocumentWriter | undefined;
+  private readonly stopCheckpoints: (() => void) | undefined;
 
   /** Graphs for approximate vector search, when the store is a file and they are on. */
   private readonly vectors: VectorIndexes | undefined;
@@ -169,8 +171,9 @@ export class SqliteStore implements Store {
   /** The request counters' connection (rate limits, API query events): a file of their own, see counters.ts. */
   readonly countersDb: Db;
 
-  constructor(readonly db: Db, counters: Counters, options: { lockWaitMs?: number; writer?: DocumentWriter; vectorIndex?: VectorIndexOptions; trigramIndex?: boolean } = {}) {
+  constructor(readonly db: Db, counters: Counters, options: { lockWaitMs?: number; writer?: DocumentWriter; vectorIndex?: VectorIndexOptions; trigramIndex?: boolean; checkpointEveryMs?: number } = {}) {
     this.countersDb = counters.db;
+    if (options.checkpointEveryMs) this.stopCheckpoints = startCheckpoints([db, counters.db], options.checkpointEveryMs);
     this.capabilities = { batchInsert: true, sharedDatabase: !db.memory };
     this.lockWaitMs = options.lockWaitMs ?? 5000;
     this.writer = options.writer;
@@ -285,6 +288,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.stopCheckpoints?.();
     if (this.db.open) await this.apiKeys.flushTouches().catch(() => undefined);
     await this.gate.idle();
     await this.countersGate.idle();
@@ -318,13 +322,19 @@ export interface SqliteStoreOptions extends OpenOptions {
    * rebuilds it from the chunks when it is missing. See trigram-table.ts.
    */
   trigramIndex?: boolean;
+  /**
+   * Checkpoints the main and the counters' WAL every this many ms from this connection (a
+   * background one: `panya serve`'s ingest threads), for the serving connections opened with
+   * `autoCheckpoint: false`, which checkpoint neither file. See checkpoints.ts.
+   */
+  checkpointEveryMs?: number;
 }
 
 /** Opens (creating if needed) and migrates a SQLite store. `path: ':memory:'` for tests. */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const lockWaitMs = options.busyTimeoutMs ?? 5000;
   // The counters' file first: the main file's migration 22 moves its counter rows there.
-  const counters = openCounters(options.path, lockWaitMs);
+  const counters = openCounters(options.path, lockWaitMs, options.autoCheckpoint ?? true);
   const db = openDatabase(options);
   migrate(db);
   const trigramIndex = options.trigramIndex ?? true;
@@ -338,5 +348,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     ...(offThread ? { writer: documentWriter({ path: options.path, busyTimeoutMs: Math.max(lockWaitMs, WRITER_LOCK_WAIT_MS) }) } : {}),
     ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
     trigramIndex,
+    ...(options.checkpointEveryMs ? { checkpointEveryMs: options.checkpointEveryMs } : {}),
   });
 }
