@@ -28,6 +28,29 @@ describe('search.warm', () => {
       expect(warm).toHaveBeenCalledTimes(1);
       // Warmed indexes answer.
       expect((await engine.search.retrieve(ctx.scope, 'refunds', 5)).length).toBe(1);
+
+      // The largest workspace is read first: its first search would cost most.
+      (await engine.documents.bulk(otherCtx, { create: [{ title: 'Returns', contentMd: 'Returns within 30 days.' }, { title: 'Tracking', contentMd: 'Track parcels online.' }] }))._unsafeUnwrap();
+      await engine.ingest.drain();
+      warm.mockClear();
+      expect(await engine.search.warm({ limit: 1 })).toBe(1);
+      expect((warm.mock.calls[0]![0] as Scope).tenantId).toBe(other.tenant.id);
+      expect((await engine.search.warm()) > 0).toBe(true);
+      expect((warm.mock.calls[1]![0] as Scope).tenantId).toBe(other.tenant.id);
+      expect((warm.mock.calls[2]![0] as Scope).tenantId).toBe(tenant.id);
+
+      // A deleted workspace is not read, however large.
+      const bulky = (await engine.workspaces.create(otherCtx, { slug: 'bulky', name: 'Bulky' }))._unsafeUnwrap();
+      const bulkyCtx = (await engine.access.system('other', 'bulky'))._unsafeUnwrap();
+      (await engine.documents.bulk(bulkyCtx, { create: Array.from({ length: 6 }, (_, i) => ({ title: `Page ${i}`, contentMd: `Page ${i} text.` })) }))._unsafeUnwrap();
+      await engine.ingest.drain();
+      warm.mockClear();
+      await engine.search.warm({ limit: 1 });
+      expect((warm.mock.calls[0]![0] as Scope).workspaceId).toBe(bulky.id);
+      (await engine.workspaces.delete(otherCtx, bulky.id))._unsafeUnwrap();
+      warm.mockClear();
+      expect(await engine.search.warm()).toBe(2);
+      expect(warm.mock.calls.map(([scope]) => (scope as Scope).workspaceId)).not.toContain(bulky.id);
     } finally {
       await engine.close();
     }

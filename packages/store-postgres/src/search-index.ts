@@ -606,6 +606,14 @@ export class PgSearchIndex implements SearchIndex {
     });
   }
 
+  async largestWorkspaces(limit: number) {
+    const { rows } = await this.db.query(
+      `SELECT tenant_id, workspace_id, SUM(chunks)::int AS n FROM ${this.segmentTable} WHERE workspace_id IS NOT NULL GROUP BY tenant_id, workspace_id ORDER BY n DESC LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({ scope: { tenantId: r.tenant_id as string, workspaceId: r.workspace_id as string }, chunks: r.n as number }));
+  }
+
   async countChunks(scope: Scope) {
     const { rows } = await this.db.query(`SELECT count(*)::int AS n FROM ${this.chunks} WHERE tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL)`, [
       scope.tenantId,

@@ -627,6 +627,16 @@ export class SqliteSearchIndex implements SearchIndex {
     );
   }
 
+  largestWorkspaces(limit: number) {
+    return this.run(() =>
+      (
+        this.sql
+          .get('SELECT tenant_id, workspace_id, SUM(chunks) AS n FROM lexical_segments WHERE workspace_id IS NOT NULL GROUP BY tenant_id, workspace_id ORDER BY n DESC LIMIT ?')
+          .all(limit) as Row[]
+      ).map((r) => ({ scope: { tenantId: r.tenant_id as string, workspaceId: r.workspace_id as string }, chunks: r.n as number })),
+    );
+  }
+
   countChunks(scope: Scope) {
     return this.run(
       () => (this.sql.get('SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL)').get(scope.tenantId, scope.workspaceId) as Row).n as number,

@@ -152,10 +152,28 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     /**
      * Builds the lexical indexes of live workspaces holding chunks (at most `limit`: what the
      * ranker keeps), so their first searches after a start do not pay for it. Stops when `signal`
-     * aborts. Returns how many were built.
+     * aborts. Returns how many were built. A store that ranks its workspaces by size has the
+     * largest read first: theirs are the first searches that would cost most, while a small
+     * workspace's segments read in about a millisecond.
      */
     async warm(options: { limit?: number; signal?: AbortSignal } = {}): Promise<number> {
       const limit = options.limit ?? DEFAULT_MAX_WORKSPACES;
+      if (store.search.largestWorkspaces) {
+        let warmed = 0;
+        const live = new Map<string, Set<string>>();
+        for (const { scope } of await store.search.largestWorkspaces(limit)) {
+          if (options.signal?.aborted) return warmed;
+          // Only live workspaces of live tenants (a deleted one keeps its rows until it is purged).
+          if (!live.has(scope.tenantId)) {
+            const tenant = await store.tenants.get(scope.tenantId);
+            live.set(scope.tenantId, new Set(tenant ? (await store.workspaces.list(scope.tenantId)).map((w) => w.id) : []));
+          }
+          if (!live.get(scope.tenantId)!.has(scope.workspaceId)) continue;
+          await store.search.warm(scope);
+          warmed++;
+        }
+        return warmed;
+      }
       let warmed = 0;
       for (const tenant of await store.tenants.list()) {
         for (const workspace of await store.workspaces.list(tenant.id)) {

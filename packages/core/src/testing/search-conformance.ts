@@ -142,6 +142,22 @@ export function searchIndexSuite(getStore: () => Store, openPeer: () => Promise<
       expect(await store.search.countUnstaged()).toBe(4);
     });
 
+    it('ranks workspaces by the chunks of their segments, largest first (what a warm-up reads first)', async () => {
+      const store = getStore();
+      if (!store.search.largestWorkspaces) return;
+      await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
+      const s = await seedTwoTenants(store);
+      await store.search.replaceDocumentChunks(s.scopeB, 'doc_3', [chunk('doc_3', 'four')]);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_1', [chunk('doc_1', 'one'), chunk('doc_1', 'two')]);
+      await store.search.replaceDocumentChunks(s.scopeA, 'doc_2', [chunk('doc_2', 'three')]);
+      const scope = (x: Scope) => ({ tenantId: x.tenantId, workspaceId: x.workspaceId });
+      expect(await store.search.largestWorkspaces(10)).toEqual([
+        { scope: scope(s.scopeA), chunks: 3 },
+        { scope: scope(s.scopeB), chunks: 1 },
+      ]);
+      expect(await store.search.largestWorkspaces(1)).toEqual([{ scope: scope(s.scopeA), chunks: 3 }]);
+    });
+
     it("reads the chunk after a chunk of the same document, within the scope only", async () => {
       const store = getStore();
       await store.search.setIndexInfo({ embedderId: 'e1', dimension: DIM });
