@@ -197,6 +197,19 @@ function markdownMegabyte(): string {
 
 const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
 
+/**
+ * Waits for the servers' start-up warm-up (each worker reads its largest workspaces' segments): the
+ * measurements begin once their index cache loads have not grown for a second.
+ */
+async function warmedUp(list: Server[]): Promise<void> {
+  for (let last = -1; ; ) {
+    const loads = (await Promise.all(list.map(async (s) => metric(await (await fetch(`${s.url}/metrics`)).text(), 'panya_index_cache_loads_total')))).reduce((a, b) => a + b, 0);
+    if (loads === last) return;
+    last = loads;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
 /** On-CPU and run-queue wait time (ms) of the main threads of a server's `panya serve` processes: the serving threads. */
 function servingThreads(pgid: number): { cpuMs: number; runQueueMs: number } {
   let cpu = 0;
@@ -217,8 +230,8 @@ function servingThreads(pgid: number): { cpuMs: number; runQueueMs: number } {
   return { cpuMs: cpu / 1e6, runQueueMs: wait / 1e6 };
 }
 
-/** The file (SQLite, with its WAL) or the schema's relations (Postgres), and the six largest tables or indexes. */
-async function storage(): Promise<{ bytes: number; largest: Record<string, number>; chunks: number }> {
+/** The file's pages in use (SQLite, WAL checkpointed) or the schema's relations (Postgres), and the six largest tables or indexes. */
+async function storage(): Promise<{ bytes: number; onDisk?: number; largest: Record<string, number>; chunks: number }> {
   const store = await openStore();
   try {
     if (STORE === 'sqlite') {
@@ -226,7 +239,10 @@ async function storage(): Promise<{ bytes: number; largest: Record<string, numbe
       const chunks = (sqlite.db.prepare('SELECT COUNT(*) AS n FROM chunks').get() as { n: number }).n;
       const tables = sqlite.db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 6').all() as { name: string; bytes: number }[];
       sqlite.db.pragma('wal_checkpoint(TRUNCATE)');
-      return { bytes: statSync(db).size, largest: Object.fromEntries(tables.map((t) => [t.name, t.bytes])), chunks };
+      // Pages in use: an earlier run's uploads, deleted again, leave free pages the next writes reuse.
+      const pragma = (name: string) => sqlite.db.pragma(name, { simple: true }) as number;
+      const inUse = (pragma('page_count') - pragma('freelist_count')) * pragma('page_size');
+      return { bytes: inUse, onDisk: statSync(db).size, largest: Object.fromEntries(tables.map((t) => [t.name, t.bytes])), chunks };
     }
     const pool = (store as Awaited<ReturnType<typeof openPostgresStore>>).pool;
     const chunks = Number((await pool.query(`SELECT COUNT(*) AS n FROM "${pgSchema}".chunks`)).rows[0].n);
@@ -245,7 +261,7 @@ const engine = createEngine({ store: await openStore() });
 const { tenants, docsPerSecond, built } = await build(engine);
 await engine.close();
 const buildSeconds = (performance.now() - started) / 1000;
-const { bytes: fileBytes, largest, chunks } = await storage();
+const { bytes: fileBytes, onDisk: fileOnDiskBytes, largest, chunks } = await storage();
 const text = tenants.reduce((sum, t) => sum + t.text, 0);
 const coldLexical = await coldFirstSearch(tenants.filter((t) => t.docs === 1_000).slice(0, 5).map((t) => t.slug));
 log(`${tenants.length} tenants, ${chunks} chunks (${built} documents written now in ${buildSeconds.toFixed(0)} s); ${STORE} ${(fileBytes / 2 ** 20).toFixed(1)} MB, text ${(text / 2 ** 20).toFixed(1)} MB`);
@@ -254,6 +270,7 @@ log(`${tenants.length} tenants, ${chunks} chunks (${built} documents written now
 const servers: Server[] = [];
 try {
   for (let n = 0; n < NODES; n++) servers.push(await startServer(location, WORKERS, [], { PANYA_NODE_ID: `bench-node-${n}` }));
+  await warmedUp(servers);
   const rss = () => servers.reduce((sum, s) => sum + groupRss(s.child.pid!), 0);
   const rssStart = rss();
   const search = async (t: Tenant, query: string, node = 0) => {
@@ -341,6 +358,7 @@ try {
     chunks,
     build: { documentsWrittenThisRun: built, seconds: round(buildSeconds, 1), docsPerSecond, reused: built === 0 },
     fileBytes,
+    ...(fileOnDiskBytes !== undefined ? { fileOnDiskBytes } : {}),
     rawTextBytes: text,
     fileOverText: round(fileBytes / text, 2),
     bytesPerChunk: round(fileBytes / chunks, 0),
