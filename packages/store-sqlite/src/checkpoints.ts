@@ -11,7 +11,8 @@ import type { Db } from './database.js';
 export function startCheckpoints(dbs: readonly Db[], everyMs: number): () => void {
   const timer = setInterval(() => {
     for (const db of dbs) {
-      if (!db.open || db.memory) continue;
+      // Between the statements of this connection's own transaction, the next tick will do.
+      if (!db.open || db.memory || db.inTransaction) continue;
       try {
         db.pragma('wal_checkpoint(PASSIVE)');
       } catch {
