@@ -197,13 +197,19 @@ function markdownMegabyte(): string {
 
 const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
 
+/** The servers' `/metrics` now: a reader of one metric summed over every server. */
+async function readMetrics(list: Server[]): Promise<(name: string) => number> {
+  const texts = await Promise.all(list.map(async (s) => (await fetch(`${s.url}/metrics`)).text()));
+  return (name) => texts.reduce((sum, text) => sum + metric(text, name), 0);
+}
+
 /**
  * Waits for the servers' start-up warm-up (each worker reads its largest workspaces' segments): the
  * measurements begin once their index cache loads have not grown for a second.
  */
 async function warmedUp(list: Server[]): Promise<void> {
   for (let last = -1; ; ) {
-    const loads = (await Promise.all(list.map(async (s) => metric(await (await fetch(`${s.url}/metrics`)).text(), 'panya_index_cache_loads_total')))).reduce((a, b) => a + b, 0);
+    const loads = (await readMetrics(list))('panya_index_cache_loads_total');
     if (loads === last) return;
     last = loads;
     await new Promise((r) => setTimeout(r, 1000));
@@ -345,8 +351,7 @@ try {
   });
   // The uploads go again, so a kept build serves the next run without an ingest queue behind its traffic.
   for (const id of uploads) await (await fetch(`${servers[0]!.url}/api/docs/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${writeKey}` } })).arrayBuffer();
-  const metrics = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}/metrics`)).text()));
-  const cacheMetric = (name: string) => metrics.reduce((sum, m) => sum + metric(m, name), 0);
+  const cacheMetric = await readMetrics(servers);
   const rssEnd = rss();
   emit({
     benchmark: 'tenants',
