@@ -128,13 +128,18 @@ export class PgSearchIndex implements SearchIndex {
     return (rows[0]?.audiences as string[] | null | undefined) ?? [];
   }
 
-  /** One statement, so the segments, their deletions and the sequence are one snapshot. */
+  /**
+   * One statement, so the segments, their deletions and the sequence are one snapshot. Segments
+   * travel as base64 text: the driver reads every value as text, and a `bytea` in hex is twice its
+   * size to receive and decode (base64 is a third larger; a cold 1,000-chunk read decodes in two
+   * thirds of the time).
+   */
   private async readSegments(scope: Scope, known: ReadonlySet<number>): Promise<SegmentRead | null> {
     const inScope = 'tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL)';
     const { rows } = await this.db.query(
-      `SELECT 's' AS kind, id, seq, CASE WHEN id = ANY($3::bigint[]) THEN NULL ELSE data END AS data, NULL::text AS chunk_id FROM ${this.segmentTable} WHERE ${inScope}
+      `SELECT 's' AS kind, id, seq, CASE WHEN id = ANY($3::bigint[]) THEN NULL ELSE encode(data, 'base64') END AS data, NULL::text AS chunk_id FROM ${this.segmentTable} WHERE ${inScope}
        UNION ALL SELECT 'd', NULL, seq, NULL, chunk_id FROM ${this.deletionTable} WHERE ${inScope}
-       UNION ALL SELECT 'a', NULL, seq, convert_to(audiences::text, 'UTF8'), chunk_id FROM ${this.audienceTable} WHERE ${inScope}
+       UNION ALL SELECT 'a', NULL, seq, audiences::text, chunk_id FROM ${this.audienceTable} WHERE ${inScope}
        UNION ALL SELECT 'v', NULL, seq, NULL, NULL FROM ${this.n.t('search_versions')} WHERE tenant_id = $1
        UNION ALL (SELECT 'p', NULL, NULL, NULL, NULL FROM ${this.pendingTable} WHERE ${inScope} LIMIT 1)`,
       [scope.tenantId, scope.workspaceId, [...known]],
@@ -144,8 +149,8 @@ export class PgSearchIndex implements SearchIndex {
       if (r.kind === 'p') return null;
       if (r.kind === 'v') read.seq = Number(r.seq);
       else if (r.kind === 'd') read.deletions.push({ chunkId: r.chunk_id as string, seq: Number(r.seq) });
-      else if (r.kind === 'a') read.audiences.push({ chunkId: r.chunk_id as string, seq: Number(r.seq), audiences: JSON.parse((r.data as Buffer).toString('utf8')) as string[] });
-      else read.segments.push({ id: Number(r.id), seq: Number(r.seq), data: (r.data as Buffer | null) ?? null });
+      else if (r.kind === 'a') read.audiences.push({ chunkId: r.chunk_id as string, seq: Number(r.seq), audiences: JSON.parse(r.data as string) as string[] });
+      else read.segments.push({ id: Number(r.id), seq: Number(r.seq), data: r.data === null ? null : Buffer.from(r.data as string, 'base64') });
     }
     return read;
   }
