@@ -1,5 +1,5 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex, SegmentRead } from '@panya/core';
-import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights } from '@panya/core';
+import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights } from '@panya/core';
 import { json, type Conn, type Names, type Row } from './database.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
@@ -15,7 +15,6 @@ export interface VectorIndexOptions {
 /** pgvector's HNSW indexes `vector` columns of up to 2,000 dimensions; larger ones are scanned exactly. */
 const HNSW_MAX_DIMENSIONS = 2000;
 const MAX_FRAGMENTS = 32;
-const BM25 = { k1: 1.2, b: 0.75 };
 
 const vectorLiteral = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
 /** A merge whose inputs another node merged first. */
@@ -531,7 +530,7 @@ export class PgSearchIndex implements SearchIndex {
          FROM matched m CROSS JOIN unnest($4::text[]) AS f
        ),
        sized AS (SELECT *, avg(len) OVER () AS avglen FROM occurrences WHERE occ > 0)
-       SELECT id, sum(occ * ${BM25.k1 + 1} / (occ + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * len / greatest(avglen, 1))))::float8 AS score
+       SELECT id, sum(occ * ${FRAGMENT_BM25.k1 + 1} / (occ + ${FRAGMENT_BM25.k1} * (1 - ${FRAGMENT_BM25.b} + ${FRAGMENT_BM25.b} * len / greatest(avglen, 1))))::float8 AS score
        FROM sized GROUP BY id ORDER BY score DESC, id LIMIT $3`,
       values,
     );

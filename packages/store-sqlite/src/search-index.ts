@@ -1,7 +1,7 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
-import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights, type SegmentRead } from '@panya/core';
+import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, rankFragments, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
-import { TRIGRAM_FOLD, TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramMatch, trigramText } from './trigram-table.js';
+import { TRIGRAM_FOLD, TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramMatch } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
 import { COMPACT_VECTOR_TABLE, vectorBlob } from './vector-table.js';
 
@@ -54,9 +54,6 @@ class MergeLost extends Error {}
 /** Workspaces of at most this many chunks answer the trigram channel by reading their own chunks. */
 const TRIGRAM_SCAN_ROWS = 1000;
 
-/** BM25 constants of the trigram channel's ranking (FTS5's and Postgres's). */
-const BM25_K1 = 1.2;
-const BM25_B = 0.75;
 
 const toChunk = (r: Row): ChunkRecord => ({
   id: r.id as string,
@@ -428,7 +425,7 @@ export class SqliteSearchIndex implements SearchIndex {
             .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
             .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text) as { rowid: number };
           const id = BigInt(rowid);
-          if (trigram) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(c.title, c.text));
+          if (trigram) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, fragmentText(c.title, c.text));
           if (c.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, part, vectorBlob(c.vector));
         }
         const audiences = this.documentAudiences(scope.tenantId, documentId);
@@ -495,23 +492,26 @@ export class SqliteSearchIndex implements SearchIndex {
       const inScope = `c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}`;
       // The trigram table is one for every tenant: a fragment's trigrams match chunks of all of them, so
       // its cost grows with the server. A small workspace reads its own chunks instead (bounded by
-      // TRIGRAM_SCAN_ROWS); both ways count the same occurrences, so the ranking is the same.
+      // TRIGRAM_SCAN_ROWS) and counts the fragments in them with core's ranking, the same arithmetic
+      // as the statement below (counting in SQL took ten times as long as reading the rows).
       const small = (this.sql.get('SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL) LIMIT ?)').get(scope.tenantId, scope.workspaceId, TRIGRAM_SCAN_ROWS + 1) as Row).n as number <= TRIGRAM_SCAN_ROWS;
-      const matched = small
-        ? `SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || c.text) AS body FROM chunks c WHERE ${inScope}`
-        : `SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || c.text) AS body FROM ${TRIGRAM_TABLE} t JOIN chunks c ON c.rowid = t.rowid WHERE ${TRIGRAM_TABLE} MATCH ? AND ${inScope}`;
+      if (small) {
+        const chunks = this.sql.get(`SELECT c.id, c.title, c.text FROM chunks c WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId, ...readable.params) as Row[];
+        return rankFragments(chunks.map((r) => ({ id: r.id as string, body: fragmentText(r.title as string, r.text as string) })), usable, limit);
+      }
+      const { k1, b } = FRAGMENT_BM25;
       const rows = this.sql
         .get(
-          `WITH matched AS MATERIALIZED (${matched}),
+          `WITH matched AS MATERIALIZED (SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || c.text) AS body FROM ${TRIGRAM_TABLE} t JOIN chunks c ON c.rowid = t.rowid WHERE ${TRIGRAM_TABLE} MATCH ? AND ${inScope}),
            occurrences AS (
              SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, f.value, ''))) / length(f.value) AS occ
              FROM matched m CROSS JOIN json_each(?) f
            ),
            sized AS (SELECT *, avg(len) OVER () AS avglen FROM occurrences WHERE occ > 0)
-           SELECT id, sum(occ * ${BM25_K1 + 1} / (occ + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * len / max(avglen, 1)))) AS score
+           SELECT id, sum(occ * ${k1 + 1} / (occ + ${k1} * (1 - ${b} + ${b} * len / max(avglen, 1)))) AS score
            FROM sized GROUP BY id ORDER BY score DESC, id LIMIT ?`,
         )
-        .all(...(small ? [] : [trigramMatch(usable)]), scope.tenantId, scope.workspaceId, ...readable.params, JSON.stringify(usable), limit) as Row[];
+        .all(trigramMatch(usable), scope.tenantId, scope.workspaceId, ...readable.params, JSON.stringify(usable), limit) as Row[];
       return rows.map((r) => ({ chunkId: r.id as string, score: r.score as number }));
     });
   }
@@ -695,7 +695,7 @@ export class SqliteSearchIndex implements SearchIndex {
           .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, NULL, ?, ?, ?, ?, ?) RETURNING rowid')
           .get(chunk.id, tenantId, documentId, chunk.ordinal, chunk.title, JSON.stringify(chunk.headingPath), chunk.text) as { rowid: number };
         const id = BigInt(rowid);
-        if (this.hasTrigram()) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, trigramText(chunk.title, chunk.text));
+        if (this.hasTrigram()) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, fragmentText(chunk.title, chunk.text));
         if (chunk.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, legacyPartition(tenantId), vectorBlob(chunk.vector));
         this.writeSegment(tenantId, null, [{ id: chunk.id, title: chunk.lexicalTitle, body: chunk.lexicalBody, audiences: this.documentAudiences(tenantId, documentId) }]);
       })(),

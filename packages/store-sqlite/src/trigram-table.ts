@@ -11,12 +11,10 @@
  * and the search confirms and counts the fragment in their text (see SqliteSearchIndex.trigram).
  * A table written before (with positions) is rebuilt in this form at the next open.
  */
+import { fragmentText } from '@panya/core';
 import type { Db } from './database.js';
 
 export const TRIGRAM_TABLE = 'chunks_trigram';
-
-/** The text a chunk is matched on: title and text, folded as the fallback's fragments are. */
-export const trigramText = (title: string, text: string) => `${title}\n${text}`.toLowerCase();
 
 const REBUILD_BATCH = 2_000;
 
@@ -25,7 +23,7 @@ export const TRIGRAM_TABLE_EXISTS = `SELECT 1 FROM sqlite_schema WHERE type = 't
 
 const CREATE = `CREATE VIRTUAL TABLE ${TRIGRAM_TABLE} USING fts5(text, content = '', contentless_delete = 1, detail = none, tokenize = 'trigram')`;
 
-/** How the search folds case, in SQL: as `trigramText` (SQLite's lower() folds ASCII only). */
+/** How the search folds case, in SQL: as core's `fragmentText` (SQLite's lower() folds ASCII only). */
 export const TRIGRAM_FOLD = 'panya_fold';
 
 /** The trigram table's query for `fragments`: chunks holding every trigram of one of them. */
@@ -65,7 +63,7 @@ export function syncTrigramTable(db: Db, enabled: boolean): void {
     for (let after = 0; ; ) {
       const rows = read.all(after, REBUILD_BATCH) as { rowid: number; title: string; text: string }[];
       if (rows.length === 0) break;
-      for (const r of rows) insert.run(BigInt(r.rowid), trigramText(r.title, r.text));
+      for (const r of rows) insert.run(BigInt(r.rowid), fragmentText(r.title, r.text));
       after = rows.at(-1)!.rowid;
     }
   }).immediate();

@@ -129,4 +129,28 @@ describe('optional trigram table (SQLite)', () => {
     expect((await ranked(big)).map(([id]) => id)).toEqual(['m1_0', 'm0_0']);
     expect((await ranked(scope)).map(([id]) => id)).toEqual(['m1_0', 'm0_0', 'm2_0']);
   });
+  it('counts fragments in a small workspace with exactly the scores the table path computes in SQL', async () => {
+    const store = open[0]!;
+    const engine = createEngine({ store });
+    const other = (await engine.tenancy.createTenant({ slug: 'bigco', plan: 'business' }))._unsafeUnwrap();
+    const big: Scope = { tenantId: other.tenant.id, workspaceId: other.defaultWorkspace.id };
+    // Case variants, repeats that overlap, characters outside the BMP (their length counts once) and Thai.
+    const words = ['Refund', 'REFUND', 'refunds', 'aaaa', 'aa', '🙂🙂', 'คืนเงิน', 'ÉTÉ', 'été', 'SKU-4471', 'ship', 'shipping', 'x'];
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const texts = Array.from({ length: 40 }, () => Array.from({ length: 5 + Math.floor(next() * 40) }, () => words[Math.floor(next() * words.length)]).join(next() < 0.5 ? ' ' : ''));
+    const filler = Array.from({ length: 1_001 }, (_, i) => ({ ...chunk('doc_fill', `Filler line ${i} about returns`), id: `doc_fill_${i}`, ordinal: i }));
+    await store.search.replaceDocumentChunks(big, 'doc_fill', filler);
+    await store.search.removeDocumentChunks(scope, 'doc_a');
+    for (const [i, text] of texts.entries()) {
+      await store.search.replaceDocumentChunks(big, `big_t${i}`, [chunk(`big_t${i}`, text)]);
+      await store.search.replaceDocumentChunks(scope, `doc_t${i}`, [chunk(`doc_t${i}`, text)]);
+    }
+    const ranked = async (s: Scope, fragments: string[]) => (await store.search.trigram(s, fragments, 50)).map((h) => [h.chunkId.replace(/^(big|doc)_/, '').replace(/_0$/, ''), h.score]);
+    for (const fragments of [['refund'], ['aaa', 'aa🙂'], ['🙂🙂', 'été', 'คืนเงิน'], ['sku-4471', 'shipping', 'refunds', 'xxx'], ['unmatched']]) {
+      const small = await ranked(scope, fragments);
+      expect(small).toEqual(await ranked(big, fragments));
+      if (fragments[0] !== 'unmatched') expect(small.length).toBeGreaterThan(3);
+    }
+  });
 });
