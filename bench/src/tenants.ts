@@ -4,7 +4,8 @@
  * BENCH_TENANTS_MEDIUM of 1,000 and BENCH_TENANTS_LARGE of BENCH_TENANTS_LARGE_DOCS; reports the file
  * size against the raw text and the build rate. Then `panya serve` on it: the first search of cold
  * workspaces (medium ones: ~1,000 chunks) and the same again warm, one request at a time; then
- * autocannon with a Zipf-distributed choice of tenant (10 connections): req/s, p50/p99, the
+ * autocannon with a Zipf-distributed choice of tenant (10 connections; a first window, then a
+ * fresh draw once the server has met its tenants): req/s, p50/p99, the
  * server's RSS and its index cache figures from /metrics; then the never-stall scenario.
  *
  * BENCH_TENANTS_STORE=postgres runs it on PostgreSQL (BENCH_TENANTS_PG, default PANYA_TEST_PG) with
@@ -304,12 +305,29 @@ try {
   const rng = new Rng('tenants-zipf');
   const order = tenants.map((t) => ({ t, r: rng.next() })).sort((a, b) => a.r - b.r).map((x) => x.t);
   const zipf = new Zipf(order.length, 1.0);
-  const requests = Array.from({ length: 20_000 }, (_, i) => {
-    const t = order[zipf.sample(rng)]!;
-    return { method: 'POST' as const, path: '/api/search', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: queries[i % queries.length], topK: 10 }) };
-  });
-  const loads: LoadResult[] = await Promise.all(servers.map((s, n) => runLoad({ url: s.url, requests: requests.filter((_, i) => i % NODES === n), connections: Math.ceil(10 / NODES) }, HTTP_SECONDS, s.child.pid)));
-  const zipfTotal = loads.reduce((sum, l) => sum + l.requests, 0);
+  const zipfWindow = async (seed: string) => {
+    const draw = new Rng(seed);
+    const requests = Array.from({ length: 20_000 }, () => {
+      const t = order[zipf.sample(draw)]!;
+      return { method: 'POST' as const, path: '/api/search', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: queries[Math.floor(draw.next() * queries.length)]!, topK: 10 }) };
+    });
+    const loads: LoadResult[] = await Promise.all(servers.map((s, n) => runLoad({ url: s.url, requests: requests.filter((_, i) => i % NODES === n), connections: Math.ceil(10 / NODES) }, HTTP_SECONDS, s.child.pid)));
+    const total = loads.reduce((sum, l) => sum + l.requests, 0);
+    return {
+      reqPerSec: round(loads.reduce((sum, l) => sum + l.reqPerSec, 0), 0),
+      // Per node; with several nodes the overall p99 is at most the largest.
+      latencyP50Ms: loads.map((l) => l.latencyP50Ms),
+      latencyP99Ms: loads.map((l) => l.latencyP99Ms),
+      requests: total,
+      non2xx: loads.reduce((sum, l) => sum + l.non2xx + l.errors, 0),
+      serverCpuMsPerRequest: loads.every((l) => l.serverCpuMs !== null) ? round(loads.reduce((sum, l) => sum + l.serverCpuMs!, 0) / total, 3) : null,
+    };
+  };
+  // The first window meets most tenants for the first time on each worker; the second, a fresh draw of
+  // tenants and queries, is the traffic of a server that has been up a while (answers repeat only as the
+  // distribution repeats them, not because the same sequence is sent again).
+  const zipfFirst = await zipfWindow('tenants-zipf-first');
+  const zipfSteady = await zipfWindow('tenants-zipf-steady');
   // Never stall: one tenant uploads 1 MB markdown files (two uploads in flight, to the first node) while its own searches are timed on every node.
   const uploader = tenants.find((t) => t.docs === 1_000) ?? tenants[0]!;
   const writeKey = await (async () => {
@@ -372,15 +390,8 @@ try {
     coldFirstLexicalSearchMs1000Chunks: coldLexical,
     neverStall: { uploadSeconds: UPLOAD_SECONDS, filesUploaded: uploaded, fileBytes: body.length, ownSearchMs: summary(ownSearches), servingThreads: serving },
     firstSearchMs: { coldSmall: summary(coldSmall), warmSmall: summary(warmSmall), coldMedium: summary(coldMedium), warmMedium: summary(warmMedium) },
-    zipf: {
-      reqPerSec: round(loads.reduce((sum, l) => sum + l.reqPerSec, 0), 0),
-      // Per node; with several nodes the overall p99 is at most the largest.
-      latencyP50Ms: loads.map((l) => l.latencyP50Ms),
-      latencyP99Ms: loads.map((l) => l.latencyP99Ms),
-      requests: zipfTotal,
-      non2xx: loads.reduce((sum, l) => sum + l.non2xx + l.errors, 0),
-      serverCpuMsPerRequest: loads.every((l) => l.serverCpuMs !== null) ? round(loads.reduce((sum, l) => sum + l.serverCpuMs!, 0) / zipfTotal, 3) : null,
-    },
+    zipf: zipfFirst,
+    zipfSteady,
     serverRssBytes: { afterStart: rssStart, end: rssEnd },
     indexCache: {
       bytes: cacheMetric('panya_index_cache_bytes'),

@@ -188,10 +188,13 @@ function renderTenants(r: Any): string {
     ['warm, 1,000-document workspace', fs.warmMedium],
   ].map(([k, v]: Any) => [k, f(v.p50), f(v.p99), f(v.max), v.samples]);
   const z = r.zipf;
-  // Older records: one node, one latency figure, the build as one number.
-  const p50s: number[] = [z.latencyP50Ms].flat();
-  const p99s: number[] = [z.latencyP99Ms].flat();
-  const p99 = Math.max(...p99s);
+  // Older records: one node, one latency figure, one window, the build as one number.
+  const zipfLine = (w: Any) => {
+    const p50s: number[] = [w.latencyP50Ms].flat();
+    const p99s: number[] = [w.latencyP99Ms].flat();
+    const p99 = Math.max(...p99s);
+    return `**${w.reqPerSec} req/s**, p50 ${p50s.join(' / ')} ms, p99 **${p99s.join(' / ')} ms**${p99s.length > 1 ? ' (per node)' : ''} (goals ≥ 600 req/s: ${verdict(w.reqPerSec >= 600)}, p99 ≤ 20 ms: ${verdict(p99 <= 20)}), ${w.non2xx} failed, server CPU ${f(w.serverCpuMsPerRequest, 3)} ms/request.`;
+  };
   const nodes = r.nodes ?? 1;
   const workers = r.scale.workersPerNode ?? r.scale.workers;
   const build = r.build
@@ -221,6 +224,8 @@ function renderTenants(r: Any): string {
           '',
         ]
       : []),
-    `Zipf traffic, ${nodes > 1 ? `${nodes} nodes × ` : ''}${workers} workers, 10 connections: **${z.reqPerSec} req/s**, p50 ${p50s.join(' / ')} ms, p99 **${p99s.join(' / ')} ms**${p99s.length > 1 ? ' (per node)' : ''} (goals ≥ 600 req/s: ${verdict(z.reqPerSec >= 600)}, p99 ≤ 20 ms: ${verdict(p99 <= 20)}), ${z.non2xx} failed, server CPU ${f(z.serverCpuMsPerRequest, 3)} ms/request. Server RSS ${mbs(r.serverRssBytes.afterStart)} after start, ${mbs(r.serverRssBytes.end)} at the end. Index cache: ${mbs(r.indexCache.bytes)} held of ${mbs(r.indexCache.maxBytes)}, ${r.indexCache.hits} hits, ${r.indexCache.loads} loads in ${f(r.indexCache.loadSeconds, 2)} s.`,
+    `Zipf traffic, ${nodes > 1 ? `${nodes} nodes × ` : ''}${workers} workers, 10 connections${r.zipfSteady ? ', first window' : ''}: ${zipfLine(z)}` +
+      (r.zipfSteady ? ` Then a fresh draw of tenants and queries (the server up a while): ${zipfLine(r.zipfSteady)}` : '') +
+      ` Server RSS ${mbs(r.serverRssBytes.afterStart)} after start, ${mbs(r.serverRssBytes.end)} at the end. Index cache: ${mbs(r.indexCache.bytes)} held of ${mbs(r.indexCache.maxBytes)}, ${r.indexCache.hits} hits, ${r.indexCache.loads} loads in ${f(r.indexCache.loadSeconds, 2)} s.`,
   ].join('\n');
 }
