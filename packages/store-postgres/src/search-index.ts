@@ -130,8 +130,8 @@ export class PgSearchIndex implements SearchIndex {
   /**
    * One statement, so the segments, their deletions and the sequence are one snapshot. Segments
    * travel as base64 text: the driver reads every value as text, and a `bytea` in hex is twice its
-   * size to receive and decode (base64 is a third larger; a cold 1,000-chunk read decodes in two
-   * thirds of the time).
+   * size to receive and decode (base64 is a third larger; a cold 1,000-chunk read decodes in a
+   * quarter of the time).
    */
   private async readSegments(scope: Scope, known: ReadonlySet<number>): Promise<SegmentRead | null> {
     const inScope = 'tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL)';

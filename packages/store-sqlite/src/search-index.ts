@@ -1,5 +1,5 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
-import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, rankFragments, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights, type SegmentRead } from '@panya/core';
+import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, rankFragments, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
 import { TRIGRAM_FOLD, TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramMatch } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
@@ -53,7 +53,6 @@ class MergeLost extends Error {}
 
 /** Workspaces of at most this many chunks answer the trigram channel by reading their own chunks. */
 const TRIGRAM_SCAN_ROWS = 1000;
-
 
 const toChunk = (r: Row): ChunkRecord => ({
   id: r.id as string,
@@ -493,7 +492,7 @@ export class SqliteSearchIndex implements SearchIndex {
       // The trigram table is one for every tenant: a fragment's trigrams match chunks of all of them, so
       // its cost grows with the server. A small workspace reads its own chunks instead (bounded by
       // TRIGRAM_SCAN_ROWS) and counts the fragments in them with core's ranking, the same arithmetic
-      // as the statement below (counting in SQL took ten times as long as reading the rows).
+      // as the statement below (counting in SQL took thirty times as long as reading the rows).
       const small = (this.sql.get('SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL) LIMIT ?)').get(scope.tenantId, scope.workspaceId, TRIGRAM_SCAN_ROWS + 1) as Row).n as number <= TRIGRAM_SCAN_ROWS;
       if (small) {
         const chunks = this.sql.get(`SELECT c.id, c.title, c.text FROM chunks c WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId, ...readable.params) as Row[];
