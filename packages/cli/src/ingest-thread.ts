@@ -25,6 +25,11 @@ runAsBackgroundThread();
 const data = workerData as IngestThreadData;
 const env = loadEnv(process.env);
 const logger = createLogger(data.logLevel);
+// Logged here, whole: what crosses to the parent thread keeps only an Error's built-in fields.
+process.on('uncaughtException', (error) => {
+  logger.error('ingest thread failed', { error: error.stack ?? String(error) });
+  process.exit(1);
+});
 const engine = await openEngine({
   db: data.db,
   logger,

@@ -35,7 +35,9 @@ export function startIngestThreads(data: IngestThreadData, count: number, logger
     thread.on('message', (m: string) => {
       if (m === 'progress') for (const l of listeners) l();
     });
-    thread.on('error', (error) => logger.error('ingest thread failed', { error: error.stack ?? error.message }));
+    // An error of a class of its own (SQLite's) arrives as a plain object of its own fields (its code);
+    // the thread logs its stack before it ends (ingest-thread.ts).
+    thread.on('error', (error: unknown) => logger.error('ingest thread failed', { error: error instanceof Error ? (error.stack ?? error.message) : JSON.stringify(error) }));
     thread.on('exit', (code) => {
       threads.delete(thread);
       if (!stopping) {

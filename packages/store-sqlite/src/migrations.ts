@@ -631,6 +631,12 @@ export const migrations: (Migration & { name: string })[] = [
     before: compactVectorTable,
     sql: 'SELECT 1;',
   },
+  {
+    version: 27,
+    // The open that follows rebuilds it (syncTrigramTable) holding only workspaces larger than a scan.
+    name: 'the trigram table no longer holds the chunks of workspaces a search scans',
+    sql: 'DROP TABLE IF EXISTS chunks_trigram;',
+  },
 ];
 
 /**

@@ -1,7 +1,7 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
 import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, rankFragments, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
-import { TRIGRAM_FOLD, TRIGRAM_TABLE, TRIGRAM_TABLE_EXISTS, trigramMatch } from './trigram-table.js';
+import { SCOPE_CHUNKS_UP_TO_SCAN, TRIGRAM_FOLD, TRIGRAM_SCAN_ROWS, TRIGRAM_TABLE, TrigramRows, trigramMatch } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
 import { COMPACT_VECTOR_TABLE, vectorBlob } from './vector-table.js';
 
@@ -51,9 +51,6 @@ const blob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, 
 /** A merge whose inputs another process merged first. */
 class MergeLost extends Error {}
 
-/** Workspaces of at most this many chunks answer the trigram channel by reading their own chunks. */
-const TRIGRAM_SCAN_ROWS = 1000;
-
 const toChunk = (r: Row): ChunkRecord => ({
   id: r.id as string,
   tenantId: r.tenant_id as string,
@@ -76,6 +73,7 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly capabilities: SearchCapabilities;
   private readonly ranker: LexicalRanker;
   private readonly source: LexicalSource;
+  private readonly trigramRows: TrigramRows;
 
   /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
   constructor(
@@ -90,6 +88,7 @@ export class SqliteSearchIndex implements SearchIndex {
     trigramIndex = true,
   ) {
     this.capabilities = { trigram: trigramIndex, vectors: true };
+    this.trigramRows = new TrigramRows(sql);
     this.source = this.lexicalSource();
     this.ranker = new LexicalRanker(this.source, { weights, cache: shared });
   }
@@ -316,7 +315,7 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.run(() =>
       this.db.transaction(() => {
         this.db.exec('DELETE FROM chunks; DROP TABLE IF EXISTS chunk_vectors; DELETE FROM index_info; DELETE FROM lexical_segments; DELETE FROM lexical_deletions; DELETE FROM lexical_pending; DELETE FROM lexical_audiences;');
-        if (this.hasTrigram()) this.db.exec(`DELETE FROM ${TRIGRAM_TABLE}`);
+        if (this.trigramRows.exists()) this.db.exec(`DELETE FROM ${TRIGRAM_TABLE}`);
         // Every cached lexical index is older than the new floor: the next search rebuilds it.
         this.db.exec('DELETE FROM search_changes; UPDATE search_versions SET seq = seq + 1, floor = seq + 1;');
         this.createVectorTable(info);
@@ -418,15 +417,17 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.transaction(() => {
         this.deleteChunks(scope.tenantId, documentId);
         const part = workspacePartition(scope);
-        const trigram = this.hasTrigram();
+        const trigram = this.trigramRows.exists();
+        const heldBefore = trigram && this.trigramRows.held(scope.tenantId, scope.workspaceId);
+        const written: { rowid: number; title: string; text: string }[] = [];
         for (const c of chunks) {
           const { rowid } = this.sql
             .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
             .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text) as { rowid: number };
-          const id = BigInt(rowid);
-          if (trigram) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, fragmentText(c.title, c.text));
-          if (c.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, part, vectorBlob(c.vector));
+          written.push({ rowid, title: c.title, text: c.text });
+          if (c.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(BigInt(rowid), part, vectorBlob(c.vector));
         }
+        if (trigram) this.trigramRows.wrote(scope.tenantId, scope.workspaceId, written, heldBefore);
         const audiences = this.documentAudiences(scope.tenantId, documentId);
         this.writeSegment(
           scope.tenantId,
@@ -458,19 +459,13 @@ export class SqliteSearchIndex implements SearchIndex {
     const rows = this.sql.get('SELECT rowid, id, workspace_id FROM chunks WHERE tenant_id = ? AND document_id = ?').all(tenantId, documentId) as { rowid: number; id: string; workspace_id: string | null }[];
     if (rows.length === 0) return;
     const hasVectors = this.readInfo() !== null;
-    const trigram = this.hasTrigram();
+    const trigram = this.trigramRows.exists();
     for (const { rowid } of rows) {
-      const id = BigInt(rowid);
-      if (trigram) this.sql.get(`DELETE FROM ${TRIGRAM_TABLE} WHERE rowid = ?`).run(id);
-      if (hasVectors) this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
+      if (trigram) this.trigramRows.remove(rowid);
+      if (hasVectors) this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(BigInt(rowid));
     }
     this.sql.get('DELETE FROM chunks WHERE tenant_id = ? AND document_id = ?').run(tenantId, documentId);
     this.recordDeletions(tenantId, rows);
-  }
-
-  /** Whether the database holds the trigram table now (another process may have created or dropped it). */
-  private hasTrigram(): boolean {
-    return this.sql.get(TRIGRAM_TABLE_EXISTS).get() !== undefined;
   }
 
   /** Core's BM25 over the workspace's own statistics (see LexicalRanker). */
@@ -486,14 +481,15 @@ export class SqliteSearchIndex implements SearchIndex {
   trigram(scope: Scope, fragments: string[], limit: number, audiences: Audiences = null) {
     return this.run(() => {
       const usable = [...new Set(fragments.filter((f) => [...f].length >= 3).map((f) => f.toLowerCase()))];
-      if (usable.length === 0 || !this.capabilities.trigram || !this.hasTrigram()) return [] as RankedHit[];
+      if (usable.length === 0 || !this.capabilities.trigram || !this.trigramRows.exists()) return [] as RankedHit[];
       const readable = audienceFilter(audiences);
       const inScope = `c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}`;
       // The trigram table is one for every tenant: a fragment's trigrams match chunks of all of them, so
       // its cost grows with the server. A small workspace reads its own chunks instead (bounded by
-      // TRIGRAM_SCAN_ROWS) and counts the fragments in them with core's ranking, the same arithmetic
-      // as the statement below (counting in SQL took thirty times as long as reading the rows).
-      const small = (this.sql.get('SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL) LIMIT ?)').get(scope.tenantId, scope.workspaceId, TRIGRAM_SCAN_ROWS + 1) as Row).n as number <= TRIGRAM_SCAN_ROWS;
+      // TRIGRAM_SCAN_ROWS; the table does not hold them) and counts the fragments in them with core's
+      // ranking, the same arithmetic as the statement below (counting in SQL took thirty times as
+      // long as reading the rows).
+      const small = (this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(scope.tenantId, scope.workspaceId) as Row).n as number <= TRIGRAM_SCAN_ROWS;
       if (small) {
         const chunks = this.sql.get(`SELECT c.id, c.title, c.text FROM chunks c WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId, ...readable.params) as Row[];
         return rankFragments(chunks.map((r) => ({ id: r.id as string, body: fragmentText(r.title as string, r.text as string) })), usable, limit);
@@ -660,7 +656,10 @@ export class SqliteSearchIndex implements SearchIndex {
         const scope = { tenantId: row.tenant_id as string, workspaceId };
         this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
         if (index.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, workspacePartition(scope), vectorBlob(index.vector));
+        const trigram = this.trigramRows.exists();
+        const heldBefore = trigram && this.trigramRows.held(scope.tenantId, workspaceId);
         this.sql.get('UPDATE chunks SET workspace_id = ? WHERE rowid = ?').run(workspaceId, id);
+        if (trigram) this.trigramRows.adopted(row.rowid as number, scope.tenantId, workspaceId, heldBefore);
         this.recordDeletions(scope.tenantId, [{ id: chunkId, workspace_id: null }]);
         const audiences = this.documentAudiences(scope.tenantId, row.document_id as string);
         this.writeSegment(scope.tenantId, workspaceId, [{ id: chunkId, title: index.lexicalTitle, body: index.lexicalBody, audiences }]);
@@ -675,7 +674,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const row = this.sql.get('SELECT rowid, tenant_id FROM chunks WHERE id = ? AND workspace_id IS NULL').get(chunkId) as Row | undefined;
         if (!row) return;
         const id = BigInt(row.rowid as number);
-        if (this.hasTrigram()) this.sql.get(`DELETE FROM ${TRIGRAM_TABLE} WHERE rowid = ?`).run(id);
+        if (this.trigramRows.exists()) this.trigramRows.remove(row.rowid as number);
         this.sql.get('DELETE FROM chunk_vectors WHERE rowid = ?').run(id);
         this.sql.get('DELETE FROM chunks WHERE rowid = ?').run(id);
         this.recordDeletions(row.tenant_id as string, [{ id: chunkId, workspace_id: null }]);
@@ -693,9 +692,8 @@ export class SqliteSearchIndex implements SearchIndex {
         const { rowid } = this.sql
           .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, NULL, ?, ?, ?, ?, ?) RETURNING rowid')
           .get(chunk.id, tenantId, documentId, chunk.ordinal, chunk.title, JSON.stringify(chunk.headingPath), chunk.text) as { rowid: number };
-        const id = BigInt(rowid);
-        if (this.hasTrigram()) this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`).run(id, fragmentText(chunk.title, chunk.text));
-        if (chunk.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(id, legacyPartition(tenantId), vectorBlob(chunk.vector));
+        if (this.trigramRows.exists()) this.trigramRows.wroteLegacy(tenantId, [{ rowid, title: chunk.title, text: chunk.text }]);
+        if (chunk.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(BigInt(rowid), legacyPartition(tenantId), vectorBlob(chunk.vector));
         this.writeSegment(tenantId, null, [{ id: chunk.id, title: chunk.lexicalTitle, body: chunk.lexicalBody, audiences: this.documentAudiences(tenantId, documentId) }]);
       })(),
     );

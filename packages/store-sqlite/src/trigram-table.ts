@@ -9,12 +9,23 @@
  * The table records which chunks hold each trigram and nothing more (`detail = none`: no positions
  * or counts, a fifth of the size): it narrows a fragment to the chunks holding all its trigrams,
  * and the search confirms and counts the fragment in their text (see SqliteSearchIndex.trigram).
- * A table written before (with positions) is rebuilt in this form at the next open.
+ *
+ * It holds only what a search asks it for. A workspace of at most TRIGRAM_SCAN_ROWS chunks (with its
+ * tenant's legacy ones) is answered by reading its own chunks, so its chunks enter the table only
+ * once it outgrows that, all of them at once: a workspace's chunks are in the table all or none,
+ * and all whenever it is larger than a scan. Legacy chunks (no workspace) are always in it.
+ * A table of an earlier form (positions kept, or every chunk held) is rebuilt at the next open.
  */
 import { fragmentText } from '@panya/core';
-import type { Db } from './database.js';
+import { Statements, type Db } from './database.js';
 
 export const TRIGRAM_TABLE = 'chunks_trigram';
+
+/** A scope of at most this many chunks answers the trigram channel by reading its own chunks. */
+export const TRIGRAM_SCAN_ROWS = 1000;
+
+/** The scope's chunks (its workspace's and its tenant's legacy ones), counted up to one past TRIGRAM_SCAN_ROWS. */
+export const SCOPE_CHUNKS_UP_TO_SCAN = `SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL) LIMIT ${TRIGRAM_SCAN_ROWS + 1})`;
 
 const REBUILD_BATCH = 2_000;
 
@@ -58,13 +69,83 @@ export function syncTrigramTable(db: Db, enabled: boolean): void {
     if (row) db.exec(`DROP TABLE ${TRIGRAM_TABLE}`);
     if (!enabled) return;
     db.exec(CREATE);
-    const read = db.prepare('SELECT rowid, title, text FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT ?');
-    const insert = db.prepare(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`);
+    const rows = new TrigramRows(new Statements(db));
+    const read = db.prepare('SELECT rowid, title, text FROM chunks WHERE workspace_id IS NULL AND rowid > ? ORDER BY rowid LIMIT ?');
     for (let after = 0; ; ) {
-      const rows = read.all(after, REBUILD_BATCH) as { rowid: number; title: string; text: string }[];
-      if (rows.length === 0) break;
-      for (const r of rows) insert.run(BigInt(r.rowid), fragmentText(r.title, r.text));
-      after = rows.at(-1)!.rowid;
+      const legacy = read.all(after, REBUILD_BATCH) as ChunkText[];
+      if (legacy.length === 0) break;
+      rows.insert(legacy);
+      after = legacy.at(-1)!.rowid;
     }
+    for (const { tenantId, workspaceId } of workspacesLargerThanScan(db)) rows.insertWorkspace(tenantId, workspaceId);
   }).immediate();
+}
+
+/** Workspaces whose chunks, with their tenant's legacy ones, are more than a scan reads. */
+function workspacesLargerThanScan(db: Db): { tenantId: string; workspaceId: string }[] {
+  const legacy = new Map(
+    (db.prepare('SELECT tenant_id, count(*) AS n FROM chunks WHERE workspace_id IS NULL GROUP BY tenant_id').all() as { tenant_id: string; n: number }[]).map((r) => [r.tenant_id, r.n]),
+  );
+  const counts = db.prepare('SELECT tenant_id, workspace_id, count(*) AS n FROM chunks WHERE workspace_id IS NOT NULL GROUP BY tenant_id, workspace_id').all() as { tenant_id: string; workspace_id: string; n: number }[];
+  return counts.filter((c) => c.n + (legacy.get(c.tenant_id) ?? 0) > TRIGRAM_SCAN_ROWS).map((c) => ({ tenantId: c.tenant_id, workspaceId: c.workspace_id }));
+}
+
+interface ChunkText {
+  rowid: number;
+  title: string;
+  text: string;
+}
+
+/** The table's rows, kept by every chunk write inside its transaction (see the rule above). */
+export class TrigramRows {
+  constructor(private readonly sql: Statements) {}
+
+  /** Whether the table exists now (another process may have created or dropped it). */
+  exists(): boolean {
+    return this.sql.get(TRIGRAM_TABLE_EXISTS).get() !== undefined;
+  }
+
+  /** Whether the workspace's chunks are in the table: all or none, so its first one tells. */
+  held(tenantId: string, workspaceId: string): boolean {
+    const first = this.sql.get('SELECT rowid FROM chunks WHERE tenant_id = ? AND workspace_id = ? LIMIT 1').get(tenantId, workspaceId) as { rowid: number } | undefined;
+    return first !== undefined && this.sql.get(`SELECT 1 FROM ${TRIGRAM_TABLE} WHERE rowid = ?`).get(BigInt(first.rowid)) !== undefined;
+  }
+
+  /** After `written` chunks joined the workspace, whose earlier chunks were in the table or not (`heldBefore`). */
+  wrote(tenantId: string, workspaceId: string, written: readonly ChunkText[], heldBefore: boolean): void {
+    if (heldBefore) this.insert(written);
+    else if (this.largerThanScan(tenantId, workspaceId)) this.insertWorkspace(tenantId, workspaceId);
+  }
+
+  /** A legacy chunk is always in the table; it counts in every workspace of its tenant, so those it makes larger than a scan join. */
+  wroteLegacy(tenantId: string, written: readonly ChunkText[]): void {
+    this.insert(written);
+    const workspaces = this.sql.get('SELECT DISTINCT workspace_id FROM chunks WHERE tenant_id = ? AND workspace_id IS NOT NULL').all(tenantId) as { workspace_id: string }[];
+    for (const { workspace_id: workspaceId } of workspaces) {
+      if (!this.held(tenantId, workspaceId) && this.largerThanScan(tenantId, workspaceId)) this.insertWorkspace(tenantId, workspaceId);
+    }
+  }
+
+  /** A legacy chunk moved into a workspace (`heldBefore`: the workspace's chunks before it) leaves the table if the workspace's chunks are not in it. */
+  adopted(rowid: number, tenantId: string, workspaceId: string, heldBefore: boolean): void {
+    if (!heldBefore && !this.largerThanScan(tenantId, workspaceId)) this.remove(rowid);
+  }
+
+  remove(rowid: number): void {
+    this.sql.get(`DELETE FROM ${TRIGRAM_TABLE} WHERE rowid = ?`).run(BigInt(rowid));
+  }
+
+  insert(chunks: readonly ChunkText[]): void {
+    const insert = this.sql.get(`INSERT INTO ${TRIGRAM_TABLE} (rowid, text) VALUES (?, ?)`);
+    for (const c of chunks) insert.run(BigInt(c.rowid), fragmentText(c.title, c.text));
+  }
+
+  /** Every chunk of the workspace (none of which is in the table yet). */
+  insertWorkspace(tenantId: string, workspaceId: string): void {
+    this.insert(this.sql.get('SELECT rowid, title, text FROM chunks WHERE tenant_id = ? AND workspace_id = ?').all(tenantId, workspaceId) as ChunkText[]);
+  }
+
+  private largerThanScan(tenantId: string, workspaceId: string): boolean {
+    return ((this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(tenantId, workspaceId) as { n: number }).n) > TRIGRAM_SCAN_ROWS;
+  }
 }

@@ -153,4 +153,61 @@ describe('optional trigram table (SQLite)', () => {
       if (fragments[0] !== 'unmatched') expect(small.length).toBeGreaterThan(3);
     }
   });
+
+  it('holds a workspace\'s chunks only once a search would not scan it, then all of them; legacy chunks always', async () => {
+    const store = open[0]!;
+    const engine = createEngine({ store });
+    const held = (id: string) => store.db.prepare('SELECT 1 FROM chunks_trigram WHERE rowid = (SELECT rowid FROM chunks WHERE id = ?)').get(id) !== undefined;
+    const rowsOf = (s: Scope) => (store.db.prepare('SELECT count(*) AS n FROM chunks_trigram t JOIN chunks c ON c.rowid = t.rowid WHERE c.tenant_id = ? AND c.workspace_id = ?').get(s.tenantId, s.workspaceId) as { n: number }).n;
+    const fill = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ ...chunk(prefix, `Filler line ${i} about returns`), id: `${prefix}_${i}`, ordinal: i }));
+    const newScope = async (slug: string): Promise<Scope> => {
+      const t = (await engine.tenancy.createTenant({ slug, plan: 'business' }))._unsafeUnwrap();
+      return { tenantId: t.tenant.id, workspaceId: t.defaultWorkspace.id };
+    };
+    // A small workspace is scanned: none of its chunks are in the table, and its fragments are still found.
+    expect(held('doc_a_0')).toBe(false);
+    expect(await found(store, scope, 'ku-447')).toEqual(['doc_a_0']);
+
+    // At exactly a scan's size it stays out; one chunk more and all of its chunks are in.
+    const big = await newScope('bigco');
+    await store.search.replaceDocumentChunks(big, 'big_fill', fill('big_fill', 1_000));
+    expect(rowsOf(big)).toBe(0);
+    await store.search.replaceDocumentChunks(big, 'big_code', [chunk('big_code', 'Ticket ZX-81 reopened')]);
+    expect(rowsOf(big)).toBe(1_001);
+    expect(await found(store, big, 'zx-81')).toEqual(['big_code_0']);
+    // Once in, it stays in as it shrinks (all or none): later chunks join the table.
+    await store.search.removeDocumentChunks(big, 'big_fill');
+    await store.search.replaceDocumentChunks(big, 'big_more', [chunk('big_more', 'Ticket ZX-82')]);
+    expect(rowsOf(big)).toBe(2);
+    expect(await found(store, big, 'zx-8')).toEqual(['big_code_0', 'big_more_0']);
+
+    // Legacy chunks are always in the table and count in each workspace of their tenant.
+    const mixed = await newScope('mixed');
+    await store.search.replaceDocumentChunks(mixed, 'mix_fill', fill('mix_fill', 995));
+    for (let i = 0; i < 6; i++) await store.search.insertLegacyChunk(mixed.tenantId, `legacy_${i}`, chunk(`legacy_${i}`, `Legacy note QW-${i}`));
+    expect(held('legacy_0_0')).toBe(true);
+    expect(rowsOf(mixed)).toBe(995);
+    expect(await found(store, mixed, 'qw-5')).toEqual(['legacy_5_0']);
+    expect(await found(store, mixed, 'line 994 ')).toEqual(['mix_fill_994']);
+    // A legacy chunk adopted by a workspace the table does not hold leaves it.
+    const small = await newScope('small');
+    await store.search.insertLegacyChunk(small.tenantId, 'legacy_s', chunk('legacy_s', 'Old note PL-77'));
+    await store.search.replaceDocumentChunks(small, 'small_a', [chunk('small_a', 'New note PL-78')]);
+    await store.search.adoptLegacyChunk('legacy_s_0', small.workspaceId, { lexicalTitle: 'legacy_s', lexicalBody: 'old note pl-77', vector: new Float32Array([1, 0, 0, 0]) });
+    expect(held('legacy_s_0')).toBe(false);
+    expect(await found(store, small, 'pl-7')).toEqual(['legacy_s_0', 'small_a_0']);
+
+    // A table of the earlier form (every chunk in it) is rebuilt at the next open under the same rule.
+    store.db.exec('DELETE FROM chunks_trigram');
+    store.db.exec("INSERT INTO chunks_trigram (rowid, text) SELECT rowid, title || char(10) || text FROM chunks");
+    expect(held('doc_a_0')).toBe(true);
+    store.db.pragma('user_version = 26');
+    await store.close();
+    open.splice(0);
+    const reopened = openStore();
+    const heldNow = (id: string) => reopened.db.prepare('SELECT 1 FROM chunks_trigram WHERE rowid = (SELECT rowid FROM chunks WHERE id = ?)').get(id) !== undefined;
+    expect(['doc_a_0', 'small_a_0', 'legacy_s_0', 'big_code_0', 'mix_fill_0', 'legacy_3_0'].map(heldNow)).toEqual([false, false, false, false, true, true]);
+    expect(await found(reopened, mixed, 'line 994 ')).toEqual(['mix_fill_994']);
+    expect(await found(reopened, big, 'zx-8')).toEqual(['big_code_0', 'big_more_0']);
+  });
 });
