@@ -20,12 +20,14 @@ function search(n: Names): string {
       ordinal integer NOT NULL,
       title text NOT NULL,
       heading_path jsonb NOT NULL,
-      text text NOT NULL
+      text text NOT NULL,
+      -- In the trigram index: its workspace is larger than a trigram search scans, or it is a legacy chunk.
+      trigram boolean NOT NULL DEFAULT false
     );
     CREATE INDEX chunks_document ON ${n.t('chunks')}(tenant_id, document_id);
-    CREATE INDEX chunks_scope ON ${n.t('chunks')}(tenant_id, workspace_id);
+    CREATE INDEX chunks_scope ON ${n.t('chunks')}(tenant_id, workspace_id, trigram);
     CREATE INDEX chunks_legacy ON ${n.t('chunks')}(seq) WHERE workspace_id IS NULL;
-    CREATE INDEX chunks_trigram ON ${n.t('chunks')} USING gin (lower(title || E'\\n' || text) ${n.trgmOps});
+    CREATE INDEX chunks_trigram ON ${n.t('chunks')} USING gin (lower(title || E'\\n' || text) ${n.trgmOps}) WHERE trigram;
     CREATE TABLE ${n.t('index_info')} (
       id integer PRIMARY KEY CHECK (id = 1),
       embedder_id text NOT NULL,

@@ -1,3 +1,4 @@
+import { TRIGRAM_SCAN_CHUNKS } from '@panya/core';
 import { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE } from '@panya/core/rows';
 import { POSTGRES } from './rows.js';
 import type { Pool, PoolClient } from 'pg';
@@ -612,6 +613,22 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       CREATE INDEX meter_event_outbox_period ON ${n.t('meter_event_outbox')}(tenant_id, period);
       CREATE INDEX custom_hostnames_check ON ${n.t('custom_hostnames')}(last_checked_at NULLS FIRST, id) WHERE status IN ('pending', 'verifying_dns');
       ALTER TABLE ${n.t('tenant_tombstones')} ADD COLUMN purge_attempted_at timestamptz;
+    `,
+  },
+  {
+    version: 24,
+    name: 'the trigram index holds only chunks of workspaces larger than a scan (and legacy chunks)',
+    sql: (n) => `
+      ALTER TABLE ${n.t('chunks')} ADD COLUMN trigram boolean NOT NULL DEFAULT false;
+      UPDATE ${n.t('chunks')} c SET trigram = true
+      WHERE c.workspace_id IS NULL OR (c.tenant_id, c.workspace_id) IN (
+        SELECT w.tenant_id, w.workspace_id FROM ${n.t('chunks')} w WHERE w.workspace_id IS NOT NULL GROUP BY w.tenant_id, w.workspace_id
+        HAVING count(*) + (SELECT count(*) FROM ${n.t('chunks')} l WHERE l.tenant_id = w.tenant_id AND l.workspace_id IS NULL) > ${TRIGRAM_SCAN_CHUNKS}
+      );
+      DROP INDEX ${n.t('chunks_trigram')};
+      CREATE INDEX chunks_trigram ON ${n.t('chunks')} USING gin (lower(title || E'\\n' || text) ${n.trgmOps}) WHERE trigram;
+      DROP INDEX ${n.t('chunks_scope')};
+      CREATE INDEX chunks_scope ON ${n.t('chunks')}(tenant_id, workspace_id, trigram);
     `,
   },
 ];

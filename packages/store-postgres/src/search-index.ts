@@ -1,5 +1,5 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex, SegmentRead } from '@panya/core';
-import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, type LexicalWeights } from '@panya/core';
+import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, TRIGRAM_SCAN_CHUNKS, type LexicalWeights } from '@panya/core';
 import { json, type Conn, type Names, type Row } from './database.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
@@ -455,19 +455,38 @@ export class PgSearchIndex implements SearchIndex {
     }
   }
 
-  /** Inserts chunks and their vectors under one workspace (null: legacy) in two statements. */
-  private async insertChunks(tx: Conn, tenantId: string, workspaceId: string | null, documentId: string, chunks: ChunkInput[]) {
+  /**
+   * Whether chunks written to the workspace now go into the trigram index (`trigram`): its chunks
+   * are in it all or none, and all once it is larger than a trigram search scans (its tenant's
+   * legacy chunks counted, `adding` included). Crossing that size puts its earlier chunks in.
+   * A search reads chunks outside the index too (see trigram()), so the rule bounds cost only.
+   */
+  private async trigramFor(tx: Conn, tenantId: string, workspaceId: string, adding: number): Promise<boolean> {
+    const { rows } = await tx.query<{ held: boolean | null; n: number }>(
+      `SELECT (SELECT trigram FROM ${this.chunks} WHERE tenant_id = $1 AND workspace_id = $2 LIMIT 1) AS held,
+              (SELECT count(*)::int FROM (SELECT 1 FROM ${this.chunks} WHERE tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL) LIMIT $3) s) AS n`,
+      [tenantId, workspaceId, TRIGRAM_SCAN_CHUNKS + 1],
+    );
+    const { held, n } = rows[0]!;
+    if (held) return true;
+    if (n + adding <= TRIGRAM_SCAN_CHUNKS) return false;
+    await tx.query(`UPDATE ${this.chunks} SET trigram = true WHERE tenant_id = $1 AND workspace_id = $2 AND NOT trigram`, [tenantId, workspaceId]);
+    return true;
+  }
+
+  /** Inserts chunks and their vectors under one workspace (null: legacy) in two statements; `trigram`: into the trigram index. */
+  private async insertChunks(tx: Conn, tenantId: string, workspaceId: string | null, documentId: string, chunks: ChunkInput[], trigram: boolean) {
     const BATCH = 500;
     for (let start = 0; start < chunks.length; start += BATCH) {
       const batch = chunks.slice(start, start + BATCH);
-      const values: unknown[] = [tenantId, workspaceId, documentId];
+      const values: unknown[] = [tenantId, workspaceId, documentId, trigram];
       const tuples = batch.map((c) => {
         values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text);
         const p = values.length - 5;
-        return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5})`;
+        return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $4)`;
       });
       const { rows } = await tx.query<{ id: string; seq: string }>(
-        `INSERT INTO ${this.chunks} (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text)
+        `INSERT INTO ${this.chunks} (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text, trigram)
          VALUES ${tuples.join(', ')} RETURNING id, seq`,
         values,
       );
@@ -488,7 +507,7 @@ export class PgSearchIndex implements SearchIndex {
       await this.requireDimension(tx, chunks);
       // Every workspace of the tenant, legacy chunks included: the document has one home now.
       await this.deleteDocumentChunks(tx, scope.tenantId, documentId);
-      if (chunks.length > 0) await this.insertChunks(tx, scope.tenantId, scope.workspaceId, documentId, chunks);
+      if (chunks.length > 0) await this.insertChunks(tx, scope.tenantId, scope.workspaceId, documentId, chunks, await this.trigramFor(tx, scope.tenantId, scope.workspaceId, chunks.length));
       const audiences = chunks.length > 0 ? await this.documentAudiences(tx, scope.tenantId, documentId) : [];
       await this.writeSegment(
         tx,
@@ -520,11 +539,13 @@ export class PgSearchIndex implements SearchIndex {
       values.push(likePattern(f));
       return `${TRIGRAM_TEXT} LIKE lower($${values.length})`;
     });
+    // Chunks in the trigram index (large workspaces', legacy ones) through it; the others, a small
+    // workspace's, through the scope index (the index holds only large workspaces: trigramFor).
+    const matching = (inIndex: string) =>
+      `SELECT c.id, ${TRIGRAM_TEXT} AS body FROM ${this.chunks} c
+       WHERE ${inIndex}c.trigram AND c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND (${likes.join(' OR ')})${this.audienceFilter(audiences, 5)}`;
     const { rows } = await this.db.query<{ id: string; score: number }>(
-      `WITH matched AS MATERIALIZED (
-         SELECT c.id, ${TRIGRAM_TEXT} AS body FROM ${this.chunks} c
-         WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND (${likes.join(' OR ')})${this.audienceFilter(audiences, 5)}
-       ),
+      `WITH matched AS MATERIALIZED (${matching('')} UNION ALL ${matching('NOT ')}),
        occurrences AS (
          SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, lower(f), ''))) / length(f) AS occ
          FROM matched m CROSS JOIN unnest($4::text[]) AS f
@@ -633,9 +654,13 @@ export class PgSearchIndex implements SearchIndex {
 
   adoptLegacyChunk(chunkId: string, workspaceId: string, index: Pick<ChunkInput, 'lexicalTitle' | 'lexicalBody' | 'vector'>) {
     return this.db.atomic(async (tx) => {
+      const legacy = await tx.query<{ tenant_id: string }>(`SELECT tenant_id FROM ${this.chunks} WHERE id = $1 AND workspace_id IS NULL`, [chunkId]);
+      if (!legacy.rows[0]) return false;
+      // The workspace's rule covers it now (as a legacy chunk it counted in the workspace's size already).
+      const trigram = await this.trigramFor(tx, legacy.rows[0].tenant_id, workspaceId, 0);
       const { rows } = await tx.query<{ seq: string; tenant_id: string; document_id: string }>(
-        `UPDATE ${this.chunks} SET workspace_id = $2 WHERE id = $1 AND workspace_id IS NULL RETURNING seq, tenant_id, document_id`,
-        [chunkId, workspaceId],
+        `UPDATE ${this.chunks} SET workspace_id = $2, trigram = $3 WHERE id = $1 AND workspace_id IS NULL RETURNING seq, tenant_id, document_id`,
+        [chunkId, workspaceId, trigram],
       );
       const row = rows[0];
       if (!row) return false;
@@ -665,7 +690,14 @@ export class PgSearchIndex implements SearchIndex {
   insertLegacyChunk(tenantId: string, documentId: string, chunk: ChunkInput) {
     return this.db.atomic(async (tx) => {
       await this.requireDimension(tx, [chunk]);
-      await this.insertChunks(tx, tenantId, null, documentId, [chunk]);
+      await this.insertChunks(tx, tenantId, null, documentId, [chunk], true);
+      // It counts in every workspace of its tenant: those it makes larger than a scan go into the index.
+      await tx.query(
+        `UPDATE ${this.chunks} SET trigram = true WHERE tenant_id = $1 AND NOT trigram AND workspace_id IN (
+           SELECT workspace_id FROM ${this.chunks} WHERE tenant_id = $1 AND workspace_id IS NOT NULL GROUP BY workspace_id
+           HAVING count(*) + (SELECT count(*) FROM ${this.chunks} WHERE tenant_id = $1 AND workspace_id IS NULL) > $2)`,
+        [tenantId, TRIGRAM_SCAN_CHUNKS],
+      );
       await this.writeSegment(tx, tenantId, null, [{ id: chunk.id, title: chunk.lexicalTitle, body: chunk.lexicalBody, audiences: await this.documentAudiences(tx, tenantId, documentId) }]);
     });
   }

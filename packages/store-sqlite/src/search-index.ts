@@ -1,7 +1,7 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
-import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, rankFragments, type LexicalWeights, type SegmentRead } from '@panya/core';
+import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, rankFragments, TRIGRAM_SCAN_CHUNKS, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
-import { SCOPE_CHUNKS_UP_TO_SCAN, TRIGRAM_FOLD, TRIGRAM_SCAN_ROWS, TRIGRAM_TABLE, TrigramRows, trigramMatch } from './trigram-table.js';
+import { SCOPE_CHUNKS_UP_TO_SCAN, TRIGRAM_FOLD, TRIGRAM_TABLE, TrigramRows, trigramMatch } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
 import { COMPACT_VECTOR_TABLE, vectorBlob } from './vector-table.js';
 
@@ -486,10 +486,10 @@ export class SqliteSearchIndex implements SearchIndex {
       const inScope = `c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}`;
       // The trigram table is one for every tenant: a fragment's trigrams match chunks of all of them, so
       // its cost grows with the server. A small workspace reads its own chunks instead (bounded by
-      // TRIGRAM_SCAN_ROWS; the table does not hold them) and counts the fragments in them with core's
+      // TRIGRAM_SCAN_CHUNKS; the table does not hold them) and counts the fragments in them with core's
       // ranking, the same arithmetic as the statement below (counting in SQL took thirty times as
       // long as reading the rows).
-      const small = (this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(scope.tenantId, scope.workspaceId) as Row).n as number <= TRIGRAM_SCAN_ROWS;
+      const small = (this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(scope.tenantId, scope.workspaceId) as Row).n as number <= TRIGRAM_SCAN_CHUNKS;
       if (small) {
         const chunks = this.sql.get(`SELECT c.id, c.title, c.text FROM chunks c WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId, ...readable.params) as Row[];
         return rankFragments(chunks.map((r) => ({ id: r.id as string, body: fragmentText(r.title as string, r.text as string) })), usable, limit);

@@ -10,22 +10,19 @@
  * or counts, a fifth of the size): it narrows a fragment to the chunks holding all its trigrams,
  * and the search confirms and counts the fragment in their text (see SqliteSearchIndex.trigram).
  *
- * It holds only what a search asks it for. A workspace of at most TRIGRAM_SCAN_ROWS chunks (with its
+ * It holds only what a search asks it for. A workspace of at most TRIGRAM_SCAN_CHUNKS chunks (with its
  * tenant's legacy ones) is answered by reading its own chunks, so its chunks enter the table only
  * once it outgrows that, all of them at once: a workspace's chunks are in the table all or none,
  * and all whenever it is larger than a scan. Legacy chunks (no workspace) are always in it.
  * A table of an earlier form (positions kept, or every chunk held) is rebuilt at the next open.
  */
-import { fragmentText } from '@panya/core';
+import { fragmentText, TRIGRAM_SCAN_CHUNKS } from '@panya/core';
 import { Statements, type Db } from './database.js';
 
 export const TRIGRAM_TABLE = 'chunks_trigram';
 
-/** A scope of at most this many chunks answers the trigram channel by reading its own chunks. */
-export const TRIGRAM_SCAN_ROWS = 1000;
-
-/** The scope's chunks (its workspace's and its tenant's legacy ones), counted up to one past TRIGRAM_SCAN_ROWS. */
-export const SCOPE_CHUNKS_UP_TO_SCAN = `SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL) LIMIT ${TRIGRAM_SCAN_ROWS + 1})`;
+/** The scope's chunks (its workspace's and its tenant's legacy ones), counted up to one past TRIGRAM_SCAN_CHUNKS. */
+export const SCOPE_CHUNKS_UP_TO_SCAN = `SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tenant_id = ? AND (workspace_id = ? OR workspace_id IS NULL) LIMIT ${TRIGRAM_SCAN_CHUNKS + 1})`;
 
 const REBUILD_BATCH = 2_000;
 
@@ -87,7 +84,7 @@ function workspacesLargerThanScan(db: Db): { tenantId: string; workspaceId: stri
     (db.prepare('SELECT tenant_id, count(*) AS n FROM chunks WHERE workspace_id IS NULL GROUP BY tenant_id').all() as { tenant_id: string; n: number }[]).map((r) => [r.tenant_id, r.n]),
   );
   const counts = db.prepare('SELECT tenant_id, workspace_id, count(*) AS n FROM chunks WHERE workspace_id IS NOT NULL GROUP BY tenant_id, workspace_id').all() as { tenant_id: string; workspace_id: string; n: number }[];
-  return counts.filter((c) => c.n + (legacy.get(c.tenant_id) ?? 0) > TRIGRAM_SCAN_ROWS).map((c) => ({ tenantId: c.tenant_id, workspaceId: c.workspace_id }));
+  return counts.filter((c) => c.n + (legacy.get(c.tenant_id) ?? 0) > TRIGRAM_SCAN_CHUNKS).map((c) => ({ tenantId: c.tenant_id, workspaceId: c.workspace_id }));
 }
 
 interface ChunkText {
@@ -146,6 +143,6 @@ export class TrigramRows {
   }
 
   private largerThanScan(tenantId: string, workspaceId: string): boolean {
-    return ((this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(tenantId, workspaceId) as { n: number }).n) > TRIGRAM_SCAN_ROWS;
+    return ((this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(tenantId, workspaceId) as { n: number }).n) > TRIGRAM_SCAN_CHUNKS;
   }
 }

@@ -3,6 +3,12 @@ import type { RankedHit } from './ports/search-index.js';
 /** BM25 constants of the trigram fallback's ranking (every store's, FTS5's defaults). */
 export const FRAGMENT_BM25 = { k1: 1.2, b: 0.75 } as const;
 
+/**
+ * A workspace of at most this many chunks (with its tenant's legacy ones) answers the trigram
+ * fallback by reading its own chunks; a store's trigram index holds only larger workspaces' chunks.
+ */
+export const TRIGRAM_SCAN_CHUNKS = 1000;
+
 /** A chunk's text as the trigram fallback matches it: title and text, case folded. */
 export const fragmentText = (title: string, text: string) => `${title}\n${text}`.toLowerCase();
 
