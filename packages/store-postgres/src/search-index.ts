@@ -462,9 +462,10 @@ export class PgSearchIndex implements SearchIndex {
    * A search reads chunks outside the index too (see trigram()), so the rule bounds cost only.
    */
   private async trigramFor(tx: Conn, tenantId: string, workspaceId: string, adding: number): Promise<boolean> {
+    // Counted only when not held: the count's bitmap scan collects every row of the scope before its LIMIT.
     const { rows } = await tx.query<{ held: boolean | null; n: number }>(
-      `SELECT (SELECT trigram FROM ${this.chunks} WHERE tenant_id = $1 AND workspace_id = $2 LIMIT 1) AS held,
-              (SELECT count(*)::int FROM (SELECT 1 FROM ${this.chunks} WHERE tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL) LIMIT $3) s) AS n`,
+      `SELECT held, CASE WHEN held THEN 0 ELSE (SELECT count(*)::int FROM (SELECT 1 FROM ${this.chunks} WHERE tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL) LIMIT $3) s) END AS n
+       FROM (SELECT (SELECT trigram FROM ${this.chunks} WHERE tenant_id = $1 AND workspace_id = $2 LIMIT 1) AS held) h`,
       [tenantId, workspaceId, TRIGRAM_SCAN_CHUNKS + 1],
     );
     const { held, n } = rows[0]!;

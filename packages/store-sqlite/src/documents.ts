@@ -1,6 +1,7 @@
 import type { ClaimOptions, DocumentRecord } from '@panya/core';
 import { QUEUED, sql, SqlDocuments, SqlTable, tables, type SqlDriver } from '@panya/core/rows';
 import type { DocumentWriter } from './document-writer.js';
+import { SOURCE_SIZE } from './source-text.js';
 
 /**
  * Documents through the storage kit. SQLite's own: batches written by the writer thread, and the
@@ -41,8 +42,7 @@ export class SqliteDocuments extends SqlDocuments {
             SELECT id FROM (
               SELECT id, SUM(size) OVER (ORDER BY turn, updated_at ROWS UNBOUNDED PRECEDING) AS running, ROW_NUMBER() OVER (ORDER BY turn, updated_at) AS place
               FROM (
-                -- octet_length of a column reads the row's header, not its content.
-                SELECT q.id, q.turn, q.updated_at, octet_length(d.content_md) AS size
+                SELECT q.id, q.turn, q.updated_at, ${sql.raw(SOURCE_SIZE('d.content_md'))} AS size
                 FROM (
                   SELECT id, updated_at, ROW_NUMBER() OVER (PARTITION BY tenant_id ORDER BY updated_at) AS turn FROM ${table}
                   WHERE ${claimable}

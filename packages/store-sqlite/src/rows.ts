@@ -1,12 +1,18 @@
 import { rowCodec, type Conflict, type Dialect, type Row, type RowCodec, type TableSpec } from '@panya/core/rows';
 import type { Statements } from './database.js';
+import { readSource, storedSource } from './source-text.js';
 
 /** How SQLite stores what it has no type for: booleans as 0/1, JSON as text, times as ISO text. */
 export const SQLITE: Dialect = {
   name: 'sqlite',
   param: () => '?',
-  read: { bool: (v) => v === 1 || v === true, json: (v) => JSON.parse(v as string), time: (v) => v as string },
-  write: { bool: (v) => (v ? 1 : 0), json: (v) => JSON.stringify(v) },
+  read: {
+    bool: (v) => v === 1 || v === true,
+    json: (v) => JSON.parse(v as string),
+    time: (v) => v as string,
+    compressed: readSource,
+  },
+  write: { bool: (v) => (v ? 1 : 0), json: (v) => JSON.stringify(v), compressed: storedSource },
 };
 
 const codecs = new WeakMap<TableSpec<never>, RowCodec<never>>();

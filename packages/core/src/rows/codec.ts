@@ -34,6 +34,8 @@ export interface ColumnSpec<T> {
   nullable?: true;
   /** For generated DDL: the column's default, an SQL literal valid in both dialects (`0`, `'[]'`; `true`/`false` for a bool). */
   default?: string;
+  /** A `text` column the dialect may store compressed (a document's source: written once, read rarely). */
+  compressible?: true;
 }
 
 /** A column the store's own queries keep (a lease, a revision): in the table, never in the record. */
@@ -54,8 +56,9 @@ export interface Dialect {
   name: DialectName;
   /** The n-th (1-based) positional parameter. */
   param(n: number): string;
-  read: { bool(value: unknown): boolean; json(value: unknown): unknown; time(value: unknown): string };
-  write: { bool(value: boolean): unknown; json(value: unknown): unknown };
+  read: { bool(value: unknown): boolean; json(value: unknown): unknown; time(value: unknown): string; compressed?(value: unknown): string };
+  /** `compressed`: how a `compressible` column's text is stored, where the database does not compress it itself. */
+  write: { bool(value: boolean): unknown; json(value: unknown): unknown; compressed?(text: string): unknown };
 }
 
 export type Row = Record<string, unknown>;
@@ -108,7 +111,7 @@ export function rowCodec<T>(spec: TableSpec<T>, dialect: Dialect, table: string 
     if (value === null || value === undefined) return c.nullAs ?? null;
     switch (c.kind) {
       case 'text':
-        return value;
+        return c.compressible && dialect.read.compressed ? dialect.read.compressed(value) : value;
       case 'number':
         return Number(value);
       case 'bool':
@@ -123,6 +126,7 @@ export function rowCodec<T>(spec: TableSpec<T>, dialect: Dialect, table: string 
     if (value === null || value === undefined) return null;
     if (c.kind === 'bool') return dialect.write.bool(value as boolean);
     if (c.kind === 'json') return dialect.write.json(value);
+    if (c.compressible && dialect.write.compressed) return dialect.write.compressed(value as string);
     return value;
   };
   const fieldOf = (field: string) => {

@@ -118,7 +118,7 @@ export const AUDIT_EVENTS = table<AuditEvent>('audit_events', [
 export const DOCUMENTS = table<DocumentRecord>('documents', [
   ...scopedIds,
   ['title', 'title', 'text'],
-  ['contentMd', 'content_md', 'text'],
+  ['contentMd', 'content_md', 'text', { compressible: true }],
   ['url', 'url', 'text', N],
   ['publicSurfaces', 'public_surfaces', 'json', { default: "'[]'" }],
   ['audiences', 'audiences', 'json', { default: `'["internal"]'` }],
