@@ -1,7 +1,7 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
 import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, rankFragments, TRIGRAM_SCAN_CHUNKS, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
-import { SCOPE_CHUNKS_UP_TO_SCAN, TRIGRAM_FOLD, TRIGRAM_TABLE, TrigramRows, trigramMatch } from './trigram-table.js';
+import { SCOPE_CHUNKS_UP_TO_SCAN, TRIGRAM_FOLD, TRIGRAM_TABLE, TrigramRows, trigramMatch, type ChunkText } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
 import { COMPACT_VECTOR_TABLE, vectorBlob } from './vector-table.js';
 
@@ -419,7 +419,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const part = workspacePartition(scope);
         const trigram = this.trigramRows.exists();
         const heldBefore = trigram && this.trigramRows.held(scope.tenantId, scope.workspaceId);
-        const written: { rowid: number; title: string; text: string }[] = [];
+        const written: ChunkText[] = [];
         for (const c of chunks) {
           const { rowid } = this.sql
             .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')

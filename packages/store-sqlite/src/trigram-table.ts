@@ -87,7 +87,8 @@ function workspacesLargerThanScan(db: Db): { tenantId: string; workspaceId: stri
   return counts.filter((c) => c.n + (legacy.get(c.tenant_id) ?? 0) > TRIGRAM_SCAN_CHUNKS).map((c) => ({ tenantId: c.tenant_id, workspaceId: c.workspace_id }));
 }
 
-interface ChunkText {
+/** A chunk as the table indexes it. */
+export interface ChunkText {
   rowid: number;
   title: string;
   text: string;
@@ -143,6 +144,6 @@ export class TrigramRows {
   }
 
   private largerThanScan(tenantId: string, workspaceId: string): boolean {
-    return ((this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(tenantId, workspaceId) as { n: number }).n) > TRIGRAM_SCAN_CHUNKS;
+    return (this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(tenantId, workspaceId) as { n: number }).n > TRIGRAM_SCAN_CHUNKS;
   }
 }
