@@ -1,5 +1,6 @@
 import { isStoreConflict, StoreConflictError } from '@panya/core';
 import type { Pool, PoolClient, QueryResult } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 
 export type Row = Record<string, unknown>;
 
@@ -11,6 +12,18 @@ export type Row = Record<string, unknown>;
 export interface Conn {
   query<R extends Row = Row>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>>;
   atomic<T>(fn: (conn: Conn) => Promise<T>): Promise<T>;
+  /**
+   * `COPY (query) TO STDOUT (FORMAT binary)` as the chunks it arrived in (see parseCopyBinary):
+   * large `bytea` values as they are stored. COPY takes no parameters: quote values with pg's
+   * `escapeLiteral`.
+   */
+  copyOut(query: string): Promise<Buffer[]>;
+}
+
+async function copyOut(client: PoolClient, query: string): Promise<Buffer[]> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of client.query(copyTo(`COPY (${query}) TO STDOUT (FORMAT binary)`))) chunks.push(chunk as Buffer);
+  return chunks;
 }
 
 /** Unique violations become the port's conflict error; everything else passes through. */
@@ -29,6 +42,20 @@ export class PoolConn implements Conn {
       return await this.pool.query<R>(text, values as unknown[]);
     } catch (error) {
       throw toStoreError(error);
+    }
+  }
+
+  async copyOut(query: string) {
+    const client = await this.pool.connect();
+    let failed: Error | undefined;
+    try {
+      return await copyOut(client, query);
+    } catch (error) {
+      // A copy stopped midway may leave the connection mid-protocol: drop it instead of pooling it.
+      failed = error as Error;
+      throw toStoreError(error);
+    } finally {
+      client.release(failed);
     }
   }
 
@@ -76,6 +103,16 @@ export class ClientConn implements Conn {
     return this.serial(async () => {
       try {
         return await this.client.query<R>(text, values as unknown[]);
+      } catch (error) {
+        throw toStoreError(error);
+      }
+    });
+  }
+
+  copyOut(query: string) {
+    return this.serial(async () => {
+      try {
+        return await copyOut(this.client, query);
       } catch (error) {
         throw toStoreError(error);
       }

@@ -1,5 +1,7 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex, SegmentRead } from '@panya/core';
 import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, TRIGRAM_SCAN_CHUNKS, type LexicalWeights } from '@panya/core';
+import { escapeLiteral } from 'pg';
+import { parseCopyBinary } from './copy-binary.js';
 import { json, type Conn, type Names, type Row } from './database.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
@@ -17,6 +19,21 @@ const HNSW_MAX_DIMENSIONS = 2000;
 const MAX_FRAGMENTS = 32;
 
 const vectorLiteral = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
+/** A row of the segment tables as `segmentRows` reads them. */
+interface SegmentRow {
+  kind: string;
+  id: number | null;
+  seq: number | null;
+  bytes: Buffer | null;
+  chunkId: string | null;
+}
+
+/**
+ * A segment the cache can hold: a view of a larger stream chunk would keep the whole chunk alive
+ * (a 20-chunk workspace's segment inside a 64 KB socket read), beyond what the cache counts.
+ */
+const ownBytes = (b: Buffer) => (b.buffer.byteLength > 2 * b.length ? Buffer.from(b) : b);
+
 /** A merge whose inputs another node merged first. */
 class MergeLost extends Error {}
 
@@ -128,28 +145,43 @@ export class PgSearchIndex implements SearchIndex {
   }
 
   /**
-   * One statement, so the segments, their deletions and the sequence are one snapshot. Segments
-   * travel as base64 text: the driver reads every value as text, and a `bytea` in hex is twice its
-   * size to receive and decode (base64 is a third larger; a cold 1,000-chunk read decodes in a
-   * quarter of the time).
+   * Rows of the segment tables as (kind, id, seq, bytes, chunk id), read as a binary COPY: the
+   * segments arrive as their bytes, where an ordinary query would send them as text for the driver
+   * to decode into a string and the store to decode again (a cold 1,000-chunk workspace's first
+   * search took 1.8 times as long). COPY takes no parameters, hence the quoted literals.
    */
+  private async segmentRows(query: string): Promise<SegmentRow[]> {
+    const text = (b: Buffer | null | undefined) => (b == null ? null : b.toString('utf8'));
+    const number = (b: Buffer | null | undefined) => (b == null ? null : Number(b.toString('latin1')));
+    return parseCopyBinary(await this.db.copyOut(query)).map(([kind, id, seq, bytes, chunkId]) => ({
+      kind: text(kind)!,
+      id: number(id),
+      seq: number(seq),
+      bytes: bytes ?? null,
+      chunkId: text(chunkId),
+    }));
+  }
+
+  /** One statement, so the segments, their deletions and the sequence are one snapshot. */
   private async readSegments(scope: Scope, known: ReadonlySet<number>): Promise<SegmentRead | null> {
-    const inScope = 'tenant_id = $1 AND (workspace_id = $2 OR workspace_id IS NULL)';
-    const { rows } = await this.db.query(
-      `SELECT 's' AS kind, id, seq, CASE WHEN id = ANY($3::bigint[]) THEN NULL ELSE encode(data, 'base64') END AS data, NULL::text AS chunk_id FROM ${this.segmentTable} WHERE ${inScope}
-       UNION ALL SELECT 'd', NULL, seq, NULL, chunk_id FROM ${this.deletionTable} WHERE ${inScope}
-       UNION ALL SELECT 'a', NULL, seq, audiences::text, chunk_id FROM ${this.audienceTable} WHERE ${inScope}
-       UNION ALL SELECT 'v', NULL, seq, NULL, NULL FROM ${this.n.t('search_versions')} WHERE tenant_id = $1
+    const tenant = escapeLiteral(scope.tenantId);
+    const inScope = `tenant_id = ${tenant} AND (workspace_id = ${scope.workspaceId === null ? 'NULL' : escapeLiteral(scope.workspaceId)} OR workspace_id IS NULL)`;
+    // Ids are numbers from earlier reads; Math.trunc keeps anything else from reaching the statement.
+    const skip = known.size > 0 ? `id IN (${[...known].map((id) => Math.trunc(Number(id))).join(',')})` : 'false';
+    const rows = await this.segmentRows(
+      `SELECT 's', id::text, seq::text, CASE WHEN ${skip} THEN NULL ELSE data END, NULL::text FROM ${this.segmentTable} WHERE ${inScope}
+       UNION ALL SELECT 'd', NULL, seq::text, NULL, chunk_id FROM ${this.deletionTable} WHERE ${inScope}
+       UNION ALL SELECT 'a', NULL, seq::text, convert_to(audiences::text, 'UTF8'), chunk_id FROM ${this.audienceTable} WHERE ${inScope}
+       UNION ALL SELECT 'v', NULL, seq::text, NULL, NULL FROM ${this.n.t('search_versions')} WHERE tenant_id = ${tenant}
        UNION ALL (SELECT 'p', NULL, NULL, NULL, NULL FROM ${this.pendingTable} WHERE ${inScope} LIMIT 1)`,
-      [scope.tenantId, scope.workspaceId, [...known]],
     );
     const read: SegmentRead = { seq: 0, segments: [], deletions: [], audiences: [] };
     for (const r of rows) {
       if (r.kind === 'p') return null;
-      if (r.kind === 'v') read.seq = Number(r.seq);
-      else if (r.kind === 'd') read.deletions.push({ chunkId: r.chunk_id as string, seq: Number(r.seq) });
-      else if (r.kind === 'a') read.audiences.push({ chunkId: r.chunk_id as string, seq: Number(r.seq), audiences: JSON.parse(r.data as string) as string[] });
-      else read.segments.push({ id: Number(r.id), seq: Number(r.seq), data: r.data === null ? null : Buffer.from(r.data as string, 'base64') });
+      if (r.kind === 'v') read.seq = r.seq!;
+      else if (r.kind === 'd') read.deletions.push({ chunkId: r.chunkId!, seq: r.seq! });
+      else if (r.kind === 'a') read.audiences.push({ chunkId: r.chunkId!, seq: r.seq!, audiences: JSON.parse(r.bytes!.toString('utf8')) as string[] });
+      else read.segments.push({ id: r.id!, seq: r.seq!, data: r.bytes && ownBytes(r.bytes) });
     }
     return read;
   }
@@ -186,23 +218,21 @@ export class PgSearchIndex implements SearchIndex {
 
   async mergeSegments(scope: Scope) {
     // Read and merge outside any transaction; the write checks that its inputs are still there.
-    const { rows } = await this.db.query(
-      `SELECT 's' AS kind, id, seq, data, NULL::text AS chunk_id FROM ${this.segmentTable} WHERE tenant_id = $1 AND workspace_id = $2
-       UNION ALL SELECT 'd', id, seq, NULL, chunk_id FROM ${this.deletionTable} WHERE tenant_id = $1 AND workspace_id = $2
-       UNION ALL SELECT 'a', id, seq, convert_to(audiences::text, 'UTF8'), chunk_id FROM ${this.audienceTable} WHERE tenant_id = $1 AND workspace_id = $2`,
-      [scope.tenantId, scope.workspaceId],
+    const inWorkspace = `tenant_id = ${escapeLiteral(scope.tenantId)} AND workspace_id = ${scope.workspaceId === null ? 'NULL' : escapeLiteral(scope.workspaceId)}`;
+    const rows = await this.segmentRows(
+      `SELECT 's', id::text, seq::text, data, NULL::text FROM ${this.segmentTable} WHERE ${inWorkspace}
+       UNION ALL SELECT 'd', id::text, seq::text, NULL, chunk_id FROM ${this.deletionTable} WHERE ${inWorkspace}
+       UNION ALL SELECT 'a', id::text, seq::text, convert_to(audiences::text, 'UTF8'), chunk_id FROM ${this.audienceTable} WHERE ${inWorkspace}`,
     );
-    const deletions = rows.filter((r) => r.kind === 'd').map((r) => ({ id: Number(r.id), chunkId: r.chunk_id as string, seq: Number(r.seq) }));
-    const changes = rows
-      .filter((r) => r.kind === 'a')
-      .map((r) => ({ id: Number(r.id), chunkId: r.chunk_id as string, seq: Number(r.seq), audiences: JSON.parse((r.data as Buffer).toString('utf8')) as string[] }));
+    const deletions = rows.filter((r) => r.kind === 'd').map((r) => ({ id: r.id!, chunkId: r.chunkId!, seq: r.seq! }));
+    const changes = rows.filter((r) => r.kind === 'a').map((r) => ({ id: r.id!, chunkId: r.chunkId!, seq: r.seq!, audiences: JSON.parse(r.bytes!.toString('utf8')) as string[] }));
     const segments = rows
       .filter((r) => r.kind === 's')
       .map((r) => {
-        const segment = new LexicalSegment(r.data as Buffer);
-        const live = liveMask(segment, Number(r.seq), deletions);
-        const audiences = audienceOverrides(segment, Number(r.seq), changes);
-        return { id: Number(r.id), seq: Number(r.seq), segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0), outdated: !LexicalSegment.current(r.data as Buffer) };
+        const segment = new LexicalSegment(r.bytes!);
+        const live = liveMask(segment, r.seq!, deletions);
+        const audiences = audienceOverrides(segment, r.seq!, changes);
+        return { id: r.id!, seq: r.seq!, segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0), outdated: !LexicalSegment.current(r.bytes!) };
       });
     const chosen = new Set(planSegmentMerge(segments));
     if (chosen.size === 0) return 0;
