@@ -15,6 +15,7 @@ export interface LoadResult {
   requests: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  latencyMaxMs: number;
   non2xx: number;
   errors: number;
   /** CPU the load generator spent (user + system), ms. */
@@ -67,6 +68,7 @@ export async function runLoad(opts: Partial<autocannon.Options>, seconds: number
       requests: r.result.requests.total,
       latencyP50Ms: r.result.latency.p50,
       latencyP99Ms: r.result.latency.p99,
+      latencyMaxMs: r.result.latency.max,
       non2xx: r.result.non2xx,
       errors: r.result.errors + r.result.timeouts,
       loadCpuMs: r.cpuMs,
