@@ -663,6 +663,33 @@ export function migrate(db: Db): void {
   if (isNew(db)) createSchema(db);
   applyMigrations(db, migrations);
   applyKitMigrations(db);
+  documentSourcesLast(db);
+}
+
+/**
+ * Moves `documents.content_md` after the other columns, where generated tables put it, in a database
+ * created before they did: SQLite reaches a column after a long value only by walking the value's
+ * overflow pages, so reading a 1 MB document's url, audiences, status or lease read its whole
+ * source (every search returning its chunks, every claim of the indexing queue). One transaction
+ * copies the table into the generated layout and recreates its indexes and triggers as they were;
+ * a no-op once done (by this process or another).
+ */
+function documentSourcesLast(db: Db): void {
+  const lastColumn = () => (db.prepare("SELECT name FROM pragma_table_info('documents') ORDER BY cid DESC LIMIT 1").get() as { name: string } | undefined)?.name;
+  if (lastColumn() !== 'content_md' && lastColumn() !== undefined) {
+    db.transaction(() => {
+      if (lastColumn() === 'content_md') return;
+      const dependents = db.prepare("SELECT sql FROM sqlite_schema WHERE tbl_name = 'documents' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type").all() as { sql: string }[];
+      const create = baseSchemaStatements().find((s) => /^CREATE TABLE documents \(/.test(s));
+      if (!create) throw new Error('The generated schema has no documents table.');
+      const columns = (db.prepare("SELECT name FROM pragma_table_info('documents')").all() as { name: string }[]).map((c) => `"${c.name}"`).join(', ');
+      db.exec(create.replace('CREATE TABLE documents (', 'CREATE TABLE documents_rebuilt ('));
+      db.exec(`INSERT INTO documents_rebuilt (${columns}) SELECT ${columns} FROM documents`);
+      db.exec('DROP TABLE documents');
+      db.exec('ALTER TABLE documents_rebuilt RENAME TO documents');
+      for (const { sql } of dependents) db.exec(sql);
+    }).immediate();
+  }
 }
 
 /** Nothing applied and no tables: a database this store has never opened. */

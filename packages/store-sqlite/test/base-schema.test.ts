@@ -70,4 +70,38 @@ describe('a new database from the generated schema', () => {
     }
   });
 
+  it('puts document sources after the other columns, also in a database created before, keeping its rows', async () => {
+    const columns = (db: Db) => db.prepare("SELECT name FROM pragma_table_info('documents') ORDER BY cid").pluck().all() as string[];
+    const fresh = openSqliteStore({ path: join(dir, 'fresh-order.db') });
+    expect(columns(fresh.db).at(-1)).toBe('content_md');
+    await fresh.close();
+
+    // The first layout: content_md before url, status and the rest; a tenant and a document in it.
+    const oldest = join(dir, 'before-order.db');
+    const first = openDatabase({ path: oldest });
+    first.exec(migrations[0]!.sql);
+    first.pragma('user_version = 1');
+    expect(columns(first).indexOf('content_md')).toBeLessThan(columns(first).indexOf('status'));
+    const now = new Date(0).toISOString();
+    first.prepare("INSERT INTO tenants (id, slug, plan, created_at, updated_at) VALUES ('ten_a', 'a', 'free', ?, ?)").run(now, now);
+    first.prepare("INSERT INTO workspaces (id, tenant_id, slug, name, is_default, created_at, updated_at) VALUES ('ws_a', 'ten_a', 'a', 'A', 1, ?, ?)").run(now, now);
+    const source = 'long source '.repeat(10_000);
+    first
+      .prepare("INSERT INTO documents (id, tenant_id, workspace_id, title, content_md, url, status, created_at, updated_at) VALUES ('doc_a', 'ten_a', 'ws_a', 'T', ?, 'https://example.com/a', 'ready', ?, ?)")
+      .run(source, now, now);
+    first.close();
+
+    const upgraded = openSqliteStore({ path: oldest });
+    try {
+      expect(columns(upgraded.db).at(-1)).toBe('content_md');
+      const row = upgraded.db.prepare("SELECT title, url, status, content_md FROM documents WHERE id = 'doc_a'").get() as Record<string, string>;
+      expect(row).toMatchObject({ title: 'T', url: 'https://example.com/a', status: 'ready' });
+      expect(row.content_md).toBe(source);
+      // Its indexes and triggers came back with it.
+      const objects = upgraded.db.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'documents' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name").pluck().all();
+      expect(objects).toEqual(['documents_audiences_update', 'documents_external_id', 'documents_queue', 'documents_scope', 'documents_search_update']);
+    } finally {
+      await upgraded.close();
+    }
+  });
 });

@@ -34,7 +34,10 @@ export interface ColumnSpec<T> {
   nullable?: true;
   /** For generated DDL: the column's default, an SQL literal valid in both dialects (`0`, `'[]'`; `true`/`false` for a bool). */
   default?: string;
-  /** A `text` column the dialect may store compressed (a document's source: written once, read rarely). */
+  /**
+   * A long `text` column (a document's source: written once, read rarely): the dialect may store it
+   * compressed, and generated tables put it after the other columns.
+   */
   compressible?: true;
 }
 

@@ -77,7 +77,10 @@ function indexDdl<T>(spec: TableSpec<T>, index: IndexSpec<T>, ctx: RenderContext
 export function createTable<T>(spec: TableSpec<T>, options: TableOptions<T>): KitStatements {
   return (ctx) => {
     const d = ctx.dialect.name;
-    const columns = [...spec.columns, ...(spec.internal ?? [])].map((c) => columnDdl(c as ColumnSpec<unknown>, d));
+    const all = [...spec.columns, ...(spec.internal ?? [])] as ColumnSpec<unknown>[];
+    // Long values last: SQLite stores a row's columns in order and reaches a column after a long
+    // value only by walking its overflow pages (a 1 MB source read whole to learn a document's status).
+    const columns = [...all.filter((c) => !c.compressible), ...all.filter((c) => c.compressible)].map((c) => columnDdl(c, d));
     const list = (fields: readonly FieldPath<T>[]) => fields.map((f) => columnOf(spec, f, d)).join(', ');
     const constraints = [
       `PRIMARY KEY (${list(options.primaryKey)})`,
