@@ -166,7 +166,7 @@ export class PgSearchIndex implements SearchIndex {
   private async readSegments(scope: Scope, known: ReadonlySet<number>): Promise<SegmentRead | null> {
     const tenant = escapeLiteral(scope.tenantId);
     const inScope = `tenant_id = ${tenant} AND (workspace_id = ${scope.workspaceId === null ? 'NULL' : escapeLiteral(scope.workspaceId)} OR workspace_id IS NULL)`;
-    // Ids are numbers from earlier reads; Math.trunc keeps anything else from reaching the statement.
+    // Ids are numbers from earlier reads; anything else becomes NaN, which fails the statement.
     const skip = known.size > 0 ? `id IN (${[...known].map((id) => Math.trunc(Number(id))).join(',')})` : 'false';
     const rows = await this.segmentRows(
       `SELECT 's', id::text, seq::text, CASE WHEN ${skip} THEN NULL ELSE data END, NULL::text FROM ${this.segmentTable} WHERE ${inScope}

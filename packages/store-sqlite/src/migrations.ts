@@ -676,9 +676,10 @@ export function migrate(db: Db): void {
  */
 function documentSourcesLast(db: Db): void {
   const lastColumn = () => (db.prepare("SELECT name FROM pragma_table_info('documents') ORDER BY cid DESC LIMIT 1").get() as { name: string } | undefined)?.name;
-  if (lastColumn() !== 'content_md' && lastColumn() !== undefined) {
+  const done = () => [undefined, 'content_md'].includes(lastColumn());
+  if (!done()) {
     db.transaction(() => {
-      if (lastColumn() === 'content_md') return;
+      if (done()) return;
       const dependents = db.prepare("SELECT sql FROM sqlite_schema WHERE tbl_name = 'documents' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type").all() as { sql: string }[];
       const create = baseSchemaStatements().find((s) => /^CREATE TABLE documents \(/.test(s));
       if (!create) throw new Error('The generated schema has no documents table.');
