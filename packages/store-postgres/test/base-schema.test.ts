@@ -5,9 +5,8 @@ import { KIT_MIGRATIONS } from '@panya/core/rows';
 import { openPostgresStore } from '@panya/store-postgres';
 import { ident, names } from '../src/database.js';
 import { migrations } from '../src/migrations.js';
+import { withPostgres } from './fixtures/with-postgres.js';
 
-const url = process.env.PANYA_TEST_PG;
-const inCi = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
 
 /**
  * The schema as the catalog reads it, with the schema's own name taken out. Columns by name (a
@@ -43,18 +42,7 @@ async function schemaOf(pool: pg.Pool, schema: string) {
   return { tables, constraints, indexes, triggers, functions };
 }
 
-if (!url && inCi) {
-  describe('PostgreSQL base schema', () => {
-    it('runs in CI', () => {
-      expect.fail('PANYA_TEST_PG is not set, but CI must run the PostgreSQL suites (.ci/postgres.sh starts a server).');
-    });
-  });
-} else if (!url) {
-  // Skipped on purpose outside CI: these tests need a PostgreSQL server (PANYA_TEST_PG); CI always runs them.
-  describe.skip('PostgreSQL tests skipped: set PANYA_TEST_PG', () => {
-    it('a new database from the generated schema', () => {});
-  });
-} else {
+withPostgres('PostgreSQL base schema', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   const schemas = [`panya_fresh_${randomBytes(6).toString('hex')}`, `panya_upgraded_${randomBytes(6).toString('hex')}`];
   afterAll(async () => {
@@ -96,4 +84,4 @@ if (!url && inCi) {
       expect(rb.kit).toHaveLength(KIT_MIGRATIONS.length);
     });
   });
-}
+});

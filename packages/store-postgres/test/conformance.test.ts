@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import pg from 'pg';
 import { describeStoreConformance } from '@panya/core/testing';
 import { openPostgresStore, WORKSPACE_CASCADE, type PostgresStore } from '@panya/store-postgres';
+import { withPostgres } from './fixtures/with-postgres.js';
 
 const probe = (store: PostgresStore) => ({
   workspaceScopedTables: () => store.workspaceScopedTables(),
@@ -12,23 +13,9 @@ const probe = (store: PostgresStore) => ({
   countTenantRows: (table: string, tenantId: string) => store.countTenantRows(table, tenantId),
 });
 
-const url = process.env.PANYA_TEST_PG;
-const inCi = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
 const schemaName = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
-if (!url && inCi) {
-  describe('PostgreSQL store', () => {
-    it('runs in CI', () => {
-      expect.fail('PANYA_TEST_PG is not set, but CI must run the PostgreSQL conformance suite (.ci/postgres.sh starts a server).');
-    });
-  });
-} else if (!url) {
-  console.warn('PostgreSQL tests skipped: set PANYA_TEST_PG=postgres://… (see .ci/postgres.sh) to run them.');
-  // Skipped on purpose outside CI: these tests need a PostgreSQL server (PANYA_TEST_PG); CI always runs them.
-  describe.skip('PostgreSQL tests skipped: set PANYA_TEST_PG', () => {
-    it('store conformance: postgres', () => {});
-  });
-} else {
+withPostgres('PostgreSQL store', (url) => {
   // Drops schemas after each test, and plays the part of the application's own pool.
   const shared = new pg.Pool({ connectionString: url, max: 10 });
   afterAll(() => shared.end());
@@ -63,4 +50,4 @@ if (!url && inCi) {
       },
     };
   });
-}
+});

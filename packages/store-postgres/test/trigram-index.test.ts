@@ -3,9 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createEngine, type ChunkInput, type Scope } from '@panya/core';
 import { openPostgresStore, type PostgresStore } from '../src/index.js';
+import { withPostgres } from './fixtures/with-postgres.js';
 
-const url = process.env.PANYA_TEST_PG;
-const inCi = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
 
 const chunk = (documentId: string, text: string, i = 0): ChunkInput => ({
   id: `${documentId}_${i}`,
@@ -20,18 +19,7 @@ const chunk = (documentId: string, text: string, i = 0): ChunkInput => ({
 });
 const fill = (documentId: string, n: number) => Array.from({ length: n }, (_, i) => chunk(documentId, `Filler line ${i} about returns`, i));
 
-if (!url && inCi) {
-  describe('PostgreSQL trigram index', () => {
-    it('runs in CI', () => {
-      expect.fail('PANYA_TEST_PG is not set, but CI must run the PostgreSQL suites (.ci/postgres.sh starts a server).');
-    });
-  });
-} else if (!url) {
-  // Skipped on purpose outside CI: these tests need a PostgreSQL server (PANYA_TEST_PG); CI always runs them.
-  describe.skip('PostgreSQL tests skipped: set PANYA_TEST_PG', () => {
-    it('trigram index of large workspaces', () => {});
-  });
-} else {
+withPostgres('PostgreSQL trigram index', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const schema = `panya_trigram_${randomBytes(6).toString('hex')}`;
   afterAll(async () => {
@@ -102,4 +90,4 @@ if (!url && inCi) {
       await store.close();
     });
   });
-}
+});
