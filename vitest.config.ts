@@ -40,7 +40,10 @@ export default defineConfig({
         // Unit files wait on I/O between bursts of CPU: two at a time even on two cores, where the
         // default (one fewer than the cores) would run them one by one. Process tests keep the
         // default and run after them (their own group: a group shares one worker count).
-        test: { name: 'unit', sequence: { groupOrder: 0 }, maxWorkers: Math.max(2, availableParallelism() - 1), include: ['packages/*/test/**/*.test.ts'], exclude: ['**/node_modules/**', ...PROCESS_TESTS] },
+        // Files share their worker's modules (no isolation): importing the sources again for each
+        // file was most of the run's time. A test that reads process-wide state (the index cache,
+        // metrics) measures what it changed, not totals.
+        test: { name: 'unit', sequence: { groupOrder: 0 }, isolate: false, maxWorkers: Math.max(2, availableParallelism() - 1), include: ['packages/*/test/**/*.test.ts'], exclude: ['**/node_modules/**', ...PROCESS_TESTS] },
       },
       { extends: true, test: { name: 'process', sequence: { groupOrder: 1 }, include: PROCESS_TESTS } },
     ],
