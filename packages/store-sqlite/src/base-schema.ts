@@ -1,4 +1,5 @@
 import { baseSchema } from '@panya/core/rows';
+import { SOURCE_TEXT_TRIGGERS } from './chunk-text.js';
 import { COUNTER_TABLES } from './counters.js';
 import { SQLITE } from './rows.js';
 
@@ -79,6 +80,7 @@ const SEARCH = `
       SELECT NEW.tenant_id, c.workspace_id, c.id, v.seq, NEW.audiences FROM chunks c JOIN search_versions v ON v.tenant_id = NEW.tenant_id
       WHERE c.tenant_id = NEW.tenant_id AND c.document_id = NEW.id;
   END;
+  ${SOURCE_TEXT_TRIGGERS}
 `;
 
 /** Indexes on expressions, and one whose column order a spec's index cannot write. */

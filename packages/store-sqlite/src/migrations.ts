@@ -1,5 +1,6 @@
 import { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE } from '@panya/core/rows';
 import { SQLITE } from './rows.js';
+import { SOURCE_TEXT_TRIGGERS } from './chunk-text.js';
 import { moveCountersOut } from './counters.js';
 import { COMPACT_VECTOR_TABLE } from './vector-table.js';
 import { applyMigrations, type Db, type Migration } from './database.js';
@@ -636,6 +637,12 @@ export const migrations: (Migration & { name: string })[] = [
     // The open that follows rebuilds it (syncTrigramTable) holding only workspaces larger than a scan.
     name: 'the trigram table no longer holds the chunks of workspaces a search scans',
     sql: 'DROP TABLE IF EXISTS chunks_trigram;',
+  },
+  {
+    version: 28,
+    // Chunks written from here on may keep their text only in their document (chunk-text.ts).
+    name: 'a chunk that is its document’s whole source gets its text back before the source changes or goes',
+    sql: SOURCE_TEXT_TRIGGERS,
   },
 ];
 

@@ -1,6 +1,7 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
 import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, rankFragments, TRIGRAM_SCAN_CHUNKS, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
+import { chunkText, storedChunkTexts } from './chunk-text.js';
 import { SCOPE_CHUNKS_UP_TO_SCAN, TRIGRAM_FOLD, TRIGRAM_TABLE, TrigramRows, trigramMatch, type ChunkText } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
 import { COMPACT_VECTOR_TABLE, vectorBlob } from './vector-table.js';
@@ -39,7 +40,7 @@ function audienceFilter(audiences: Audiences | undefined): { sql: string; params
 }
 
 /** What `toLexicalDoc` reads. */
-const LEXICAL_COLUMNS = 'c.id, c.title, c.heading_path, c.text, d.audiences';
+const LEXICAL_COLUMNS = `c.id, c.title, c.heading_path, ${chunkText('c')} AS text, d.audiences`;
 
 /** Chunks read per statement when a lexical index is loaded or refreshed: each read is a short synchronous step. */
 const LEXICAL_PAGE = 1000;
@@ -50,6 +51,9 @@ const blob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, 
 
 /** A merge whose inputs another process merged first. */
 class MergeLost extends Error {}
+
+/** What `toChunk` reads, for chunk alias `c`. */
+const CHUNK_COLUMNS = (c: string) => `${c}.id, ${c}.tenant_id, ${c}.workspace_id, ${c}.document_id, ${c}.ordinal, ${c}.title, ${c}.heading_path, ${chunkText(c)} AS text`;
 
 const toChunk = (r: Row): ChunkRecord => ({
   id: r.id as string,
@@ -420,10 +424,11 @@ export class SqliteSearchIndex implements SearchIndex {
         const trigram = this.trigramRows.exists();
         const heldBefore = trigram && this.trigramRows.held(scope.tenantId, scope.workspaceId);
         const written: ChunkText[] = [];
-        for (const c of chunks) {
+        const stored = storedChunkTexts(this.sql, scope.tenantId, documentId, chunks.map((c) => c.text));
+        for (const [i, c] of chunks.entries()) {
           const { rowid } = this.sql
             .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
-            .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text) as { rowid: number };
+            .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), stored[i]) as { rowid: number };
           written.push({ rowid, title: c.title, text: c.text });
           if (c.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(BigInt(rowid), part, vectorBlob(c.vector));
         }
@@ -491,13 +496,13 @@ export class SqliteSearchIndex implements SearchIndex {
       // long as reading the rows).
       const small = (this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(scope.tenantId, scope.workspaceId) as Row).n as number <= TRIGRAM_SCAN_CHUNKS;
       if (small) {
-        const chunks = this.sql.get(`SELECT c.id, c.title, c.text FROM chunks c WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId, ...readable.params) as Row[];
+        const chunks = this.sql.get(`SELECT c.id, c.title, ${chunkText('c')} AS text FROM chunks c WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId, ...readable.params) as Row[];
         return rankFragments(chunks.map((r) => ({ id: r.id as string, body: fragmentText(r.title as string, r.text as string) })), usable, limit);
       }
       const { k1, b } = FRAGMENT_BM25;
       const rows = this.sql
         .get(
-          `WITH matched AS MATERIALIZED (SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || c.text) AS body FROM ${TRIGRAM_TABLE} t JOIN chunks c ON c.rowid = t.rowid WHERE ${TRIGRAM_TABLE} MATCH ? AND ${inScope}),
+          `WITH matched AS MATERIALIZED (SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || ${chunkText('c')}) AS body FROM ${TRIGRAM_TABLE} t JOIN chunks c ON c.rowid = t.rowid WHERE ${TRIGRAM_TABLE} MATCH ? AND ${inScope}),
            occurrences AS (
              SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, f.value, ''))) / length(f.value) AS occ
              FROM matched m CROSS JOIN json_each(?) f
@@ -576,7 +581,7 @@ export class SqliteSearchIndex implements SearchIndex {
       if (ids.length === 0) return [];
       const rows = this.sql
         // CROSS JOIN keeps SQLite on the id index: probing each id beats scanning the tenant's chunks.
-        .get('SELECT c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)')
+        .get(`SELECT ${CHUNK_COLUMNS('c')} FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)`)
         .all(JSON.stringify(ids), scope.tenantId, scope.workspaceId) as Row[];
       return rows.map(toChunk);
     });
@@ -588,7 +593,7 @@ export class SqliteSearchIndex implements SearchIndex {
       if (ids.length === 0) return [];
       const rows = this.sql
         .get(
-          'SELECT c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text, d.id AS doc_id, d.url AS doc_url, d.audiences AS doc_audiences FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value LEFT JOIN documents d ON d.id = c.document_id AND d.tenant_id = c.tenant_id AND d.workspace_id = ? WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)',
+          `SELECT ${CHUNK_COLUMNS('c')}, d.id AS doc_id, d.url AS doc_url, d.audiences AS doc_audiences FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value LEFT JOIN documents d ON d.id = c.document_id AND d.tenant_id = c.tenant_id AND d.workspace_id = ? WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)`,
         )
         .all(JSON.stringify(ids), scope.workspaceId, scope.tenantId, scope.workspaceId) as Row[];
       return rows.map((r): ResultChunk => ({
@@ -602,7 +607,7 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.run(() => {
       const row = this.sql
         .get(
-          'SELECT n.id, n.tenant_id, n.workspace_id, n.document_id, n.ordinal, n.title, n.heading_path, n.text FROM chunks c JOIN chunks n ON n.tenant_id = c.tenant_id AND n.document_id = c.document_id AND n.ordinal = c.ordinal + 1 WHERE c.id = ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL) AND (n.workspace_id = ? OR n.workspace_id IS NULL)',
+          `SELECT ${CHUNK_COLUMNS('n')} FROM chunks c JOIN chunks n ON n.tenant_id = c.tenant_id AND n.document_id = c.document_id AND n.ordinal = c.ordinal + 1 WHERE c.id = ? AND c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL) AND (n.workspace_id = ? OR n.workspace_id IS NULL)`,
         )
         .get(chunkId, scope.tenantId, scope.workspaceId, scope.workspaceId) as Row | undefined;
       return row ? toChunk(row) : null;
@@ -640,7 +645,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   listLegacyChunks(after: number, limit: number) {
     return this.run(() =>
-      (this.sql.get('SELECT rowid AS cursor, * FROM chunks WHERE workspace_id IS NULL AND rowid > ? ORDER BY rowid LIMIT ?').all(after, limit) as Row[]).map((r) => ({
+      (this.sql.get(`SELECT c.rowid AS cursor, ${CHUNK_COLUMNS('c')} FROM chunks c WHERE c.workspace_id IS NULL AND c.rowid > ? ORDER BY c.rowid LIMIT ?`).all(after, limit) as Row[]).map((r) => ({
         ...toChunk(r),
         cursor: r.cursor as number,
       })),

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine } from '@panya/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore, type SqliteStore } from '../src/index.js';
+
+/** An article that chunks into one chunk equal to its source (no heading: the chunk is the whole text). */
+const article = (topic: string) =>
+  `Returns of ${topic} are accepted within 30 days of delivery. Keep the receipt and the original packaging; a refund reaches the card used to pay within five working days. ` +
+  `Damaged ${topic} are replaced free of charge, and the courier collects them from the address of the order. Order code RX-${topic.length}42 tracks it.`;
+
+/** A long article of several sections: several chunks, each with its own text. */
+const manual = Array.from({ length: 8 }, (_, i) => `## Step ${i}\n\n${`Connect the router to port ${i} and wait for the light to turn green before the next step. `.repeat(30)}`).join('\n\n');
+
+describe('a chunk that is its document’s whole source (SQLite)', () => {
+  let dir: string;
+  let store: SqliteStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'panya-chunk-text-'));
+    store = openSqliteStore({ path: join(dir, 'panya.db') });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function ingested() {
+    const engine = createEngine({ store });
+    (await engine.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
+    const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+    const one = (await engine.documents.create(ctx, { title: 'Kettles', contentMd: article('kettles') }))._unsafeUnwrap();
+    const many = (await engine.documents.create(ctx, { title: 'Router', contentMd: manual }))._unsafeUnwrap();
+    await engine.ingest.drain();
+    return { engine, ctx, one, many };
+  }
+  const rowsOf = (documentId: string) =>
+    store.db.prepare('SELECT id, typeof(text) AS type, octet_length(text) AS bytes FROM chunks WHERE document_id = ? ORDER BY ordinal').all(documentId) as { id: string; type: string; bytes: number }[];
+  const sourceOf = (documentId: string) => store.db.prepare('SELECT typeof(content_md) AS type, content_md AS value FROM documents WHERE id = ?').get(documentId) as { type: string; value: unknown };
+
+  it('is stored once, in its document (uncompressed), and every read returns its text', async () => {
+    const { engine, ctx, one, many } = await ingested();
+    expect(rowsOf(one.id)).toEqual([{ id: expect.any(String), type: 'blob', bytes: 0 }]);
+    expect(sourceOf(one.id)).toEqual({ type: 'text', value: article('kettles') });
+    // A document of several chunks keeps each chunk's text, and its source compressed.
+    expect(rowsOf(many.id).length).toBeGreaterThan(1);
+    expect(rowsOf(many.id).every((r) => r.type === 'text' && r.bytes > 0)).toBe(true);
+    expect(sourceOf(many.id).type).toBe('blob');
+
+    expect((await engine.documents.get(ctx, one.id))._unsafeUnwrap().contentMd).toBe(article('kettles'));
+    const found = (await engine.search.search(ctx, { query: 'damaged kettles refund' }))._unsafeUnwrap().results;
+    expect(found[0]!.documentId).toBe(one.id);
+    expect(found[0]!.text).toContain('Damaged kettles are replaced free of charge');
+    const [chunk] = await store.search.getChunks(ctx.scope, [rowsOf(one.id)[0]!.id]);
+    expect(chunk!.text).toBe(article('kettles'));
+    // The trigram fallback counts a fragment in the text (a code the segmenter cannot split).
+    const fragments = await store.search.trigram(ctx.scope, ['rx-742'], 5);
+    expect(fragments.map((h) => h.chunkId)).toEqual([rowsOf(one.id)[0]!.id]);
+  });
+
+  it('gets its text back before its source changes, and reads what it was indexed with until ingest replaces it', async () => {
+    const { engine, ctx, one } = await ingested();
+    const chunkId = rowsOf(one.id)[0]!.id;
+    const edited = article('toasters');
+    (await engine.documents.update(ctx, one.id, { contentMd: edited }))._unsafeUnwrap();
+    expect(rowsOf(one.id)).toEqual([{ id: chunkId, type: 'text', bytes: Buffer.byteLength(article('kettles')) }]);
+    expect((await store.search.getChunks(ctx.scope, [chunkId]))[0]!.text).toBe(article('kettles'));
+    expect((await engine.documents.get(ctx, one.id))._unsafeUnwrap().contentMd).toBe(edited);
+    await engine.ingest.drain();
+    const [now] = rowsOf(one.id);
+    expect(now!.type).toBe('blob');
+    expect((await store.search.getChunks(ctx.scope, [now!.id]))[0]!.text).toBe(edited);
+  });
+
+  it('gets its text back before its document goes', async () => {
+    const { one } = await ingested();
+    const chunkId = rowsOf(one.id)[0]!.id;
+    store.db.prepare('DELETE FROM documents WHERE id = ?').run(one.id);
+    const row = store.db.prepare('SELECT text FROM chunks WHERE id = ?').get(chunkId) as { text: unknown };
+    expect(row.text).toBe(article('kettles'));
+  });
+
+  it('a reindex that chunks the same source the same way stores it once again', async () => {
+    const { engine, ctx, one } = await ingested();
+    (await engine.documents.reindex(ctx, one.id))._unsafeUnwrap();
+    await engine.ingest.drain();
+    expect(rowsOf(one.id)).toEqual([{ id: expect.any(String), type: 'blob', bytes: 0 }]);
+    expect((await engine.documents.get(ctx, one.id))._unsafeUnwrap().contentMd).toBe(article('kettles'));
+  });
+});
