@@ -35,10 +35,10 @@ export const SOURCE_TEXT_TRIGGERS = `
  * SOURCE_TEXT for a single chunk equal to the source, whose document then keeps it uncompressed;
  * otherwise each chunk's own text.
  */
-export function storedChunkTexts(sql: Statements, tenantId: string, documentId: string, texts: readonly string[]): (string | Buffer)[] {
-  if (texts.length !== 1) return [...texts];
+export function storedChunkTexts(sql: Statements, tenantId: string, documentId: string, texts: readonly string[]): readonly (string | Buffer)[] {
+  if (texts.length !== 1) return texts;
   const row = sql.get('SELECT content_md FROM documents WHERE id = ? AND tenant_id = ?').get(documentId, tenantId) as { content_md: unknown } | undefined;
-  if (!row || readSource(row.content_md) !== texts[0]) return [...texts];
+  if (!row || readSource(row.content_md) !== texts[0]) return texts;
   if (typeof row.content_md !== 'string') sql.get('UPDATE documents SET content_md = ? WHERE id = ? AND tenant_id = ?').run(texts[0], documentId, tenantId);
   return [SOURCE_TEXT];
 }
