@@ -1,4 +1,5 @@
 import { baseSchema } from '@panya/core/rows';
+import { sourceTextTriggers } from './chunk-text.js';
 import type { Names } from './database.js';
 import { POSTGRES } from './rows.js';
 
@@ -20,7 +21,8 @@ function search(n: Names): string {
       ordinal integer NOT NULL,
       title text NOT NULL,
       heading_path jsonb NOT NULL,
-      text text NOT NULL,
+      -- NULL: the chunk is its document's whole source (chunk-text.ts).
+      text text,
       -- In the trigram index: its workspace is larger than a trigram search scans, or it is a legacy chunk.
       trigram boolean NOT NULL DEFAULT false
     );
@@ -108,6 +110,7 @@ function search(n: Names): string {
      $fn$;
     CREATE TRIGGER documents_audiences_update AFTER UPDATE OF audiences ON ${n.t('documents')}
       FOR EACH ROW WHEN (OLD.audiences IS DISTINCT FROM NEW.audiences) EXECUTE FUNCTION ${n.t('documents_audiences_changed')}();
+    ${sourceTextTriggers(n)}
   `;
 }
 

@@ -1,5 +1,6 @@
 import { TRIGRAM_SCAN_CHUNKS } from '@panya/core';
 import { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE } from '@panya/core/rows';
+import { sourceTextTriggers } from './chunk-text.js';
 import { POSTGRES } from './rows.js';
 import type { Pool, PoolClient } from 'pg';
 import { ident, names, type Names } from './database.js';
@@ -629,6 +630,14 @@ export const migrations: { version: number; name: string; sql: (n: Names) => str
       CREATE INDEX chunks_trigram ON ${n.t('chunks')} USING gin (lower(title || E'\\n' || text) ${n.trgmOps}) WHERE trigram;
       DROP INDEX ${n.t('chunks_scope')};
       CREATE INDEX chunks_scope ON ${n.t('chunks')}(tenant_id, workspace_id, trigram);
+    `,
+  },
+  {
+    version: 25,
+    name: 'a chunk that is its document\'s whole source keeps no copy of it (NULL text)',
+    sql: (n) => `
+      ALTER TABLE ${n.t('chunks')} ALTER COLUMN text DROP NOT NULL;
+      ${sourceTextTriggers(n)}
     `,
   },
 ];

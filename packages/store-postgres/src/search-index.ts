@@ -2,6 +2,7 @@ import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, Lexic
 import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, TRIGRAM_SCAN_CHUNKS, type LexicalWeights } from '@panya/core';
 import { escapeLiteral } from 'pg';
 import { parseCopyBinary } from './copy-binary.js';
+import { chunkText, storedChunkTexts } from './chunk-text.js';
 import { json, type Conn, type Names, type Row } from './database.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
@@ -39,12 +40,14 @@ class MergeLost extends Error {}
 
 /** Escapes LIKE wildcards so a fragment only ever matches itself. */
 const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-/** Same expression as the trigram index, so the planner can use it. */
+/** Same expression as the trigram index, so the planner can use it (chunks in it keep their own text). */
 const TRIGRAM_TEXT = `lower(c.title || E'\\n' || c.text)`;
-const CHUNK_COLUMNS = 'c.seq, c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, c.text';
+/** The same text for chunks outside the index (which may read their document's source). */
+const scannedText = (n: Names) => `lower(c.title || E'\\n' || ${chunkText(n, 'c')})`;
+const chunkColumns = (n: Names) => `c.seq, c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, ${chunkText(n, 'c')} AS text`;
 
 /** What `toLexicalDoc` reads. */
-const LEXICAL_COLUMNS = 'c.id, c.title, c.heading_path, c.text, d.audiences';
+const lexicalColumns = (n: Names) => `c.id, c.title, c.heading_path, ${chunkText(n, 'c')} AS text, d.audiences`;
 
 /**
  * A chunk row's index terms, tokenized from its text: chunk rows keep no terms (the segments hold
@@ -104,13 +107,13 @@ export class PgSearchIndex implements SearchIndex {
         return rows[0] ? { seq: Number(rows[0].seq), floor: Number(rows[0].floor) } : { seq: 0, floor: 0 };
       },
       load: async (scope) => {
-        const { rows } = await this.db.query(`SELECT ${LEXICAL_COLUMNS} FROM ${this.chunks} c ${this.withDocument} WHERE ${inScope}`, [scope.tenantId, scope.workspaceId]);
+        const { rows } = await this.db.query(`SELECT ${lexicalColumns(this.n)} FROM ${this.chunks} c ${this.withDocument} WHERE ${inScope}`, [scope.tenantId, scope.workspaceId]);
         return rows.map(toLexicalDoc);
       },
       changes: async (scope, since) => {
         const { rows } = await this.db.query(
           `WITH changed AS (SELECT DISTINCT chunk_id FROM ${this.n.t('search_changes')} WHERE tenant_id = $1 AND seq > $3)
-           SELECT ch.chunk_id, ${LEXICAL_COLUMNS} FROM changed ch LEFT JOIN ${this.chunks} c ON c.id = ch.chunk_id AND ${inScope} ${this.withDocument}`,
+           SELECT ch.chunk_id, ${lexicalColumns(this.n)} FROM changed ch LEFT JOIN ${this.chunks} c ON c.id = ch.chunk_id AND ${inScope} ${this.withDocument}`,
           [scope.tenantId, scope.workspaceId, since],
         );
         return {
@@ -277,7 +280,7 @@ export class PgSearchIndex implements SearchIndex {
       await this.db.atomic(async (tx) => {
         // The tenant's writers hold this row until they commit: none is between its check of pending and its commit.
         await tx.query(`SELECT seq FROM ${this.n.t('search_versions')} WHERE tenant_id = $1 FOR UPDATE`, [tenantId]);
-        const { rows } = await tx.query(`SELECT ${LEXICAL_COLUMNS} FROM ${this.chunks} c ${this.withDocument} WHERE c.tenant_id = $1 AND c.workspace_id IS NOT DISTINCT FROM $2 ORDER BY c.seq`, [tenantId, workspaceId]);
+        const { rows } = await tx.query(`SELECT ${lexicalColumns(this.n)} FROM ${this.chunks} c ${this.withDocument} WHERE c.tenant_id = $1 AND c.workspace_id IS NOT DISTINCT FROM $2 ORDER BY c.seq`, [tenantId, workspaceId]);
         await tx.query(`DELETE FROM ${this.pendingTable} WHERE tenant_id = $1 AND workspace_id IS NOT DISTINCT FROM $2`, [tenantId, workspaceId]);
         await tx.query(`DELETE FROM ${this.deletionTable} WHERE tenant_id = $1 AND workspace_id IS NOT DISTINCT FROM $2`, [tenantId, workspaceId]);
         // The segment holds the audiences now.
@@ -430,7 +433,7 @@ export class PgSearchIndex implements SearchIndex {
 
   async listUnstaged(after: number, limit: number) {
     const { rows } = await this.db.query(
-      `SELECT ${CHUNK_COLUMNS} FROM ${this.chunks} c WHERE c.seq > $1 AND NOT EXISTS (SELECT 1 FROM ${this.stagingTable} n WHERE n.chunk_seq = c.seq) ORDER BY c.seq LIMIT $2`,
+      `SELECT ${chunkColumns(this.n)} FROM ${this.chunks} c WHERE c.seq > $1 AND NOT EXISTS (SELECT 1 FROM ${this.stagingTable} n WHERE n.chunk_seq = c.seq) ORDER BY c.seq LIMIT $2`,
       [after, limit],
     );
     return rows.map((r) => ({ ...toChunk(r), cursor: Number(r.seq) }));
@@ -501,18 +504,27 @@ export class PgSearchIndex implements SearchIndex {
     const { held, n } = rows[0]!;
     if (held) return true;
     if (n + adding <= TRIGRAM_SCAN_CHUNKS) return false;
-    await tx.query(`UPDATE ${this.chunks} SET trigram = true WHERE tenant_id = $1 AND workspace_id = $2 AND NOT trigram`, [tenantId, workspaceId]);
+    await tx.query(`UPDATE ${this.chunks} c SET trigram = true, text = ${chunkText(this.n, 'c')} WHERE tenant_id = $1 AND workspace_id = $2 AND NOT trigram`, [tenantId, workspaceId]);
     return true;
+  }
+
+  /** The texts to store for a document's chunks outside the trigram index (see chunk-text.ts). */
+  private async storedTexts(tx: Conn, tenantId: string, documentId: string, chunks: ChunkInput[]) {
+    const texts = chunks.map((c) => c.text);
+    if (chunks.length !== 1) return texts;
+    const { rows } = await tx.query<{ source: string }>(`SELECT content_md AS source FROM ${this.n.t('documents')} WHERE id = $1 AND tenant_id = $2`, [documentId, tenantId]);
+    return storedChunkTexts(texts, rows[0]?.source);
   }
 
   /** Inserts chunks and their vectors under one workspace (null: legacy) in two statements; `trigram`: into the trigram index. */
   private async insertChunks(tx: Conn, tenantId: string, workspaceId: string | null, documentId: string, chunks: ChunkInput[], trigram: boolean) {
     const BATCH = 500;
+    const texts = trigram ? chunks.map((c) => c.text) : await this.storedTexts(tx, tenantId, documentId, chunks);
     for (let start = 0; start < chunks.length; start += BATCH) {
       const batch = chunks.slice(start, start + BATCH);
       const values: unknown[] = [tenantId, workspaceId, documentId, trigram];
-      const tuples = batch.map((c) => {
-        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), c.text);
+      const tuples = batch.map((c, i) => {
+        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), texts[start + i]);
         const p = values.length - 5;
         return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $4)`;
       });
@@ -566,17 +578,19 @@ export class PgSearchIndex implements SearchIndex {
     const usable = [...new Set(fragments.map((f) => f.toLowerCase()).filter((f) => [...f].length >= 3))].slice(0, MAX_FRAGMENTS);
     if (usable.length === 0 || limit <= 0) return [];
     const values: unknown[] = [scope.tenantId, scope.workspaceId, limit, usable, ...(audiences ? [[...audiences]] : [])];
-    const likes = usable.map((f) => {
+    const patterns = usable.map((f) => {
       values.push(likePattern(f));
-      return `${TRIGRAM_TEXT} LIKE lower($${values.length})`;
+      return values.length;
     });
     // Chunks in the trigram index (large workspaces', legacy ones) through it; the others, a small
     // workspace's, through the scope index (the index holds only large workspaces: trigramFor).
-    const matching = (inIndex: string) =>
-      `SELECT c.id, ${TRIGRAM_TEXT} AS body FROM ${this.chunks} c
-       WHERE ${inIndex}c.trigram AND c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND (${likes.join(' OR ')})${this.audienceFilter(audiences, 5)}`;
+    const matching = (inIndex: boolean) => {
+      const body = inIndex ? TRIGRAM_TEXT : scannedText(this.n);
+      return `SELECT c.id, ${body} AS body FROM ${this.chunks} c
+       WHERE ${inIndex ? '' : 'NOT '}c.trigram AND c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND (${patterns.map((p) => `${body} LIKE lower($${p})`).join(' OR ')})${this.audienceFilter(audiences, 5)}`;
+    };
     const { rows } = await this.db.query<{ id: string; score: number }>(
-      `WITH matched AS MATERIALIZED (${matching('')} UNION ALL ${matching('NOT ')}),
+      `WITH matched AS MATERIALIZED (${matching(true)} UNION ALL ${matching(false)}),
        occurrences AS (
          SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, lower(f), ''))) / length(f) AS occ
          FROM matched m CROSS JOIN unnest($4::text[]) AS f
@@ -620,7 +634,7 @@ export class PgSearchIndex implements SearchIndex {
   async getChunks(scope: Scope, ids: readonly string[]) {
     if (ids.length === 0) return [];
     const { rows } = await this.db.query(
-      `SELECT ${CHUNK_COLUMNS} FROM ${this.chunks} c WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND c.id = ANY($3::text[])`,
+      `SELECT ${chunkColumns(this.n)} FROM ${this.chunks} c WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND c.id = ANY($3::text[])`,
       [scope.tenantId, scope.workspaceId, ids],
     );
     return rows.map(toChunk);
@@ -630,7 +644,7 @@ export class PgSearchIndex implements SearchIndex {
   async getResultChunks(scope: Scope, ids: readonly string[]): Promise<ResultChunk[]> {
     if (ids.length === 0) return [];
     const { rows } = await this.db.query(
-      `SELECT ${CHUNK_COLUMNS}, d.id AS doc_id, d.url AS doc_url, d.audiences AS doc_audiences FROM ${this.chunks} c
+      `SELECT ${chunkColumns(this.n)}, d.id AS doc_id, d.url AS doc_url, d.audiences AS doc_audiences FROM ${this.chunks} c
        LEFT JOIN ${this.n.t('documents')} d ON d.tenant_id = c.tenant_id AND d.id = c.document_id AND d.workspace_id = $2
        WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND c.id = ANY($3::text[])`,
       [scope.tenantId, scope.workspaceId, ids],
@@ -640,7 +654,7 @@ export class PgSearchIndex implements SearchIndex {
 
   async nextChunk(scope: Scope, chunkId: string) {
     const { rows } = await this.db.query(
-      `SELECT ${CHUNK_COLUMNS} FROM ${this.chunks} p JOIN ${this.chunks} c ON c.tenant_id = p.tenant_id AND c.document_id = p.document_id AND c.ordinal = p.ordinal + 1
+      `SELECT ${chunkColumns(this.n)} FROM ${this.chunks} p JOIN ${this.chunks} c ON c.tenant_id = p.tenant_id AND c.document_id = p.document_id AND c.ordinal = p.ordinal + 1
        WHERE p.id = $3 AND p.tenant_id = $1 AND (p.workspace_id = $2 OR p.workspace_id IS NULL) AND (c.workspace_id = $2 OR c.workspace_id IS NULL)`,
       [scope.tenantId, scope.workspaceId, chunkId],
     );
@@ -679,7 +693,7 @@ export class PgSearchIndex implements SearchIndex {
   }
 
   async listLegacyChunks(after: number, limit: number) {
-    const { rows } = await this.db.query(`SELECT ${CHUNK_COLUMNS} FROM ${this.chunks} c WHERE c.workspace_id IS NULL AND c.seq > $1 ORDER BY c.seq LIMIT $2`, [after, limit]);
+    const { rows } = await this.db.query(`SELECT ${chunkColumns(this.n)} FROM ${this.chunks} c WHERE c.workspace_id IS NULL AND c.seq > $1 ORDER BY c.seq LIMIT $2`, [after, limit]);
     return rows.map((r) => ({ ...toChunk(r), cursor: Number(r.seq) }));
   }
 
@@ -724,7 +738,7 @@ export class PgSearchIndex implements SearchIndex {
       await this.insertChunks(tx, tenantId, null, documentId, [chunk], true);
       // It counts in every workspace of its tenant: those it makes larger than a scan go into the index.
       await tx.query(
-        `UPDATE ${this.chunks} SET trigram = true WHERE tenant_id = $1 AND NOT trigram AND workspace_id IN (
+        `UPDATE ${this.chunks} c SET trigram = true, text = ${chunkText(this.n, 'c')} WHERE tenant_id = $1 AND NOT trigram AND workspace_id IN (
            SELECT workspace_id FROM ${this.chunks} WHERE tenant_id = $1 AND workspace_id IS NOT NULL GROUP BY workspace_id
            HAVING count(*) + (SELECT count(*) FROM ${this.chunks} WHERE tenant_id = $1 AND workspace_id IS NULL) > $2)`,
         [tenantId, TRIGRAM_SCAN_CHUNKS],

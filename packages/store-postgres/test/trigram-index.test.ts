@@ -81,7 +81,8 @@ withPostgres('PostgreSQL trigram index', (url) => {
 
       // A database from before: every chunk in the index. The upgrade keeps only large workspaces' and legacy chunks in it.
       const trgm = (await pool.query(`SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`)).rows[0].nspname as string;
-      await pool.query(`ALTER TABLE "${schema}".chunks DROP COLUMN trigram; DELETE FROM "${schema}".panya_migrations WHERE version = 24;
+      await pool.query(`ALTER TABLE "${schema}".chunks DROP COLUMN trigram; DELETE FROM "${schema}".panya_migrations WHERE version >= 24;
+        DROP FUNCTION "${schema}".documents_source_kept() CASCADE;
         CREATE INDEX chunks_scope ON "${schema}".chunks(tenant_id, workspace_id);
         CREATE INDEX chunks_trigram ON "${schema}".chunks USING gin (lower(title || E'\\n' || text) "${trgm}".gin_trgm_ops)`);
       store = await openPostgresStore({ connectionString: url, schema, max: 2 });
