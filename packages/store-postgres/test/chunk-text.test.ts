@@ -2,16 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createEngine, type ChunkInput } from '@panya/core';
+import { oneChunkArticle as article, seedOneAndManyChunkDocuments } from '@panya/core/testing';
 import { openPostgresStore, type PostgresStore } from '../src/index.js';
 import { withPostgres } from './fixtures/with-postgres.js';
-
-/** An article that chunks into one chunk equal to its source (no heading: the chunk is the whole text). */
-const article = (topic: string) =>
-  `Returns of ${topic} are accepted within 30 days of delivery. Keep the receipt and the original packaging; a refund reaches the card used to pay within five working days. ` +
-  `Damaged ${topic} are replaced free of charge, and the courier collects them from the address of the order. Order code RX-${topic.length}42 tracks it.`;
-
-/** A long article of several sections: several chunks, each with its own text. */
-const manual = Array.from({ length: 8 }, (_, i) => `## Step ${i}\n\n${`Connect the router to port ${i} and wait for the light to turn green before the next step. `.repeat(30)}`).join('\n\n');
 
 const filler = (i: number): ChunkInput => {
   const text = `Filler line ${i} about returns`;
@@ -34,15 +27,7 @@ withPostgres('a chunk that is its document’s whole source (PostgreSQL)', (url)
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     });
 
-    async function ingested() {
-      const engine = createEngine({ store });
-      (await engine.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
-      const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
-      const one = (await engine.documents.create(ctx, { title: 'Kettles', contentMd: article('kettles') }))._unsafeUnwrap();
-      const many = (await engine.documents.create(ctx, { title: 'Router', contentMd: manual }))._unsafeUnwrap();
-      await engine.ingest.drain();
-      return { engine, ctx, one, many };
-    }
+    const ingested = () => seedOneAndManyChunkDocuments(store);
     const rowsOf = async (documentId: string) =>
       (await pool.query<{ id: string; text: string | null; trigram: boolean }>(`SELECT id, text, trigram FROM "${schema}".chunks WHERE document_id = $1 ORDER BY ordinal`, [documentId])).rows;
 

@@ -1,17 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine } from '@panya/core';
+import { oneChunkArticle as article, seedOneAndManyChunkDocuments } from '@panya/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../src/index.js';
-
-/** An article that chunks into one chunk equal to its source (no heading: the chunk is the whole text). */
-const article = (topic: string) =>
-  `Returns of ${topic} are accepted within 30 days of delivery. Keep the receipt and the original packaging; a refund reaches the card used to pay within five working days. ` +
-  `Damaged ${topic} are replaced free of charge, and the courier collects them from the address of the order. Order code RX-${topic.length}42 tracks it.`;
-
-/** A long article of several sections: several chunks, each with its own text. */
-const manual = Array.from({ length: 8 }, (_, i) => `## Step ${i}\n\n${`Connect the router to port ${i} and wait for the light to turn green before the next step. `.repeat(30)}`).join('\n\n');
 
 describe('a chunk that is its document’s whole source (SQLite)', () => {
   let dir: string;
@@ -25,15 +17,7 @@ describe('a chunk that is its document’s whole source (SQLite)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function ingested() {
-    const engine = createEngine({ store });
-    (await engine.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
-    const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
-    const one = (await engine.documents.create(ctx, { title: 'Kettles', contentMd: article('kettles') }))._unsafeUnwrap();
-    const many = (await engine.documents.create(ctx, { title: 'Router', contentMd: manual }))._unsafeUnwrap();
-    await engine.ingest.drain();
-    return { engine, ctx, one, many };
-  }
+  const ingested = () => seedOneAndManyChunkDocuments(store);
   const rowsOf = (documentId: string) =>
     store.db.prepare('SELECT id, typeof(text) AS type, octet_length(text) AS bytes FROM chunks WHERE document_id = ? ORDER BY ordinal').all(documentId) as { id: string; type: string; bytes: number }[];
   const sourceOf = (documentId: string) => store.db.prepare('SELECT typeof(content_md) AS type, content_md AS value FROM documents WHERE id = ?').get(documentId) as { type: string; value: unknown };

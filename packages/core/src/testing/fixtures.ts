@@ -1,5 +1,5 @@
 import type { TestContext } from 'vitest';
-import { ENGINE_INTERNALS, type Engine, type EngineInternals } from '../engine.js';
+import { createEngine, ENGINE_INTERNALS, type Engine, type EngineInternals } from '../engine.js';
 import type { DocumentRecord, Store, TenantRecord, WorkspaceRecord } from '../ports/store.js';
 import { createIds } from '../system.js';
 import { documentVisibility } from '../audiences/rules.js';
@@ -86,4 +86,23 @@ export function engineInternals(engine: Engine): EngineInternals {
   const internals = (engine as unknown as Record<symbol, EngineInternals | undefined>)[ENGINE_INTERNALS];
   if (!internals) throw new Error('Not an engine built by createEngine.');
   return internals;
+}
+
+/** An article that chunks into one chunk equal to its source (no heading: the chunk is the whole text). */
+export const oneChunkArticle = (topic: string) =>
+  `Returns of ${topic} are accepted within 30 days of delivery. Keep the receipt and the original packaging; a refund reaches the card used to pay within five working days. ` +
+  `Damaged ${topic} are replaced free of charge, and the courier collects them from the address of the order. Order code RX-${topic.length}42 tracks it.`;
+
+/** A long article of several sections: several chunks, each with its own text. */
+export const manyChunkManual = Array.from({ length: 8 }, (_, i) => `## Step ${i}\n\n${`Connect the router to port ${i} and wait for the light to turn green before the next step. `.repeat(30)}`).join('\n\n');
+
+/** Tenant `acme` with one document of each (`oneChunkArticle('kettles')`, `manyChunkManual`), ingested: how a store lays out a document's text. */
+export async function seedOneAndManyChunkDocuments(store: Store) {
+  const engine = createEngine({ store });
+  (await engine.tenancy.createTenant({ slug: 'acme' }))._unsafeUnwrap();
+  const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+  const one = (await engine.documents.create(ctx, { title: 'Kettles', contentMd: oneChunkArticle('kettles') }))._unsafeUnwrap();
+  const many = (await engine.documents.create(ctx, { title: 'Router', contentMd: manyChunkManual }))._unsafeUnwrap();
+  await engine.ingest.drain();
+  return { engine, ctx, one, many };
 }
