@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,30 @@ function kill9(node: Node): Promise<void> {
     node.child.once('exit', () => done());
     node.child.kill('SIGKILL');
   });
+}
+
+/** A process and its descendants (`serve`'s worker processes), from /proc. */
+function processTree(pid: number): number[] {
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        // The parent's pid is the second field after the command's closing parenthesis.
+        return readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ').at(-1)!.split(' ')[1] === String(pid);
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** Freezes the server and its workers where they are (SIGSTOP), then kills them all. */
+async function freezeAndKill(node: Node): Promise<void> {
+  const tree = processTree(node.child.pid!);
+  for (const pid of tree) process.kill(pid, 'SIGSTOP');
+  for (const pid of tree.slice(1)) process.kill(pid, 'SIGKILL');
+  await kill9(node);
 }
 
 function stop(node: Node | undefined): Promise<void> {
@@ -136,7 +160,7 @@ describe('kill -9 and restart', () => {
       }
       return created.id;
     };
-    const doomed = await workspace('old-brand', 1500);
+    const doomed = await workspace('old-brand', 3000);
     const kept = await workspace('new-brand', 100);
     expect((await call(node, `/api/workspaces/${doomed}`, key, 'DELETE')).status).toBe(200);
     // Thirty-one days later: past the recovery window.
@@ -162,25 +186,12 @@ describe('kill -9 and restart', () => {
 
     const cron = (n: Node) => fetch(`${n.url}/api/cron/workspace-cleanup`, { headers: { Authorization: `Bearer ${CRON_SECRET}` } });
     const cleanup = cron(node).catch(() => null);
-    // As soon as the first rows are gone, hold the database's write lock so the run cannot go
-    // further, and kill it there: mid-run, whatever the machine's speed.
+    // As soon as the first rows are gone, freeze the server and its workers there (SIGSTOP: the run takes
+    // no further step, however loaded the machine) and kill them: mid-run, whatever the machine's speed.
     const chunksOf = store.db.prepare('SELECT COUNT(*) AS n FROM chunks WHERE workspace_id = ?');
     const chunksBefore = (chunksOf.get(doomed) as { n: number }).n;
     await until('the first deleted rows', () => (chunksOf.get(doomed) as { n: number }).n !== chunksBefore, 1);
-    // Ask for the lock without SQLite's sleeping busy handler: it backs off for up to 100 ms at a
-    // time and can sleep through every gap between the run's batches; a tight loop takes the first.
-    store.db.pragma('busy_timeout = 0');
-    for (;;) {
-      try {
-        store.db.exec('BEGIN IMMEDIATE');
-        break;
-      } catch (error) {
-        if (!/busy|locked/i.test(String(error))) throw error;
-      }
-    }
-    store.db.pragma('busy_timeout = 10000');
-    await kill9(node);
-    store.db.exec('ROLLBACK');
+    await freezeAndKill(node);
     expect(await cleanup, 'the first run finished before the kill').toBeNull();
     const left = content(rowsOf(doomed));
     expect(left).toBeGreaterThan(0);
