@@ -9,7 +9,7 @@
  * changes or its document goes, in the same statement: a chunk always reads the text it was indexed
  * with, until ingest replaces it.
  */
-import type { Names } from './database.js';
+import type { Conn, Names } from './database.js';
 
 /** A chunk's text in SQL, for chunk alias `c`. */
 export const chunkText = (n: Names, c: string) =>
@@ -33,6 +33,8 @@ export const sourceTextTriggers = (n: Names) => `
  * The texts to store for a document's chunks about to be written outside the trigram index (its
  * earlier chunks deleted): NULL for a single chunk equal to the source, otherwise each chunk's own.
  */
-export function storedChunkTexts(texts: readonly string[], source: string | undefined): readonly (string | null)[] {
-  return texts.length === 1 && source === texts[0] ? [null] : texts;
+export async function storedChunkTexts(tx: Conn, n: Names, tenantId: string, documentId: string, texts: readonly string[]): Promise<readonly (string | null)[]> {
+  if (texts.length !== 1) return texts;
+  const { rows } = await tx.query<{ source: string }>(`SELECT content_md AS source FROM ${n.t('documents')} WHERE id = $1 AND tenant_id = $2`, [documentId, tenantId]);
+  return rows[0]?.source === texts[0] ? [null] : texts;
 }

@@ -508,23 +508,17 @@ export class PgSearchIndex implements SearchIndex {
     return true;
   }
 
-  /** The texts to store for a document's chunks outside the trigram index (see chunk-text.ts). */
-  private async storedTexts(tx: Conn, tenantId: string, documentId: string, chunks: ChunkInput[]) {
-    const texts = chunks.map((c) => c.text);
-    if (chunks.length !== 1) return texts;
-    const { rows } = await tx.query<{ source: string }>(`SELECT content_md AS source FROM ${this.n.t('documents')} WHERE id = $1 AND tenant_id = $2`, [documentId, tenantId]);
-    return storedChunkTexts(texts, rows[0]?.source);
-  }
-
   /** Inserts chunks and their vectors under one workspace (null: legacy) in two statements; `trigram`: into the trigram index. */
   private async insertChunks(tx: Conn, tenantId: string, workspaceId: string | null, documentId: string, chunks: ChunkInput[], trigram: boolean) {
     const BATCH = 500;
-    const texts = trigram ? chunks.map((c) => c.text) : await this.storedTexts(tx, tenantId, documentId, chunks);
+    const texts = chunks.map((c) => c.text);
+    // Chunks in the trigram index keep their own text (see chunk-text.ts).
+    const stored = trigram ? texts : await storedChunkTexts(tx, this.n, tenantId, documentId, texts);
     for (let start = 0; start < chunks.length; start += BATCH) {
       const batch = chunks.slice(start, start + BATCH);
       const values: unknown[] = [tenantId, workspaceId, documentId, trigram];
       const tuples = batch.map((c, i) => {
-        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), texts[start + i]);
+        values.push(c.id, c.ordinal, c.title, JSON.stringify(c.headingPath), stored[start + i]);
         const p = values.length - 5;
         return `($${p + 1}, $1, $2, $3, $${p + 2}, $${p + 3}, $${p + 4}::jsonb, $${p + 5}, $4)`;
       });
