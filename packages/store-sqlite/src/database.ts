@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { isStoreConflict, StoreBusyError, StoreConflictError } from '@panya/core';
 import * as sqliteVec from 'sqlite-vec';
-import { SOURCE_LENGTH_FN, sourceLength } from './source-text.js';
+import { SOURCE_LENGTH_FN, SOURCE_TEXT_FN, sourceLength, sourceText } from './source-text.js';
 import { TRIGRAM_FOLD } from './trigram-table.js';
 
 export type Db = Database.Database;
@@ -38,6 +38,7 @@ export function openDatabase({ path, busyTimeoutMs = 5000, autoCheckpoint = true
   sqliteVec.load(db);
   db.function(TRIGRAM_FOLD, { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
   db.function(SOURCE_LENGTH_FN, { deterministic: true }, sourceLength);
+  db.function(SOURCE_TEXT_FN, { deterministic: true }, sourceText);
   return db;
 }
 

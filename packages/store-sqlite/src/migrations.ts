@@ -644,6 +644,12 @@ export const migrations: (Migration & { name: string })[] = [
     name: 'a chunk that is its document’s whole source gets its text back before the source changes or goes',
     sql: SOURCE_TEXT_TRIGGERS,
   },
+  {
+    version: 29,
+    // Such a chunk's document now keeps its source packed like any other: the triggers inflate it.
+    name: 'a chunk that is its document’s whole source gets its text back from a packed source',
+    sql: `DROP TRIGGER IF EXISTS documents_source_update; DROP TRIGGER IF EXISTS documents_source_delete; ${SOURCE_TEXT_TRIGGERS}`,
+  },
 ];
 
 /**

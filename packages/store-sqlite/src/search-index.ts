@@ -5,6 +5,7 @@ import { chunkText, storedChunkTexts } from './chunk-text.js';
 import { SCOPE_CHUNKS_UP_TO_SCAN, TRIGRAM_FOLD, TRIGRAM_TABLE, TrigramRows, trigramMatch, type ChunkText } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
 import { COMPACT_VECTOR_TABLE, vectorBlob } from './vector-table.js';
+import { segmentBytes, storedSegment } from './segment-blob.js';
 
 export { DEFAULT_LEXICAL_WEIGHTS, type LexicalWeights };
 
@@ -46,8 +47,6 @@ const LEXICAL_COLUMNS = `c.id, c.title, c.heading_path, ${chunkText('c')} AS tex
 const LEXICAL_PAGE = 1000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-const blob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** A merge whose inputs another process merged first. */
 class MergeLost extends Error {}
@@ -164,7 +163,7 @@ export class SqliteSearchIndex implements SearchIndex {
       if (r.kind === 'v') read.seq = r.seq as number;
       else if (r.kind === 'd') read.deletions.push({ chunkId: r.chunk_id as string, seq: r.seq as number });
       else if (r.kind === 'a') read.audiences.push({ chunkId: r.chunk_id as string, seq: r.seq as number, audiences: JSON.parse(r.data as string) as string[] });
-      else read.segments.push({ id: r.id as number, seq: r.seq as number, data: (r.data as Buffer | null) ?? null });
+      else read.segments.push({ id: r.id as number, seq: r.seq as number, data: r.data == null ? null : segmentBytes(r.data as Buffer) });
     }
     return read;
   }
@@ -190,7 +189,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (docs.length === 0 || this.pending(tenantId, workspaceId)) return;
     this.sql
       .get('INSERT INTO lexical_segments (tenant_id, workspace_id, seq, chunks, data) VALUES (?, ?, ?, ?, ?)')
-      .run(tenantId, workspaceId, this.tenantSeq(tenantId), docs.length, blob(encodeSegment(docs, this.weights)));
+      .run(tenantId, workspaceId, this.tenantSeq(tenantId), docs.length, storedSegment(encodeSegment(docs, this.weights)));
   }
 
   /** Masks deleted chunks in the segments written before (after the rows are deleted, so its seq is past theirs). */
@@ -218,10 +217,11 @@ export class SqliteSearchIndex implements SearchIndex {
       const deletions = read.deletions.map((d) => ({ rowid: d.rowid as number, chunkId: d.chunk_id as string, seq: d.seq as number }));
       const changes = read.audiences.map((a) => ({ rowid: a.rowid as number, chunkId: a.chunk_id as string, seq: a.seq as number, audiences: JSON.parse(a.audiences as string) as string[] }));
       const segments = read.segments.map((r) => {
-        const segment = new LexicalSegment(r.data as Buffer);
+        const data = segmentBytes(r.data as Buffer);
+        const segment = new LexicalSegment(data);
         const live = liveMask(segment, r.seq as number, deletions);
         const audiences = audienceOverrides(segment, r.seq as number, changes);
-        return { id: r.id as number, seq: r.seq as number, segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0), outdated: !LexicalSegment.current(r.data as Buffer) };
+        return { id: r.id as number, seq: r.seq as number, segment, live, audiences, chunks: segment.size, dead: live.reduce((n, l) => n + (l ? 0 : 1), 0), outdated: !LexicalSegment.current(data) };
       });
       const chosen = new Set(planSegmentMerge(segments));
       if (chosen.size === 0) return 0;
@@ -241,7 +241,7 @@ export class SqliteSearchIndex implements SearchIndex {
           // Another process merged them meanwhile: its result stands.
           if (removed !== chosen.size) throw new MergeLost();
           if (mergedSegment.size > 0)
-            this.sql.get('INSERT INTO lexical_segments (tenant_id, workspace_id, seq, chunks, data) VALUES (?, ?, ?, ?, ?)').run(scope.tenantId, scope.workspaceId, seq, mergedSegment.size, blob(merged));
+            this.sql.get('INSERT INTO lexical_segments (tenant_id, workspace_id, seq, chunks, data) VALUES (?, ?, ?, ?, ?)').run(scope.tenantId, scope.workspaceId, seq, mergedSegment.size, storedSegment(merged));
           this.sql.get('DELETE FROM lexical_deletions WHERE rowid IN (SELECT value FROM json_each(?))').run(JSON.stringify(obsolete));
           this.sql.get('DELETE FROM lexical_audiences WHERE rowid IN (SELECT value FROM json_each(?))').run(JSON.stringify(applied));
           return chosen.size;

@@ -55,4 +55,16 @@ describe('document sources on SQLite', () => {
     const [claimed] = await store.documents.claimForIndexing({ now: at, leaseUntil: '2026-11-28T00:00:30.000Z', limit: 1, holder: 'test/run/t0' });
     expect(claimed!.doc.contentMd).toBe(edited);
   });
+
+  it('an indexed document keeps nothing of its lease: holder and expiry go with the indexing', async () => {
+    const engine = createEngine({ store });
+    const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
+    const created = (await engine.documents.create(ctx, { title: 'Returns', contentMd: prose }))._unsafeUnwrap();
+    const lease = () => store.db.prepare('SELECT status, lease_until, lease_holder FROM documents WHERE id = ?').get(created.id);
+    const [claimed] = await store.documents.claimForIndexing({ now: at, leaseUntil: '2026-11-28T00:00:30.000Z', limit: 1, holder: 'test/run/t0' });
+    expect(claimed!.doc.id).toBe(created.id);
+    expect(lease()).toEqual({ status: 'indexing', lease_until: '2026-11-28T00:00:30.000Z', lease_holder: 'test/run/t0' });
+    expect(await store.documents.completeIndexing(scope, created.id, claimed!.revision, { status: 'indexed' }, at)).toBe(true);
+    expect(lease()).toEqual({ status: 'indexed', lease_until: null, lease_holder: null });
+  });
 });

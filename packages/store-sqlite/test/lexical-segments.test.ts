@@ -5,6 +5,7 @@ import { createEngine, LexicalIndex, LexicalSegment, lexicalFields, lexicalWork,
 import { searchTerms } from '../../core/src/text/query.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chunkText } from '../src/chunk-text.js';
+import { segmentBytes, storedSegment } from '../src/segment-blob.js';
 import { openSqliteStore, type SqliteStore } from '../src/index.js';
 
 const topics = ['refund', 'shipping', 'password', 'invoice', 'warranty', 'delivery', 'account', 'subscription'];
@@ -196,7 +197,7 @@ describe('lexical segments on SQLite', () => {
     const held = store.db.prepare('SELECT seq, data FROM lexical_segments').all() as { seq: number; data: Buffer }[];
     const left = store.db.prepare('SELECT chunk_id, seq FROM lexical_audiences').all() as { chunk_id: string; seq: number }[];
     expect(left.length).toBeLessThan(changed);
-    for (const r of left) expect(held.some((h) => h.seq < r.seq && new LexicalSegment(h.data).numberOf(r.chunk_id) !== undefined)).toBe(true);
+    for (const r of left) expect(held.some((h) => h.seq < r.seq && new LexicalSegment(segmentBytes(h.data)).numberOf(r.chunk_id) !== undefined)).toBe(true);
     await engine.close();
     const cold = openSqliteStore({ path });
     const index = new LexicalIndex();
@@ -211,8 +212,39 @@ describe('lexical segments on SQLite', () => {
       expect(got).toEqual(index.search(searchTerms(q), 10, ['public']));
       hits += got.length;
     }
-    expect(hits).toBeGreaterThan(0);
+    expect(hits).toBeGreaterThan(QUERIES.length);
     expect(lexicalWork).toEqual(before);
     await cold.close();
+  });
+
+  it('a small workspace\'s are stored packed, a large one plain, and a plain one written before is still read', async () => {
+    const path = join(dir, 'panya.db');
+    const { engine, ctx } = await ingested(path, 12);
+    await engine.close();
+    const store = openSqliteStore({ path });
+    const stored = (s = store) => s.db.prepare('SELECT id, data FROM lexical_segments').all() as { id: number; data: Buffer }[];
+    const plain = (data: Buffer) => data.subarray(1, 4).toString('latin1') === 'SLP';
+    expect(stored().length).toBeGreaterThan(0);
+    for (const { data } of stored()) {
+      expect(plain(data)).toBe(false);
+      const bytes = segmentBytes(data);
+      expect(plain(bytes)).toBe(true);
+      expect(data.length).toBeLessThan(bytes.length);
+      expect(new LexicalSegment(bytes).size).toBeGreaterThan(0);
+    }
+    const before = await Promise.all(QUERIES.map((q) => store.search.lexical(ctx.scope, { ...searchTerms(q), fragments: [] } as never, 10)));
+    expect(before).toEqual(QUERIES.map(fromRows(store, ctx.scope)));
+    expect(before.flat().length).toBeGreaterThan(QUERIES.length);
+    await store.close();
+    // Segments written before packing: plain. A fresh store (no cache) reads them.
+    const earlier = openSqliteStore({ path });
+    for (const { id, data } of stored(earlier)) earlier.db.prepare('UPDATE lexical_segments SET data = ? WHERE id = ?').run(segmentBytes(data), id);
+    expect(stored(earlier).every((r) => plain(r.data))).toBe(true);
+    expect(await Promise.all(QUERIES.map((q) => earlier.search.lexical(ctx.scope, { ...searchTerms(q), fragments: [] } as never, 10)))).toEqual(before);
+    await earlier.close();
+    // Past 64 KiB a segment stays plain: inflating it would cost a first search more than it saves.
+    const large = new Uint8Array(70 * 1024).fill(7);
+    expect(storedSegment(large).length).toBe(large.length);
+    expect(storedSegment(large.subarray(0, 60 * 1024)).length).toBeLessThan(1024);
   });
 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createEngine, LexicalIndex, LexicalSegment, lexicalFields, liveMask, type Scope } from '@panya/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../src/index.js';
+import { segmentBytes } from '../src/segment-blob.js';
 
 /**
  * A process writing and merging a workspace's lexical segments, killed with SIGKILL in the middle
@@ -52,7 +53,7 @@ async function expectConsistent(scope: Scope) {
     const deletions = store.db.prepare('SELECT chunk_id AS chunkId, seq FROM lexical_deletions').all() as { chunkId: string; seq: number }[];
     const live: string[] = [];
     for (const s of store.db.prepare('SELECT seq, data FROM lexical_segments').all() as { seq: number; data: Buffer }[]) {
-      const segment = new LexicalSegment(s.data);
+      const segment = new LexicalSegment(segmentBytes(s.data));
       const mask = liveMask(segment, s.seq, deletions);
       segment.ids.forEach((id, n) => mask[n] && live.push(id));
     }

@@ -81,7 +81,7 @@ export abstract class SqlDocuments implements DocumentStore {
 
   update(scope: Scope, id: string, patch: DocumentPatch) {
     // A requeued document gets a new revision: a claim taken on the old one can no longer complete.
-    const sets = [...this.rows.sets(patch), ...(patch.requeue ? [sql`revision = revision + 1`, sql`lease_until = NULL`] : [])];
+    const sets = [...this.rows.sets(patch), ...(patch.requeue ? [sql`revision = revision + 1`, sql`lease_until = NULL`, sql`lease_holder = NULL`] : [])];
     const where = sql`${this.scoped(scope)} AND id = ${id}`;
     if (sets.length === 0) return this.rows.one(sql`SELECT * FROM ${this.rows.ref} WHERE ${where}`);
     return this.rows.one(sql`UPDATE ${this.rows.ref} SET ${sql.join(sets, ', ')} WHERE ${where} RETURNING *`);
@@ -112,12 +112,13 @@ export abstract class SqlDocuments implements DocumentStore {
 
   requeueAll(at: string, tenantId?: string) {
     const tenant = tenantId === undefined ? sql.empty : sql` WHERE tenant_id = ${tenantId}`;
-    return this.rows.run(sql`UPDATE ${this.rows.ref} SET status = 'pending', error = NULL, revision = revision + 1, lease_until = NULL, updated_at = ${at}${tenant}`);
+    return this.rows.run(sql`UPDATE ${this.rows.ref} SET status = 'pending', error = NULL, revision = revision + 1, lease_until = NULL, lease_holder = NULL, updated_at = ${at}${tenant}`);
   }
 
+  /** A lease ends with its indexing, its holder too (kept, it would cost ~55 bytes a document for good). */
   async completeIndexing(scope: Scope, id: string, revision: number, outcome: IndexingOutcome, at: string) {
     const written = await this.rows.run(
-      sql`UPDATE ${this.rows.ref} SET status = ${outcome.status}, error = ${outcome.status === 'failed' ? outcome.error : null}, lease_until = NULL, updated_at = ${at}
+      sql`UPDATE ${this.rows.ref} SET status = ${outcome.status}, error = ${outcome.status === 'failed' ? outcome.error : null}, lease_until = NULL, lease_holder = NULL, updated_at = ${at}
           WHERE ${this.scoped(scope)} AND id = ${id} AND revision = ${revision} AND status = 'indexing'`,
     );
     return written > 0;
