@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { oneChunkArticle as article, seedOneAndManyChunkDocuments } from '@panya/core/testing';
+import { manyChunkManual, oneChunkArticle as article, seedOneAndManyChunkDocuments } from '@panya/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../src/index.js';
 
@@ -26,10 +26,15 @@ describe('a chunk that is its document’s whole source (SQLite)', () => {
     const { engine, ctx, one, many } = await ingested();
     expect(rowsOf(one.id)).toEqual([{ id: expect.any(String), type: 'blob', bytes: 0 }]);
     expect(sourceOf(one.id).type).toBe('blob');
-    // A document of several chunks keeps each chunk's text, and its source compressed.
-    expect(rowsOf(many.id).length).toBeGreaterThan(1);
-    expect(rowsOf(many.id).every((r) => r.type === 'text' && r.bytes > 0)).toBe(true);
+    // A document of several chunks keeps each chunk's own text, packed, and its source packed too.
+    const manyRows = rowsOf(many.id);
+    expect(manyRows.length).toBeGreaterThan(1);
+    expect(manyRows.every((r) => r.type === 'blob' && r.bytes > 0)).toBe(true);
     expect(sourceOf(many.id).type).toBe('blob');
+    const manyChunks = await store.search.getChunks(ctx.scope, manyRows.map((r) => r.id));
+    expect(manyChunks).toHaveLength(manyRows.length);
+    for (const c of manyChunks) expect(manyChunkManual).toContain(c.text);
+    expect(manyRows.reduce((n, r) => n + r.bytes, 0)).toBeLessThan(manyChunks.reduce((n, c) => n + Buffer.byteLength(c.text), 0) / 3);
 
     expect((await engine.documents.get(ctx, one.id))._unsafeUnwrap().contentMd).toBe(article('kettles'));
     const found = (await engine.search.search(ctx, { query: 'damaged kettles refund' }))._unsafeUnwrap().results;
@@ -54,6 +59,19 @@ describe('a chunk that is its document’s whole source (SQLite)', () => {
     const [now] = rowsOf(one.id);
     expect(now!.type).toBe('blob');
     expect((await store.search.getChunks(ctx.scope, [now!.id]))[0]!.text).toBe(edited);
+  });
+
+  it('a chunk that keeps its own (packed) text is left as it is when its document\'s source changes or goes', async () => {
+    const { engine, ctx, many } = await ingested();
+    const before = rowsOf(many.id);
+    const texts = async () => (await store.search.getChunks(ctx.scope, before.map((r) => r.id))).map((c) => c.text);
+    const read = await texts();
+    (await engine.documents.update(ctx, many.id, { contentMd: `${manyChunkManual}\n\nOne more step.` }))._unsafeUnwrap();
+    expect(rowsOf(many.id)).toEqual(before);
+    expect(await texts()).toEqual(read);
+    store.db.prepare('DELETE FROM documents WHERE id = ?').run(many.id);
+    expect(rowsOf(many.id)).toEqual(before);
+    expect(await texts()).toEqual(read);
   });
 
   it('gets its text back before its document goes', async () => {

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine, LexicalIndex, LexicalSegment, lexicalFields, liveMask, type Scope } from '@panya/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../src/index.js';
+import { chunkText, openSqliteStore } from '../src/index.js';
 import { segmentBytes } from '../src/segment-blob.js';
 
 /**
@@ -49,7 +49,7 @@ function runAndKill(scope: Scope, from: number, merges: number): Promise<number>
 async function expectConsistent(scope: Scope) {
   const store = openSqliteStore({ path });
   try {
-    const rows = store.db.prepare('SELECT id, title, heading_path, text FROM chunks WHERE tenant_id = ? AND workspace_id = ?').all(scope.tenantId, scope.workspaceId) as { id: string; title: string; heading_path: string; text: string }[];
+    const rows = store.db.prepare(`SELECT c.id, c.title, c.heading_path, ${chunkText('c')} AS text FROM chunks c WHERE c.tenant_id = ? AND c.workspace_id = ?`).all(scope.tenantId, scope.workspaceId) as { id: string; title: string; heading_path: string; text: string }[];
     const deletions = store.db.prepare('SELECT chunk_id AS chunkId, seq FROM lexical_deletions').all() as { chunkId: string; seq: number }[];
     const live: string[] = [];
     for (const s of store.db.prepare('SELECT seq, data FROM lexical_segments').all() as { seq: number; data: Buffer }[]) {
