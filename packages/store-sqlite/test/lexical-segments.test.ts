@@ -212,7 +212,7 @@ describe('lexical segments on SQLite', () => {
       expect(got).toEqual(index.search(searchTerms(q), 10, ['public']));
       hits += got.length;
     }
-    expect(hits).toBeGreaterThan(QUERIES.length);
+    expect(hits).toBeGreaterThan(0);
     expect(lexicalWork).toEqual(before);
     await cold.close();
   });
