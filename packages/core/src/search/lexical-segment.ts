@@ -266,6 +266,11 @@ export class LexicalSegment {
     return data.byteLength >= 4 && new DataView(data.buffer, data.byteOffset, 4).getInt32(0, true) === MAGIC;
   }
 
+  /** Whether `data` starts as a segment of any version ("PLS" and a version byte), readable or not: what a store that wraps segments tells them apart by. */
+  static tagged(data: Uint8Array): boolean {
+    return data.byteLength >= 4 && new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true) >>> 8 === MAGIC >>> 8;
+  }
+
   /** Whether `data` is a segment this version reads (older ones are rebuilt, not read). */
   static readable(data: Uint8Array): boolean {
     if (data.byteLength < 8) return false;
