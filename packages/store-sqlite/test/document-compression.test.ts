@@ -56,15 +56,37 @@ describe('document sources on SQLite', () => {
     expect(claimed!.doc.contentMd).toBe(edited);
   });
 
-  it('an indexed document keeps nothing of its lease: holder and expiry go with the indexing', async () => {
+  it('a lease is a row of its own while the document is indexed, gone with the indexing', async () => {
     const engine = createEngine({ store });
     const ctx = (await engine.access.system('acme'))._unsafeUnwrap();
     const created = (await engine.documents.create(ctx, { title: 'Returns', contentMd: prose }))._unsafeUnwrap();
-    const lease = () => store.db.prepare('SELECT status, lease_until, lease_holder FROM documents WHERE id = ?').get(created.id);
+    const lease = () => store.db.prepare('SELECT d.status, l.lease_until, l.holder FROM documents d LEFT JOIN document_leases l ON l.document_id = d.id WHERE d.id = ?').get(created.id);
     const [claimed] = await store.documents.claimForIndexing({ now: at, leaseUntil: '2026-11-28T00:00:30.000Z', limit: 1, holder: 'test/run/t0' });
     expect(claimed!.doc.id).toBe(created.id);
-    expect(lease()).toEqual({ status: 'indexing', lease_until: '2026-11-28T00:00:30.000Z', lease_holder: 'test/run/t0' });
+    expect(lease()).toEqual({ status: 'indexing', lease_until: '2026-11-28T00:00:30.000Z', holder: 'test/run/t0' });
+    expect(await store.documents.renewLeases('test/run/t0', [created.id], '2026-11-28T00:01:00.000Z')).toBe(1);
+    expect(await store.documents.renewLeases('test/run/other', [created.id], '2026-11-28T00:02:00.000Z')).toBe(0);
+    expect(lease()).toEqual({ status: 'indexing', lease_until: '2026-11-28T00:01:00.000Z', holder: 'test/run/t0' });
     expect(await store.documents.completeIndexing(scope, created.id, claimed!.revision, { status: 'indexed' }, at)).toBe(true);
-    expect(lease()).toEqual({ status: 'indexed', lease_until: null, lease_holder: null });
+    expect(lease()).toEqual({ status: 'indexed', lease_until: null, holder: null });
+    expect(store.db.prepare('SELECT count(*) AS n FROM document_leases').get()).toEqual({ n: 0 });
+  });
+
+  it('claiming and indexing leave the documents table as full as it was written', async () => {
+    // Rows of varied length fill pages to the last few bytes; a claim that grew each row would split them.
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const words = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 1e9).toString(36)).join(' ');
+    const docs = Array.from({ length: 400 }, (_, i) => doc(`doc_${String(i).padStart(4, '0')}`, words(60 + Math.floor(random() * 200))));
+    await store.documents.insertMany!(docs);
+    const pages = () => store.db.prepare("SELECT count(*) AS pages, sum(unused) AS unused FROM dbstat WHERE name = 'documents'").get() as { pages: number; unused: number };
+    const written = pages();
+    for (;;) {
+      const claims = await store.documents.claimForIndexing({ now: at, leaseUntil: '2026-11-28T00:00:30.000Z', limit: 50, holder: 'test/run/t0' });
+      if (claims.length === 0) break;
+      for (const c of claims) await store.documents.completeIndexing(scope, c.doc.id, c.revision, { status: 'indexed' }, at);
+    }
+    expect(store.db.prepare("SELECT count(*) AS n FROM documents WHERE status = 'indexed'").get()).toEqual({ n: 400 });
+    expect(pages().pages).toBeLessThanOrEqual(written.pages + 1);
   });
 });

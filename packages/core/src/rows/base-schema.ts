@@ -9,7 +9,7 @@ import { BILLABLE_INDEX } from './billable-index.js';
 import { tableSpec, type TableSpec } from './codec.js';
 import { createTable, type IndexSpec, type KitStatements, type TableOptions } from './ddl.js';
 import type { RenderContext } from './sql.js';
-import { QUEUED } from './aggregates/documents.js';
+import { DOCUMENT_LEASE_TABLE, QUEUED } from './aggregates/documents.js';
 import * as t from './tables.js';
 import { GAP_QUESTION } from './kit-migrations.js';
 
@@ -76,6 +76,7 @@ export const BASE_TABLES: readonly BaseTable<unknown>[] = [
       { ...scope('documents_external_id', ['externalId']), unique: true, where: 'external_id IS NOT NULL' },
     ],
   }),
+  base(t.DOCUMENT_LEASES, DOCUMENT_LEASE_TABLE),
   base(t.AUDIT_EVENTS, {
     primaryKey: ['id'],
     indexes: [

@@ -23,7 +23,7 @@ export { SqlResolutions } from './aggregates/resolutions.js';
 export { SqlCustomers, SqlInbox, SqlPersonas, SqlTickets, SqlVisitors } from './aggregates/support.js';
 export { SqlConversations } from './aggregates/conversations.js';
 export { SqlJobs } from './aggregates/jobs.js';
-export { QUEUED, SqlDocuments } from './aggregates/documents.js';
+export { claimable, QUEUED, SqlDocuments } from './aggregates/documents.js';
 export { SqlConnectors, SqlIdempotency, SqlOrigins } from './aggregates/sync.js';
 export { SqlVisitorKeys, SqlVerifiedVisitors } from './aggregates/visitor-keys.js';
 export { SqlCuratedAnswers } from './aggregates/curated-answers.js';

@@ -6,7 +6,8 @@
 import { addColumns, addIndexes, addInternalColumns, createTable, type KitStatements } from './ddl.js';
 import type { RenderContext } from './sql.js';
 import { BILLABLE_INDEX, LEGACY_BILLABLE_INDEX } from './billable-index.js';
-import { TENANTS, CONVERSATIONS, DOCUMENTS, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS, AUDIT_EVENTS, WORKSPACES, SSO_CONFIGS, SSO_STATES, SSO_SESSIONS } from './tables.js';
+import { DOCUMENT_LEASE_TABLE } from './aggregates/documents.js';
+import { TENANTS, CONVERSATIONS, DOCUMENTS, DOCUMENT_LEASES, VISITOR_KEYS, CURATED_ANSWERS, EVAL_RUNS, EVAL_SETS, FEEDBACK, FEEDBACK_CITATIONS, GAP_SNAPSHOTS, QUESTION_LOG, VERIFIED_VISITORS, AUDIT_EVENTS, WORKSPACES, SSO_CONFIGS, SSO_STATES, SSO_SESSIONS } from './tables.js';
 
 export interface KitMigration {
   /** Stable and unique: `<table>-<what>`. */
@@ -142,6 +143,17 @@ function dropChunkTerms(ctx: RenderContext): string[] {
   ];
 }
 
+/** The indexing queue's leases move out of the documents' rows into their own table (see DOCUMENT_LEASES). */
+function documentLeases(ctx: RenderContext): string[] {
+  const [documents, leases] = [ctx.name('documents'), ctx.name('document_leases')];
+  return [
+    ...createTable(DOCUMENT_LEASES, DOCUMENT_LEASE_TABLE)(ctx),
+    `INSERT INTO ${leases} (tenant_id, document_id, lease_until, holder) SELECT tenant_id, id, lease_until, lease_holder FROM ${documents} WHERE status = 'indexing' AND lease_until IS NOT NULL`,
+    `ALTER TABLE ${documents} DROP COLUMN lease_until`,
+    `ALTER TABLE ${documents} DROP COLUMN lease_holder`,
+  ];
+}
+
 export const KIT_MIGRATIONS: readonly KitMigration[] = [
   { id: 'documents-audiences', statements: (ctx) => [...addColumns(DOCUMENTS, ['audiences'])(ctx), ...documentAudiences(ctx)] },
   { id: 'visitor-keys-v1', statements: createTable(VISITOR_KEYS, { primaryKey: ['tenantId', 'workspaceId'] }) },
@@ -234,6 +246,7 @@ export const KIT_MIGRATIONS: readonly KitMigration[] = [
   },
   { id: 'chunks-drop-index-terms', statements: dropChunkTerms },
   { id: 'tenants-version', statements: addInternalColumns(TENANTS, ['version']) },
+  { id: 'document-leases-v1', statements: documentLeases },
 ];
 
 /** Where each store records the steps it applied. */

@@ -244,6 +244,7 @@ export function fullRecords(scope: { tenantId: string; workspaceId: string }): F
         updatedAt: T1,
       },
     ]),
+    full<tables.DocumentLease>(tables.DOCUMENT_LEASES, [{ tenantId, documentId: 'doc_full', leaseUntil: T2, holder: 'node-a/run-1/t0' }], (ref, r) => sql`SELECT * FROM ${ref} WHERE document_id = ${r.documentId}`),
     full<EvalSetRecord>(tables.EVAL_SETS, [
       { id: 'evs_full', tenantId, workspaceId, name: 'Golden', questions: [{ id: 'q1', question: 'How to refund?', documentIds: ['doc_full'], source: 'manual' }], createdAt: T0, updatedAt: T1 },
     ]),
