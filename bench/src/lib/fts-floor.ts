@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { lexicalFields } from '@panya/core';
-import { chunkText, type SqliteStore } from '@panya/store-sqlite';
+import { chunkText, chunkTitle, type SqliteStore } from '@panya/store-sqlite';
 
 export const ftsToken = (kind: string, id: string) => kind + createHash('sha256').update(id).digest('hex').slice(0, 24);
 
@@ -15,7 +15,7 @@ export function createFtsFloor(db: SqliteStore['db']): void {
     scope, title, body, content = '', contentless_delete = 1,
     tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'")`);
   const insert = db.prepare('INSERT INTO temp.chunks_fts (rowid, scope, title, body) VALUES (?, ?, ?, ?)');
-  const rows = db.prepare(`SELECT c.rowid, c.tenant_id, c.workspace_id, c.title, c.heading_path, ${chunkText('c')} AS text FROM chunks c`).all() as {
+  const rows = db.prepare(`SELECT c.rowid, c.tenant_id, c.workspace_id, ${chunkTitle('c')} AS title, c.heading_path, ${chunkText('c')} AS text FROM chunks c`).all() as {
     rowid: number;
     tenant_id: string;
     workspace_id: string | null;

@@ -650,6 +650,12 @@ export const migrations: (Migration & { name: string })[] = [
     name: 'a chunk that is its document’s whole source gets its text back from a packed source',
     sql: `DROP TRIGGER IF EXISTS documents_source_update; DROP TRIGGER IF EXISTS documents_source_delete; ${SOURCE_TEXT_TRIGGERS}`,
   },
+  {
+    version: 30,
+    // Chunks written from here on keep their title only in their document (chunk-text.ts).
+    name: 'a chunk gets its title back before its document’s title changes or the document goes',
+    sql: `DROP TRIGGER IF EXISTS documents_source_delete; DROP TRIGGER IF EXISTS documents_title_update; ${SOURCE_TEXT_TRIGGERS}`,
+  },
 ];
 
 /**

@@ -1,7 +1,7 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
 import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, rankFragments, TRIGRAM_SCAN_CHUNKS, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
-import { chunkText, storedChunkTexts } from './chunk-text.js';
+import { chunkText, chunkTitle, storedChunkFields } from './chunk-text.js';
 import { SCOPE_CHUNKS_UP_TO_SCAN, TRIGRAM_FOLD, TRIGRAM_TABLE, TrigramRows, trigramMatch, type ChunkText } from './trigram-table.js';
 import type { VectorIndexes } from './vector-index.js';
 import { COMPACT_VECTOR_TABLE, vectorBlob } from './vector-table.js';
@@ -41,7 +41,7 @@ function audienceFilter(audiences: Audiences | undefined): { sql: string; params
 }
 
 /** What `toLexicalDoc` reads. */
-const LEXICAL_COLUMNS = `c.id, c.title, c.heading_path, ${chunkText('c')} AS text, d.audiences`;
+const LEXICAL_COLUMNS = `c.id, ${chunkTitle('c', 'd')} AS title, c.heading_path, ${chunkText('c', 'd')} AS text, d.audiences`;
 
 /** Chunks read per statement when a lexical index is loaded or refreshed: each read is a short synchronous step. */
 const LEXICAL_PAGE = 1000;
@@ -52,7 +52,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 class MergeLost extends Error {}
 
 /** What `toChunk` reads, for chunk alias `c`. */
-const CHUNK_COLUMNS = (c: string) => `${c}.id, ${c}.tenant_id, ${c}.workspace_id, ${c}.document_id, ${c}.ordinal, ${c}.title, ${c}.heading_path, ${chunkText(c)} AS text`;
+const CHUNK_COLUMNS = (c: string) => `${c}.id, ${c}.tenant_id, ${c}.workspace_id, ${c}.document_id, ${c}.ordinal, ${chunkTitle(c)} AS title, ${c}.heading_path, ${chunkText(c)} AS text`;
 
 const toChunk = (r: Row): ChunkRecord => ({
   id: r.id as string,
@@ -424,11 +424,11 @@ export class SqliteSearchIndex implements SearchIndex {
         const trigram = this.trigramRows.exists();
         const heldBefore = trigram && this.trigramRows.held(scope.tenantId, scope.workspaceId);
         const written: ChunkText[] = [];
-        const stored = storedChunkTexts(this.sql, scope.tenantId, documentId, chunks.map((c) => c.text));
+        const stored = storedChunkFields(this.sql, scope.tenantId, documentId, chunks);
         for (const [i, c] of chunks.entries()) {
           const { rowid } = this.sql
             .get('INSERT INTO chunks (id, tenant_id, workspace_id, document_id, ordinal, title, heading_path, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid')
-            .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, c.title, JSON.stringify(c.headingPath), stored[i]) as { rowid: number };
+            .get(c.id, scope.tenantId, scope.workspaceId, documentId, c.ordinal, stored[i]!.title, JSON.stringify(c.headingPath), stored[i]!.text) as { rowid: number };
           written.push({ rowid, title: c.title, text: c.text });
           if (c.vector) this.sql.get('INSERT INTO chunk_vectors (rowid, part, embedding) VALUES (?, ?, ?)').run(BigInt(rowid), part, vectorBlob(c.vector));
         }
@@ -496,13 +496,13 @@ export class SqliteSearchIndex implements SearchIndex {
       // long as reading the rows).
       const small = (this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(scope.tenantId, scope.workspaceId) as Row).n as number <= TRIGRAM_SCAN_CHUNKS;
       if (small) {
-        const chunks = this.sql.get(`SELECT c.id, c.title, ${chunkText('c')} AS text FROM chunks c WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId, ...readable.params) as Row[];
+        const chunks = this.sql.get(`SELECT c.id, ${chunkTitle('c', 'd')} AS title, ${chunkText('c', 'd')} AS text FROM chunks c ${WITH_DOCUMENT} WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId, ...readable.params) as Row[];
         return rankFragments(chunks.map((r) => ({ id: r.id as string, body: fragmentText(r.title as string, r.text as string) })), usable, limit);
       }
       const { k1, b } = FRAGMENT_BM25;
       const rows = this.sql
         .get(
-          `WITH matched AS MATERIALIZED (SELECT c.id, ${TRIGRAM_FOLD}(c.title || char(10) || ${chunkText('c')}) AS body FROM ${TRIGRAM_TABLE} t JOIN chunks c ON c.rowid = t.rowid WHERE ${TRIGRAM_TABLE} MATCH ? AND ${inScope}),
+          `WITH matched AS MATERIALIZED (SELECT c.id, ${TRIGRAM_FOLD}(${chunkTitle('c', 'd')} || char(10) || ${chunkText('c', 'd')}) AS body FROM ${TRIGRAM_TABLE} t JOIN chunks c ON c.rowid = t.rowid ${WITH_DOCUMENT} WHERE ${TRIGRAM_TABLE} MATCH ? AND ${inScope}),
            occurrences AS (
              SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, f.value, ''))) / length(f.value) AS occ
              FROM matched m CROSS JOIN json_each(?) f

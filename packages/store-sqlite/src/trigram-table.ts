@@ -17,7 +17,7 @@
  * A table of an earlier form (positions kept, or every chunk held) is rebuilt at the next open.
  */
 import { fragmentText, TRIGRAM_SCAN_CHUNKS } from '@panya/core';
-import { chunkText } from './chunk-text.js';
+import { chunkText, chunkTitle } from './chunk-text.js';
 import { Statements, type Db } from './database.js';
 
 export const TRIGRAM_TABLE = 'chunks_trigram';
@@ -68,7 +68,7 @@ export function syncTrigramTable(db: Db, enabled: boolean): void {
     if (!enabled) return;
     db.exec(CREATE);
     const rows = new TrigramRows(new Statements(db));
-    const read = db.prepare(`SELECT c.rowid, c.title, ${chunkText('c')} AS text FROM chunks c WHERE c.workspace_id IS NULL AND c.rowid > ? ORDER BY c.rowid LIMIT ?`);
+    const read = db.prepare(`SELECT c.rowid, ${chunkTitle('c')} AS title, ${chunkText('c')} AS text FROM chunks c WHERE c.workspace_id IS NULL AND c.rowid > ? ORDER BY c.rowid LIMIT ?`);
     for (let after = 0; ; ) {
       const legacy = read.all(after, REBUILD_BATCH) as ChunkText[];
       if (legacy.length === 0) break;
@@ -141,7 +141,7 @@ export class TrigramRows {
 
   /** Every chunk of the workspace (none of which is in the table yet). */
   insertWorkspace(tenantId: string, workspaceId: string): void {
-    this.insert(this.sql.get(`SELECT c.rowid, c.title, ${chunkText('c')} AS text FROM chunks c WHERE c.tenant_id = ? AND c.workspace_id = ?`).all(tenantId, workspaceId) as ChunkText[]);
+    this.insert(this.sql.get(`SELECT c.rowid, ${chunkTitle('c')} AS title, ${chunkText('c')} AS text FROM chunks c WHERE c.tenant_id = ? AND c.workspace_id = ?`).all(tenantId, workspaceId) as ChunkText[]);
   }
 
   private largerThanScan(tenantId: string, workspaceId: string): boolean {

@@ -99,7 +99,7 @@ describe('a new database from the generated schema', () => {
       expect(row.content_md).toBe(source);
       // Its indexes and triggers came back with it.
       const objects = upgraded.db.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'documents' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name").pluck().all();
-      expect(objects).toEqual(['documents_audiences_update', 'documents_external_id', 'documents_queue', 'documents_scope', 'documents_search_update', 'documents_source_delete', 'documents_source_update']);
+      expect(objects).toEqual(['documents_audiences_update', 'documents_external_id', 'documents_queue', 'documents_scope', 'documents_search_update', 'documents_source_delete', 'documents_source_update', 'documents_title_update']);
     } finally {
       await upgraded.close();
     }

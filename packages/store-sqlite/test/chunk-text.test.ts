@@ -89,4 +89,28 @@ describe('a chunk that is its document’s whole source (SQLite)', () => {
     expect(rowsOf(one.id)).toEqual([{ id: expect.any(String), type: 'blob', bytes: 0 }]);
     expect((await engine.documents.get(ctx, one.id))._unsafeUnwrap().contentMd).toBe(article('kettles'));
   });
+
+  it('keeps a chunk\'s title only in its document, and gives it back before the title changes or the document goes', async () => {
+    const { engine, ctx, one, many } = await ingested();
+    const titles = (documentId: string) => store.db.prepare('SELECT title FROM chunks WHERE document_id = ? ORDER BY ordinal').pluck().all(documentId) as string[];
+    const read = async (documentId: string) => (await store.search.getChunks(ctx.scope, rowsOf(documentId).map((r) => r.id))).map((c) => c.title);
+    const manyTitle = (await engine.documents.get(ctx, many.id))._unsafeUnwrap().title;
+    expect(titles(many.id).every((t) => t === '')).toBe(true);
+    expect(await read(many.id)).toEqual(titles(many.id).map(() => manyTitle));
+    const oneTitle = (await engine.documents.get(ctx, one.id))._unsafeUnwrap().title;
+    const found = (await engine.search.search(ctx, { query: 'damaged kettles refund' }))._unsafeUnwrap().results;
+    expect(found[0]!.title).toBe(oneTitle);
+
+    // Renamed: the chunks keep the title they were indexed with until ingest replaces them.
+    (await engine.documents.update(ctx, many.id, { title: 'Renamed manual' }))._unsafeUnwrap();
+    expect(titles(many.id).every((t) => t === manyTitle)).toBe(true);
+    expect(await read(many.id)).toEqual(titles(many.id).map(() => manyTitle));
+    await engine.ingest.drain();
+    expect(titles(many.id).every((t) => t === '')).toBe(true);
+    expect(await read(many.id)).toEqual(titles(many.id).map(() => 'Renamed manual'));
+
+    const chunkId = rowsOf(one.id)[0]!.id;
+    store.db.prepare('DELETE FROM documents WHERE id = ?').run(one.id);
+    expect(store.db.prepare('SELECT title FROM chunks WHERE id = ?').pluck().get(chunkId)).toBe(oneTitle);
+  });
 });

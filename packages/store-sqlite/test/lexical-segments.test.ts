@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createEngine, LexicalIndex, LexicalSegment, lexicalFields, lexicalWork, type Scope } from '@panya/core';
 import { searchTerms } from '../../core/src/text/query.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chunkText } from '../src/chunk-text.js';
+import { chunkText, chunkTitle } from '../src/chunk-text.js';
 import { segmentBytes, storedSegment } from '../src/segment-blob.js';
 import { openSqliteStore, type SqliteStore } from '../src/index.js';
 
@@ -40,7 +40,7 @@ function termsOf(r: { title: string; heading_path: string; text: string }) {
 /** Rankings of one in-memory index built from the chunk rows' terms: what searches answered before segments. */
 function fromRows(store: SqliteStore, scope: Scope) {
   const index = new LexicalIndex();
-  const rows = store.db.prepare(`SELECT c.id, c.title, c.heading_path, ${chunkText('c')} AS text FROM chunks c WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)`).all(scope.tenantId, scope.workspaceId) as {
+  const rows = store.db.prepare(`SELECT c.id, ${chunkTitle('c')} AS title, c.heading_path, ${chunkText('c')} AS text FROM chunks c WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)`).all(scope.tenantId, scope.workspaceId) as {
     id: string;
     title: string;
     heading_path: string;
@@ -143,7 +143,7 @@ describe('lexical segments on SQLite', () => {
     const expectedFrom = (cold: SqliteStore) => {
       const index = new LexicalIndex();
       const rows = cold.db
-        .prepare(`SELECT c.id, c.title, c.heading_path, ${chunkText('c')} AS text, d.audiences FROM chunks c JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id WHERE c.tenant_id = ?`)
+        .prepare(`SELECT c.id, ${chunkTitle('c')} AS title, c.heading_path, ${chunkText('c')} AS text, d.audiences FROM chunks c JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id WHERE c.tenant_id = ?`)
         .all(ctx.scope.tenantId) as { id: string; title: string; heading_path: string; text: string; audiences: string }[];
       for (const r of rows) index.upsert({ id: r.id, ...termsOf(r), audiences: JSON.parse(r.audiences) as string[] });
       return index;
@@ -202,7 +202,7 @@ describe('lexical segments on SQLite', () => {
     const cold = openSqliteStore({ path });
     const index = new LexicalIndex();
     const rows = cold.db
-      .prepare(`SELECT c.id, c.title, c.heading_path, ${chunkText('c')} AS text, d.audiences FROM chunks c JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id`)
+      .prepare(`SELECT c.id, ${chunkTitle('c')} AS title, c.heading_path, ${chunkText('c')} AS text, d.audiences FROM chunks c JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id`)
       .all() as { id: string; title: string; heading_path: string; text: string; audiences: string }[];
     for (const r of rows) index.upsert({ id: r.id, ...termsOf(r), audiences: JSON.parse(r.audiences) as string[] });
     const before = { ...lexicalWork };

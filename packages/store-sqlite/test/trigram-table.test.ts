@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type ChunkInput, type Scope } from '@panya/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chunkText } from '../src/chunk-text.js';
+import { chunkText, chunkTitle } from '../src/chunk-text.js';
 import { openSqliteStore, type SqliteStore } from '../src/index.js';
 
 /** The trigram table is optional (`trigramIndex: false`): dropped at open, rebuilt from the chunks when turned back on. */
@@ -200,7 +200,7 @@ describe('optional trigram table (SQLite)', () => {
 
     // A table of the earlier form (every chunk in it) is rebuilt at the next open under the same rule.
     store.db.exec('DELETE FROM chunks_trigram');
-    store.db.exec(`INSERT INTO chunks_trigram (rowid, text) SELECT c.rowid, c.title || char(10) || ${chunkText('c')} FROM chunks c`);
+    store.db.exec(`INSERT INTO chunks_trigram (rowid, text) SELECT c.rowid, ${chunkTitle('c')} || char(10) || ${chunkText('c')} FROM chunks c`);
     expect(held('doc_a_0')).toBe(true);
     store.db.pragma('user_version = 26');
     await store.close();
