@@ -38,7 +38,6 @@ const engine = await openEngine({
   embedder: data.embedder,
   // The serving connections of this file checkpoint neither WAL: this background thread does.
   checkpoints: true,
-  background: true,
   onRound: () => parentPort!.postMessage('progress'),
   ...(data.roundsPerFile ? { ingestRoundsPerFile: data.roundsPerFile } : {}),
   ...(data.holder ? { ingestHolder: { ...data.holder, worker: `t${data.thread ?? 0}` } } : {}),

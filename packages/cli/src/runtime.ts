@@ -64,19 +64,17 @@ export interface OpenEngineOptions {
   serving?: boolean;
   /** A SQLite connection that checkpoints the WALs on a timer for the serving connections (`serve`'s ingest threads). */
   checkpoints?: boolean;
-  /** The engine does background work (`serve`'s ingest threads): on Postgres, its connections' server processes run at background priority where they can. */
-  background?: boolean;
 }
 
 /** Opens the store behind `--db` and wires the engine. */
-export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, ingestRoundsPerFile, payments, notice, serving, checkpoints, background }: OpenEngineOptions): Promise<Engine> {
+export async function openEngine({ db, logger, embedder, env, ingestRunner, onRound, edge, ingestHolder, ingestRoundsPerFile, payments, notice, serving, checkpoints }: OpenEngineOptions): Promise<Engine> {
   const log = logger ?? silentLogger;
   if (env) {
     // One budget per process: `serve` shares the default between its workers.
     const processes = serving ? (env.PANYA_WORKERS ?? availableParallelism()) : 1;
     configureIndexCache(env.PANYA_INDEX_CACHE_MB ? env.PANYA_INDEX_CACHE_MB * 1024 * 1024 : defaultIndexCacheBytes(processes));
   }
-  const store = await openStore(db, notice ?? ((message) => log.info(message)), serving ?? false, { vectorIndex: env?.PANYA_VECTOR_INDEX ?? 'hnsw', trigramIndex: env?.PANYA_TRIGRAM_INDEX ?? 'on' }, checkpoints ?? false, background ?? false);
+  const store = await openStore(db, notice ?? ((message) => log.info(message)), serving ?? false, { vectorIndex: env?.PANYA_VECTOR_INDEX ?? 'hnsw', trigramIndex: env?.PANYA_TRIGRAM_INDEX ?? 'on' }, checkpoints ?? false);
   try {
     return await wire(store);
   } catch (error) {
@@ -121,11 +119,10 @@ async function openStore(
   serving: boolean,
   search: { vectorIndex: EnvConfig['PANYA_VECTOR_INDEX']; trigramIndex: EnvConfig['PANYA_TRIGRAM_INDEX'] },
   checkpoints: boolean,
-  background: boolean,
 ): Promise<Store> {
   if (/^postgres(ql)?:\/\//i.test(db)) {
     const { openPostgresStore } = await import('@panya/store-postgres');
-    return openPostgresStore({ connectionString: db, background });
+    return openPostgresStore({ connectionString: db });
   }
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(db);
   if (scheme) throw new ConfigError(`PANYA_DB (or --db): unsupported database URL "${scheme[1]}://…"; use a SQLite file path or a postgres:// URL.`);

@@ -5,7 +5,6 @@ import { ident, names, PoolConn, type Conn, type Names } from './database.js';
 import { workspaceScopedTables } from './workspace-cascade.js';
 import { eraseTenantRows, tenantScopedTables } from './tenant-erasure.js';
 import { PgDocuments } from './documents.js';
-import { lowerBackendPriority } from './background-priority.js';
 import { PgDriver } from './sql-driver.js';
 import { migrate, migrations } from './migrations.js';
 import { PgSearchIndex, type LexicalWeights, type VectorIndexOptions } from './search-index.js';
@@ -21,12 +20,6 @@ export interface PostgresStoreOptions {
   max?: number;
   lexicalWeights?: LexicalWeights;
   vectorIndex?: VectorIndexOptions;
-  /**
-   * The store's statements are background work (an ingest thread's): their server processes run at
-   * background priority where Postgres is on this machine and may be reniced (see background-priority.ts).
-   * Only for a pool the store creates.
-   */
-  background?: boolean;
 }
 
 interface Config {
@@ -228,7 +221,6 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
     pool = new pg.Pool({ connectionString: url.connectionString, max: options.max ?? 10 });
     // An idle connection dropped by the server must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
-    if (options.background) lowerBackendPriority(pool);
   }
   try {
     const ext = await migrate(pool, schema);
