@@ -697,6 +697,18 @@ function documentSourcesLast(db: Db): void {
   const lastColumn = () => (db.prepare("SELECT name FROM pragma_table_info('documents') ORDER BY cid DESC LIMIT 1").get() as { name: string } | undefined)?.name;
   const done = () => [undefined, 'content_md'].includes(lastColumn());
   if (!done()) {
+    // Dropping the old table deletes its rows first, which would cascade to the rows that reference
+    // them (document_leases): SQLite's procedure for rebuilding a table turns foreign keys off around it.
+    const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+    db.pragma('foreign_keys = OFF');
+    try {
+      rebuildDocuments();
+    } finally {
+      db.pragma(`foreign_keys = ${foreignKeys}`);
+    }
+  }
+
+  function rebuildDocuments() {
     db.transaction(() => {
       if (done()) return;
       const dependents = db.prepare("SELECT sql FROM sqlite_schema WHERE tbl_name = 'documents' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type").all() as { sql: string }[];
@@ -708,6 +720,7 @@ function documentSourcesLast(db: Db): void {
       db.exec('DROP TABLE documents');
       db.exec('ALTER TABLE documents_rebuilt RENAME TO documents');
       for (const { sql } of dependents) db.exec(sql);
+      if (db.pragma('foreign_key_check', { simple: false }).length > 0) throw new Error('The rebuilt documents table breaks a foreign key.');
     }).immediate();
   }
 }

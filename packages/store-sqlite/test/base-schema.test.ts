@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KIT_MIGRATIONS, KIT_MIGRATIONS_TABLE } from '@panya/core/rows';
-import { openDatabase, type Db } from '../src/database.js';
+import { applyMigrations, openDatabase, type Db } from '../src/database.js';
 import { migrations } from '../src/migrations.js';
 import { openSqliteStore } from '../src/store.js';
 
@@ -89,6 +89,11 @@ describe('a new database from the generated schema', () => {
     first
       .prepare("INSERT INTO documents (id, tenant_id, workspace_id, title, content_md, url, status, created_at, updated_at) VALUES ('doc_a', 'ten_a', 'ws_a', 'T', ?, 'https://example.com/a', 'ready', ?, ?)")
       .run(source, now, now);
+    // Then the steps up to the lease holder's column, and a document being indexed under a lease when the process stopped.
+    applyMigrations(first, migrations.filter((m) => m.version <= 10));
+    first
+      .prepare("INSERT INTO documents (id, tenant_id, workspace_id, title, content_md, status, lease_until, lease_holder, created_at, updated_at) VALUES ('doc_b', 'ten_a', 'ws_a', 'B', 'text', 'indexing', '2030-01-01T00:00:30.000Z', 'node-a/run-1/t0', ?, ?)")
+      .run(now, now);
     first.close();
 
     const upgraded = openSqliteStore({ path: oldest });
@@ -97,6 +102,11 @@ describe('a new database from the generated schema', () => {
       const row = upgraded.db.prepare("SELECT title, url, status, content_md FROM documents WHERE id = 'doc_a'").get() as Record<string, string>;
       expect(row).toMatchObject({ title: 'T', url: 'https://example.com/a', status: 'ready' });
       expect(row.content_md).toBe(source);
+      // Its lease moved to the leases' table, and the document's row keeps none.
+      expect(upgraded.db.prepare('SELECT tenant_id, document_id, lease_until, holder FROM document_leases').all()).toEqual([
+        { tenant_id: 'ten_a', document_id: 'doc_b', lease_until: '2030-01-01T00:00:30.000Z', holder: 'node-a/run-1/t0' },
+      ]);
+      expect(columns(upgraded.db).filter((c) => c.startsWith('lease'))).toEqual([]);
       // Its indexes and triggers came back with it.
       const objects = upgraded.db.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'documents' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name").pluck().all();
       expect(objects).toEqual(['documents_audiences_update', 'documents_external_id', 'documents_queue', 'documents_scope', 'documents_search_update', 'documents_source_delete', 'documents_source_update', 'documents_title_update']);
