@@ -720,7 +720,7 @@ function documentSourcesLast(db: Db): void {
       db.exec('DROP TABLE documents');
       db.exec('ALTER TABLE documents_rebuilt RENAME TO documents');
       for (const { sql } of dependents) db.exec(sql);
-      if (db.pragma('foreign_key_check', { simple: false }).length > 0) throw new Error('The rebuilt documents table breaks a foreign key.');
+      if ((db.pragma('foreign_key_check') as unknown[]).length > 0) throw new Error('The rebuilt documents table breaks a foreign key.');
     }).immediate();
   }
 }
