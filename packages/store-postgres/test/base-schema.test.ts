@@ -63,8 +63,17 @@ withPostgres('PostgreSQL base schema', (url) => {
       await pool.query(`CREATE TABLE ${n.t('panya_migrations')} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
       await pool.query(migrations[0]!.sql(n));
       await pool.query(`INSERT INTO ${n.t('panya_migrations')} (version, name) VALUES (1, $1)`, [migrations[0]!.name]);
+      // A document being indexed under a lease when the process stopped.
+      await pool.query(`INSERT INTO ${n.t('tenants')} (id, slug, plan, created_at, updated_at) VALUES ('ten_a', 'a', 'free', now(), now())`);
+      await pool.query(`INSERT INTO ${n.t('workspaces')} (id, tenant_id, slug, name, is_default, created_at, updated_at) VALUES ('ws_a', 'ten_a', 'a', 'A', true, now(), now())`);
+      await pool.query(
+        `INSERT INTO ${n.t('documents')} (id, tenant_id, workspace_id, title, content_md, status, lease_until, created_at, updated_at) VALUES ('doc_b', 'ten_a', 'ws_a', 'B', 'text', 'indexing', '2030-01-01T00:00:30Z', now(), now())`,
+      );
       const upgraded = await openPostgresStore({ pool, schema: upgradedSchema });
       await upgraded.close();
+      // Its lease moved to the leases' table.
+      const leases = await pool.query(`SELECT tenant_id, document_id, lease_until, holder FROM ${ident(upgradedSchema)}.document_leases`);
+      expect(leases.rows).toEqual([{ tenant_id: 'ten_a', document_id: 'doc_b', lease_until: new Date('2030-01-01T00:00:30Z'), holder: null }]);
 
       const [a, b] = [await schemaOf(pool, upgradedSchema), await schemaOf(pool, freshSchema)];
       expect(Object.keys(b.tables).length).toBeGreaterThan(40);
