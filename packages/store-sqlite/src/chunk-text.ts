@@ -60,7 +60,9 @@ export function storedChunkFields(
   documentId: string,
   chunks: readonly { title: string; text: string }[],
 ): readonly { title: string; text: string | Buffer }[] {
-  const doc = sql.get('SELECT title, content_md FROM documents WHERE id = ? AND tenant_id = ?').get(documentId, tenantId) as { title: string; content_md: unknown } | undefined;
+  // The source only when a single chunk may be it: a long document's is read for nothing otherwise (overflow pages).
+  const source = chunks.length === 1 ? 'content_md' : 'NULL AS content_md';
+  const doc = sql.get(`SELECT title, ${source} FROM documents WHERE id = ? AND tenant_id = ?`).get(documentId, tenantId) as { title: string; content_md: unknown } | undefined;
   const title = (t: string) => (doc && t !== '' && t === doc.title ? '' : t);
   if (chunks.length === 1 && doc && readSource(doc.content_md) === chunks[0]!.text) return [{ title: title(chunks[0]!.title), text: SOURCE_TEXT }];
   return chunks.map((c) => ({ title: title(c.title), text: storedSource(c.text) }));

@@ -122,8 +122,8 @@ export abstract class SqlDocuments implements DocumentStore {
   renewLeases(holder: string, ids: readonly string[], leaseUntil: string) {
     if (ids.length === 0) return Promise.resolve(0);
     return this.leases.run(
-      sql`UPDATE ${this.leases.ref} SET lease_until = ${leaseUntil} WHERE holder = ${holder} AND document_id ${sql.in(ids)}
-          AND document_id IN (SELECT id FROM ${this.rows.ref} WHERE ${QUEUED} AND status = 'indexing' AND id ${sql.in(ids)})`,
+      sql`UPDATE ${this.leases.ref} SET lease_until = ${leaseUntil}
+          WHERE holder = ${holder} AND document_id IN (SELECT id FROM ${this.rows.ref} WHERE ${QUEUED} AND status = 'indexing' AND id ${sql.in(ids)})`,
     );
   }
 
