@@ -129,18 +129,33 @@ async function build(engine: Engine): Promise<{ tenants: Tenant[]; docsPerSecond
   return { tenants: plan().map((t) => done.get(t.slug)!), docsPerSecond: written > 0 ? round(written / seconds, 1) : null, built: written };
 }
 
-/** Resident memory of every process in a process group (the server's primary and workers), bytes. */
-function groupRss(pgid: number): number {
-  let pages = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid) pages += Number(fields[21]);
-    } catch {
-      // Gone meanwhile.
-    }
+/** The fields of /proc/<pid>/stat after the command (state, ppid, pgrp, …), or null once gone. */
+function procStat(pid: string): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
   }
+}
+
+/**
+ * Resident memory of a server and its descendants (its workers and their ingest processes, which
+ * run in sessions and process groups of their own), bytes.
+ */
+function treeRss(root: number): number {
+  const stats = new Map<number, string[]>();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    const fields = procStat(pid);
+    if (fields) stats.set(Number(pid), fields);
+  }
+  const tree = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, fields] of stats) if (!tree.has(pid) && tree.has(Number(fields[1]))) (tree.add(pid), (grew = true));
+  }
+  let pages = 0;
+  for (const pid of tree) pages += Number(stats.get(pid)?.[21] ?? 0);
   return pages * 4096;
 }
 
@@ -280,7 +295,7 @@ const servers: Server[] = [];
 try {
   for (let n = 0; n < NODES; n++) servers.push(await startServer(location, WORKERS, [], { PANYA_NODE_ID: `bench-node-${n}` }));
   await warmedUp(servers);
-  const rss = () => servers.reduce((sum, s) => sum + groupRss(s.child.pid!), 0);
+  const rss = () => servers.reduce((sum, s) => sum + treeRss(s.child.pid!), 0);
   const rssStart = rss();
   const search = async (t: Tenant, query: string, node = 0) => {
     const t0 = performance.now();

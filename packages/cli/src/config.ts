@@ -67,7 +67,7 @@ const envSchema = z.object({
   PANYA_WORKERS: z.coerce.number().int().min(1).max(MAX_WORKERS).optional(),
   /** `demo` and `serve --demo` use this key for the demo tenant instead of generating one. */
   PANYA_DEMO_KEY: z.string().regex(/^svc_live_[0-9A-Za-z]{32}$/, 'must be svc_live_ followed by 32 letters or digits').optional(),
-  /** `serve`: worker threads running the ingest queue, per process (0: on the request thread, as the library does). */
+  /** `serve`: background processes running the ingest queue, per serving process (0: on the request thread, as the library does). */
   PANYA_INGEST_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   PANYA_EMBEDDER: z.enum(['auto', 'hash', 'local', 'openai']).default('auto'),
   /** SQLite: `hnsw` searches workspaces of 10,000 chunks or more on a persisted HNSW graph, `exact` scans every vector. */

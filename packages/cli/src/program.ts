@@ -27,7 +27,7 @@ import { workspaceEvalCommand } from './commands/workspace-eval.js';
 import { reindexCommand } from './commands/reindex.js';
 import { createUserCommand } from './commands/user.js';
 import { startScheduler } from './scheduler.js';
-import { startIngestThreads } from './ingest-threads.js';
+import { startIngestProcesses } from './ingest-processes.js';
 import { availableParallelism, hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -174,9 +174,9 @@ export function buildProgram(io: Io = processIo, env: NodeJS.ProcessEnv = proces
         return;
       }
 
-      // Indexing runs in worker threads with their own connections (an in-memory database cannot be shared).
+      // Indexing runs in background processes with their own connections (an in-memory database cannot be shared).
       const threads = db === ':memory:' ? 0 : env.PANYA_INGEST_THREADS;
-      const ingestRunner = threads > 0 ? startIngestThreads({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder, roundsPerFile: threads }, threads, logger) : undefined;
+      const ingestRunner = threads > 0 ? startIngestProcesses({ db, embedder, logLevel: env.PANYA_LOG_LEVEL, holder, roundsPerFile: threads }, threads, logger) : undefined;
       const engine = await createPanyaFromEnv(serveEnv, { db, logger, notice: slot === null ? io.err : () => {}, embedder, edge, payments, ingestHolder: holder, ...(ingestRunner ? { ingestRunner } : {}) });
       const keyFile = demoKeyFile(db);
       const demoKeyOptions = { ...(keyFile ? { keyFile } : {}), ...(env.PANYA_DEMO_KEY ? { key: env.PANYA_DEMO_KEY } : {}) };
