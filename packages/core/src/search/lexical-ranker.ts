@@ -82,9 +82,9 @@ export class LexicalRanker {
   }
 
   /** `audiences`: only chunks of documents naming one of them are ranked (null: every chunk). */
-  async search(scope: Scope, query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams'>, limit: number, audiences: Audiences = null): Promise<RankedHit[]> {
+  async search(scope: Scope, query: Pick<LexicalQuery, 'terms' | 'pairs' | 'grams' | 'seq'>, limit: number, audiences: Audiences = null): Promise<RankedHit[]> {
     if (query.terms.length === 0 || limit <= 0) return [];
-    const segmented = await this.segmented(scope);
+    const segmented = await this.segmented(scope, query.seq);
     if (segmented) return segmented.search(query, limit, audiences);
     const index = this.cache ? await this.current(scope) : await this.build(await this.source.load(scope));
     return index.search(query, limit, audiences);
@@ -110,14 +110,15 @@ export class LexicalRanker {
   /**
    * The workspace's stored segments ranked as one index: current when the tenant's sequence has
    * not moved, else re-read (one statement; segments already decoded are not read again). Null
-   * when the store keeps no segments for the scope yet (or built them for other weights).
+   * when the store keeps no segments for the scope yet (or built them for other weights). `seq`:
+   * the sequence the request read already; an index cached at it or later answers it.
    */
-  private async segmented(scope: Scope): Promise<SegmentedIndex | null> {
+  private async segmented(scope: Scope, seq?: number): Promise<SegmentedIndex | null> {
     if (!this.source.segments) return null;
     const key = `${scope.tenantId}\u0000${scope.workspaceId}`;
     if (!this.cache) return (await this.readSegments(scope, undefined))?.index ?? null;
     const cached = this.segmentEntries.get(key);
-    if (cached && (await this.source.version(scope.tenantId)).seq === cached.seq) {
+    if (cached && (seq !== undefined ? cached.seq >= seq : (await this.source.version(scope.tenantId)).seq === cached.seq)) {
       indexCache.hit();
       indexCache.use(cached, cached.bytes, () => this.segmentEntries.get(key) === cached && this.segmentEntries.delete(key));
       return cached.index;

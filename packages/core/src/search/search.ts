@@ -96,18 +96,19 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     return (await retrieval(scope, query, limit, weights, audiences)).hits;
   }
 
-  async function retrieval(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences, redact?: (text: string) => string): Promise<Retrieval> {
-    if (!deps.searched) return channels(scope, query, limit, weights, audiences, redact);
+  /** `seq`: the tenant's search sequence the request read already (the lexical channel need not read it again). */
+  async function retrieval(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences, redact?: (text: string) => string, seq?: number): Promise<Retrieval> {
+    if (!deps.searched) return channels(scope, query, limit, weights, audiences, redact, seq);
     const started = performance.now();
     try {
-      return await channels(scope, query, limit, weights, audiences, redact);
+      return await channels(scope, query, limit, weights, audiences, redact, seq);
     } finally {
       deps.searched((performance.now() - started) / 1000);
     }
   }
 
   /** Every channel filters by `audiences` inside its own query, before its top k (null: no filter). */
-  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences, redact?: (text: string) => string): Promise<Retrieval> {
+  async function channels(scope: Scope, query: string, limit: number, weights: SearchWeights, audiences: Audiences, redact?: (text: string) => string, seq?: number): Promise<Retrieval> {
     const k = Math.max(depth, limit);
     // What the embedder (possibly a remote provider) sees: the workspace's redaction applied, only
     // when a vector channel runs (most searches weigh it 0 and skip the patterns).
@@ -121,7 +122,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     // A query-time embedder ranks the keyword channels' candidates: they run even when weighed 0.
     const queryTime = weights.semantic > 0 && embedder.queryTime === true;
     const [lexical, semantic] = await Promise.all([
-      (weights.lexical > 0 || queryTime) && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments }, k, audiences) : none,
+      (weights.lexical > 0 || queryTime) && terms.length > 0 ? store.search.lexical(scope, { terms, pairs, grams, fragments, ...(seq === undefined ? {} : { seq }) }, k, audiences) : none,
       weights.semantic > 0 && capabilities.vectors && !queryTime
         ? embedder.embedQuery(embedText()).then(
             (v) => store.search.semantic(scope, v, k, audiences),
@@ -230,7 +231,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
       deps.answeredFromCache?.();
       return { ...shared, tookMs: elapsed(started) };
     }
-    const computing = answer(scope, request, audiences, started, redact).then(({ response, complete }) => {
+    const computing = answer(scope, request, audiences, started, redact, generation).then(({ response, complete }) => {
       const kept = frozen(response);
       // An answer without the vector channel (its provider failed) is not kept: the next asks again.
       if (complete) cached.set(key, { generation, response: kept }, { size: answerSize(key, kept) });
@@ -244,10 +245,10 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     }
   }
 
-  async function answer(scope: Scope, request: SearchRequest, audiences: Audiences, started: number, redact?: (text: string) => string): Promise<{ response: SearchResponse; complete: boolean }> {
+  async function answer(scope: Scope, request: SearchRequest, audiences: Audiences, started: number, redact?: (text: string) => string, seq?: number): Promise<{ response: SearchResponse; complete: boolean }> {
     const { query, topK } = request;
     const weights = { ...defaults, ...request.weights };
-    const { hits: fused, complete } = await retrieval(scope, query, topK, weights, audiences, redact);
+    const { hits: fused, complete } = await retrieval(scope, query, topK, weights, audiences, redact, seq);
     const k = Math.max(depth, topK);
 
     const top = fused.slice(0, options.reranker ? k : topK);

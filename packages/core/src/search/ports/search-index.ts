@@ -51,6 +51,11 @@ export interface LexicalQuery {
   grams?: string[];
   /** Raw folded fragments for the trigram fallback (terms the segmenter could not split well). */
   fragments: string[];
+  /**
+   * The tenant's search sequence this request has read already (`generation`): an index cached at
+   * it, or later, answers without the store reading the sequence again (one statement less).
+   */
+  seq?: number;
 }
 
 export interface IndexInfo {
