@@ -55,14 +55,14 @@ export interface OpenEngineOptions {
   payments?: PaymentsFromEnv;
   /** Who this process's ingest leases name (`serve` only: a restart reclaims the previous run's). */
   ingestHolder?: IngestOptions['holder'];
-  /** A SQLite file's ingest rounds at a time, among all its processes and threads (`serve`'s ingest threads). */
+  /** A SQLite file's ingest rounds at a time, among all its processes and threads (`serve`'s ingest processes). */
   ingestRoundsPerFile?: number;
   /**
-   * A SQLite connection that serves requests while ingest threads write: they checkpoint the WAL,
+   * A SQLite connection that serves requests while ingest processes write: they checkpoint the WAL,
    * it does not, and uploads are written by a thread of their own.
    */
   serving?: boolean;
-  /** A SQLite connection that checkpoints the WALs on a timer for the serving connections (`serve`'s ingest threads). */
+  /** A SQLite connection that checkpoints the WALs on a timer for the serving connections (`serve`'s ingest processes). */
   checkpoints?: boolean;
 }
 
@@ -105,7 +105,7 @@ export async function openEngine({ db, logger, embedder, env, ingestRunner, onRo
   }
 }
 
-/** How often an ingest thread checkpoints the SQLite WALs for the serving connections. */
+/** How often an ingest process checkpoints the SQLite WALs for the serving connections. */
 const CHECKPOINT_EVERY_MS = 1_000;
 
 /**

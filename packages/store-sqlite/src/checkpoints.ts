@@ -1,6 +1,6 @@
 /**
  * Checkpoints a store's WALs (the main file's and the counters') on a timer, from a background
- * connection: `panya serve`'s ingest threads do it for the serving connections, which never
+ * connection: `panya serve`'s ingest processes do it for the serving connections, which never
  * checkpoint — a checkpoint copies every page written since the last one into the file and syncs
  * it, and on the serving thread every request would wait meanwhile. The counters' file is written
  * by serving connections only (query events, rate counters), so without this its WAL would grow.

@@ -15,7 +15,7 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /**
    * Whether this connection's commits checkpoint the WAL into the database file (SQLite's
-   * default). A serving connection turns it off when other connections (ingest threads) write
+   * default). A serving connection turns it off when other connections (ingest processes) write
    * and checkpoint anyway: a checkpoint copies every page written since the last one and syncs,
    * which on the serving thread stalls every request for as long.
    */

@@ -16,7 +16,7 @@ import { VectorIndexes, type VectorIndexOptions } from './vector-index.js';
 /**
  * Transactions on the store's one connection: one at a time, and no other statement inside one.
  * A transaction closes the gate only once it holds SQLite's write lock, in the same synchronous
- * step as its BEGIN; while it waits for the lock (behind ingest threads, the document writer,
+ * step as its BEGIN; while it waits for the lock (behind ingest processes, the document writer,
  * other processes) or for an earlier transaction, every other request's statements go on.
  */
 class Gate {
@@ -301,7 +301,7 @@ export class SqliteStore implements Store {
 
 /**
  * How long the document writer waits for the write lock at least. SQLite's busy handler polls
- * with growing sleeps, so a low-priority thread among frequent writers (ingest threads, other
+ * with growing sleeps, so a low-priority thread among frequent writers (ingest processes, other
  * workers) can miss the lock for seconds; its wait holds up only the upload or import awaiting it.
  */
 export const WRITER_LOCK_WAIT_MS = 30_000;
@@ -324,7 +324,7 @@ export interface SqliteStoreOptions extends OpenOptions {
   trigramIndex?: boolean;
   /**
    * Checkpoints the main and the counters' WAL every this many ms from this connection (a
-   * background one: `panya serve`'s ingest threads), for the serving connections opened with
+   * background one: `panya serve`'s ingest processes), for the serving connections opened with
    * `autoCheckpoint: false`, which checkpoint neither file. See checkpoints.ts.
    */
   checkpointEveryMs?: number;

@@ -168,7 +168,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   /** `settle` for several documents: indexing batches until none is left queued, then waits for any a worker holds. */
   async function settleMany(scope: Scope, ids: string[]): Promise<void> {
     if (ids.length === 0 || (!deps.ingest && !deps.worker)) return;
-    // In-process: index them now. Otherwise the ingest threads (already notified) do, and this waits.
+    // In-process: index them now. Otherwise the ingest processes (already notified) do, and this waits.
     if (deps.ingest) while ((await deps.ingest.processBatch(ids)).length > 0);
     for (const doc of await store.documents.getMany(scope, ids)) {
       if (doc.status === 'pending' || doc.status === 'indexing') await deps.worker?.waitFor(scope, doc.id);
