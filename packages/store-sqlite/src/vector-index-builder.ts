@@ -6,8 +6,8 @@
  * of it back to the system (a thread's freed allocations stay in the server's resident memory).
  * Failures come back as data; the process ends when its parent goes.
  */
-import { availableParallelism, setPriority } from 'node:os';
-import { BACKGROUND_NICE } from '@panya/core';
+import { availableParallelism } from 'node:os';
+import { runAsBackgroundProcess } from '@panya/core';
 import { openDatabase } from './database.js';
 import { createGraph, saveGraph } from './vector-graph.js';
 
@@ -27,11 +27,7 @@ if (arg && process.send) serve(JSON.parse(arg.slice(BUILDER_ARG.length)) as Buil
 
 function serve({ path, busyTimeoutMs }: BuilderData) {
   // A graph build takes every core for seconds: it uses what serving leaves (its build threads inherit this).
-  try {
-    setPriority(BACKGROUND_NICE);
-  } catch {
-    // Not permitted: the build keeps the server's priority.
-  }
+  runAsBackgroundProcess();
   const db = openDatabase({ path, busyTimeoutMs });
 
   const snapshot = db.transaction((tenantId: string, workspaceId: string) => {

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Scope } from '@panya/core';
+import { BACKGROUND_PROCESS_SPAWN, type Scope } from '@panya/core';
 import type { Index } from 'usearch';
 import type { Statements } from './database.js';
 import { latestGraph, openGraph, removeGraphs } from './vector-graph.js';
@@ -287,5 +287,6 @@ function spawnBuilder(data: BuilderData): ChildProcess {
     execArgv: tsx ? ['--conditions=@panya/source', '--import', tsx] : [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'advanced',
+    ...BACKGROUND_PROCESS_SPAWN,
   });
 }
