@@ -153,22 +153,24 @@ describe('kill -9 and restart', () => {
   it('the ingest processes, in sessions of their own, end with the server that started them', async () => {
     const current = (node ??= await start());
     const server = current.child.pid!;
-    const isIngest = (pid: number) => pid !== server && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--panya-ingest=');
+    // A process that is gone meanwhile reads as empty.
+    const read = (path: string) => {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    const isIngest = (pid: number) => pid !== server && read(`/proc/${pid}/cmdline`).includes('--panya-ingest=');
     // Running, at the background priority it sets itself once started.
-    const nice = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)!.split(' ')[16];
+    const nice = (pid: number) => read(`/proc/${pid}/stat`).split(') ').at(-1)!.split(' ')[16];
     let ingest: number[] = [];
     await until('the ingest process at background priority', () => (ingest = processTree(server).filter(isIngest)).length > 0 && ingest.every((pid) => nice(pid) === '10'));
     // Every `serve` process at once (the primary and its workers, the ingest processes' parents), so none can stop them.
     for (const pid of processTree(server).filter((pid) => pid !== server && !ingest.includes(pid))) process.kill(pid, 'SIGKILL');
     await kill9(current);
     // Gone, or a zombie awaiting its reaper: no longer running either way.
-    const running = (pid: number) => {
-      try {
-        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)![0] !== 'Z';
-      } catch {
-        return false;
-      }
-    };
+    const running = (pid: number) => !['', 'Z'].includes(read(`/proc/${pid}/stat`).split(') ').at(-1)![0] ?? '');
     await until('the ingest processes to end', () => !ingest.some(running), 50, 20_000);
     node = await start();
   }, 120_000);
