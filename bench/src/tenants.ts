@@ -240,8 +240,7 @@ function servingThreads(pgid: number): { cpuMs: number; runQueueMs: number } {
   let wait = 0;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      if (Number(procStat(pid)?.[2]) !== pgid) continue;
       // The primary and its workers, not the helpers in the group (the TypeScript loader's esbuild).
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('serve')) continue;
       const [onCpu, queued] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);

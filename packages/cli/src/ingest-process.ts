@@ -28,7 +28,7 @@ export const INGEST_ARG = '--panya-ingest=';
 
 /** Messages between the serving process and an ingest process. */
 export type ToIngest = 'wake' | 'stop';
-export type FromIngest = 'ready' | 'progress' | 'stopped';
+export type FromIngest = 'progress';
 
 const arg = process.argv.find((a) => a.startsWith(INGEST_ARG));
 if (arg && process.send) await run(JSON.parse(arg.slice(INGEST_ARG.length)) as IngestProcessData);
@@ -62,9 +62,7 @@ async function run(data: IngestProcessData): Promise<void> {
     if (message === 'wake') engine.wakeIngest();
     if (message === 'stop') {
       await engine.close();
-      send('stopped');
       process.disconnect();
     }
   });
-  send('ready');
 }

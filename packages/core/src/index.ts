@@ -10,7 +10,7 @@ export { API_KEY_CACHE_MS, CONVERSION_BUDGET_MS, HEADERS_TIMEOUT_MS, HELP_PAGE_V
 export { EDGE_HOSTNAME_ACCOUNT_CAP, HARD_CAP_MULTIPLIER, parsePlanId, PLAN_NAMES, type PlanId, PLANS, QUOTA_KEYS, resolveLimits } from './plans.js';
 export { PUBLIC_BUDGETS, PUBLIC_BUDGET_QUOTA_KEYS, resolvePublicBudgets, type PublicBudgets } from './tenancy/public-budgets.js';
 export { createIds, silentLogger } from './system.js';
-export { BACKGROUND_NICE, BACKGROUND_PROCESS_SPAWN, runAsBackgroundProcess, runAsBackgroundThread } from './background-thread.js';
+export { BACKGROUND_NICE, BACKGROUND_PROCESS_SPAWN, runAsBackgroundProcess, runAsBackgroundThread } from './background-priority.js';
 export { createEngine, type Engine, type EngineOptions } from './engine.js';
 export { type Embedder, type EmbeddingUsage, type EmbedOptions, type EmbedResult } from './search/ports/embedder.js';
 export { type ChatTurn, type Contextualizer, type GenerateRequest, type Generator, type GeneratorEvent, type GeneratorUsage, type PersonaInstructions } from './answers/ports/generator.js';

@@ -4,14 +4,14 @@ import { getPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { BACKGROUND_NICE, runAsBackgroundThread } from '../src/background-thread.js';
+import { BACKGROUND_NICE, runAsBackgroundThread } from '../src/background-priority.js';
 
 const threadId = () => Number(readlinkSync('/proc/thread-self').split('/').pop());
 
 describe.skipIf(process.platform !== 'linux')('runAsBackgroundThread', () => {
   it('lowers the priority of the worker thread that calls it, and of no other thread', async () => {
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json').replace(/package\.json$/, 'dist/esm/api/index.mjs')).href;
-    const module = new URL('../src/background-thread.ts', import.meta.url).href;
+    const module = new URL('../src/background-priority.ts', import.meta.url).href;
     const worker = new Worker(
       `const { parentPort } = require('node:worker_threads'); const { readlinkSync } = require('node:fs'); const { getPriority } = require('node:os');
        import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(module)})).then((m) => {
