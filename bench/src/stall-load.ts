@@ -22,6 +22,7 @@ import { createEngine } from '@panya/core';
 import { openSqliteStore } from '@panya/store-sqlite';
 import { emit, log, NODE_FLAGS } from './lib/child.js';
 import { CACHE_ROOT } from './lib/panya.js';
+import { markdownMegabyte } from './lib/uploads.js';
 import { startServer } from './lib/serve.js';
 import { longQueries, ordinaryQueries, scifactDb } from './query-cost.js';
 import { quantile, round } from './lib/stats.js';
@@ -43,19 +44,6 @@ const PROBE_TIMEOUT_MS = 15_000;
 const PROBE_EVERY_MS = 100;
 /** Extra Node flags for the server processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where their time goes). */
 const SERVER_NODE_FLAGS = (process.env.BENCH_STALL_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
-
-/** One megabyte of markdown: headed sections of varied words (deterministic). */
-function markdownMegabyte(): string {
-  const words = readFileSync(join(EVAL_DIR, 'scifact', 'corpus.jsonl'), 'utf8').slice(0, 400_000).match(/[a-z]{4,}/g)!;
-  const parts: string[] = [];
-  let size = 0;
-  for (let s = 0; size < FILE_BYTES; s++) {
-    const section = `## Section ${s}\n\n${Array.from({ length: 120 }, (_, i) => words[(s * 131 + i * 17) % words.length]).join(' ')}.\n\n`;
-    parts.push(section);
-    size += section.length;
-  }
-  return parts.join('').slice(0, FILE_BYTES);
-}
 
 /** An 8,000-page PDF, one line of text a page, built once and cached. */
 async function bigPdf(): Promise<Buffer> {
@@ -218,7 +206,7 @@ interface LoadSummary {
 /** The load process: 8 uploaders, one client of 280-word queries, one 8,000-page PDF upload, one importer, for LOAD_SECONDS. */
 async function runLoad(url: string, [readKey, writeKey, pdfKey, importKey]: LoadKeys): Promise<LoadSummary> {
   const pdf = await bigPdf();
-  const body = markdownMegabyte();
+  const body = markdownMegabyte(readFileSync(join(EVAL_DIR, 'scifact', 'corpus.jsonl'), 'utf8'));
   const long = longQueries(50);
   const stopper = new AbortController();
   const stop = stopper.signal;

@@ -28,6 +28,7 @@ import { CACHE_ROOT, sourceHash } from './lib/panya.js';
 import { Rng, Zipf } from './lib/prng.js';
 import { startServer, type Server } from './lib/serve.js';
 import { quantile, round } from './lib/stats.js';
+import { markdownMegabyte, startUploads } from './lib/uploads.js';
 
 const DIR = fileURLToPath(new URL('../../../shared/eval/scifact', import.meta.url));
 const SMALL = Number(process.env.BENCH_TENANTS_SMALL ?? 500);
@@ -200,19 +201,6 @@ async function coldFirstSearch(slugs: string[]) {
   return { fromSegments: summary(segments), fromRows: summary(rows), fromSegmentsCpu: summary(segmentsCpu), fromRowsCpu: summary(rowsCpu) };
 }
 
-/** One megabyte of markdown: headed sections of SciFact words (deterministic). */
-function markdownMegabyte(): string {
-  const words = corpus.map((d) => d.contentMd).join(' ').slice(0, 400_000).match(/[a-z]{4,}/g)!;
-  const parts: string[] = [];
-  let size = 0;
-  for (let s = 0; size < 1 << 20; s++) {
-    const section = `## Section ${s}\n\n${Array.from({ length: 120 }, (_, i) => words[(s * 131 + i * 17) % words.length]).join(' ')}.\n\n`;
-    parts.push(section);
-    size += section.length;
-  }
-  return parts.join('').slice(0, 1 << 20);
-}
-
 const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
 
 /** The servers' `/metrics` now: a reader of one metric summed over every server. */
@@ -364,31 +352,16 @@ try {
     await engine.close();
     return key;
   })();
-  const body = markdownMegabyte();
+  const body = markdownMegabyte(corpus.map((d) => d.contentMd).join(' '));
+  const { done: uploadsDone } = await startUploads({ url: servers[0]!.url, key: writeKey, clients: 2, seconds: UPLOAD_SECONDS, body });
   const serving0 = servers.map((s) => servingThreads(s.child.pid!));
   const stopAt = performance.now() + UPLOAD_SECONDS * 1000;
-  let uploaded = 0;
-  const uploads: string[] = [];
-  const upload = async (client: number) => {
-    for (let u = 0; performance.now() < stopAt; u++) {
-      const form = new FormData();
-      form.append('file', new Blob([`# Upload ${client}-${u}\n\n`, body], { type: 'text/markdown' }), `c${client}-u${u}.md`);
-      const res = await fetch(`${servers[0]!.url}/api/docs/upload`, { method: 'POST', headers: { authorization: `Bearer ${writeKey}` }, body: form });
-      const answer = await res.text();
-      if (res.status < 300) {
-        uploaded++;
-        uploads.push(...(JSON.parse(answer) as { data: { id: string }[] }).data.map((d) => d.id));
-      } else await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
-    }
-  };
   const ownSearches: number[] = [];
-  const probe = async () => {
-    for (let i = 0; performance.now() < stopAt; i++) {
-      ownSearches.push(await search(uploader, queries[i % queries.length]!, i));
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  await Promise.all([upload(0), upload(1), probe()]);
+  for (let i = 0; performance.now() < stopAt; i++) {
+    ownSearches.push(await search(uploader, queries[i % queries.length]!, i));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const { uploaded, ids: uploads } = await uploadsDone;
   // Where the serving threads' time went meanwhile: on a core, or waiting for one.
   const serving = servers.map((s, n) => {
     const after = servingThreads(s.child.pid!);
