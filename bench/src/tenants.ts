@@ -322,7 +322,7 @@ try {
       const t = order[zipf.sample(draw)]!;
       return { method: 'POST' as const, path: '/api/search', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: queries[Math.floor(draw.next() * queries.length)]!, topK: 10 }) };
     });
-    const loads: LoadResult[] = await Promise.all(servers.map((s, n) => runLoad({ url: s.url, requests: requests.filter((_, i) => i % NODES === n), connections: Math.ceil(10 / NODES), ...(rate ? paced(rate / NODES) : {}) }, HTTP_SECONDS, s.child.pid)));
+    const loads: LoadResult[] = await Promise.all(servers.map((s, n) => runLoad({ url: s.url, sequence: requests.filter((_, i) => i % NODES === n), connections: Math.ceil(10 / NODES), ...(rate ? paced(rate / NODES) : {}) }, HTTP_SECONDS, s.child.pid)));
     const total = loads.reduce((sum, l) => sum + l.requests, 0);
     return {
       reqPerSec: round(loads.reduce((sum, l) => sum + l.reqPerSec, 0), 0),

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 
 const dir = process.argv[2]!;
-const options = JSON.parse(readFileSync(join(dir, 'options.json'), 'utf8')) as autocannon.Options;
+const { sequence, ...options } = JSON.parse(readFileSync(join(dir, 'options.json'), 'utf8')) as autocannon.Options & { sequence?: autocannon.Request[] };
+if (sequence) {
+  // autocannon's `requests` is replayed whole by every connection (each from its start, each
+  // building every request first): the connections would send the same requests side by side.
+  // One request built as it is sent, from one sequence the connections share, sends it once.
+  let next = 0;
+  options.requests = [{ setupRequest: (req) => ({ ...req, ...sequence[next++ % sequence.length] }) }];
+}
 const cpu0 = process.cpuUsage();
 const result = await new Promise<autocannon.Result>((resolve, reject) => autocannon(options, (e, r) => (e ? reject(e) : resolve(r))));
 const cpu = process.cpuUsage(cpu0);

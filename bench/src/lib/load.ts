@@ -49,8 +49,12 @@ export function groupCpuMs(pgid: number): number | null {
   return ticks * TICK_MS;
 }
 
-/** Runs autocannon for `seconds` in a child process; `serverPgid` is the server's process group. */
-export async function runLoad(opts: Partial<autocannon.Options>, seconds: number, serverPgid?: number): Promise<LoadResult> {
+/**
+ * Runs autocannon for `seconds` in a child process; `serverPgid` is the server's process group.
+ * `sequence`: requests sent once each, in order, whichever connection is free (autocannon's
+ * `requests` is sent whole by every connection).
+ */
+export async function runLoad(opts: Partial<autocannon.Options> & { sequence?: autocannon.Request[] }, seconds: number, serverPgid?: number): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'panya-bench-load-'));
   try {
     writeFileSync(join(dir, 'options.json'), JSON.stringify({ ...opts, connections: opts.connections ?? 10, duration: seconds, pipelining: 1, timeout: 10 }));
