@@ -10,7 +10,7 @@
  * text it was indexed with, until ingest replaces it.
  *
  * Any other chunk keeps its own text, packed as a source would be (a non-empty BLOB): inflating it
- * costs a search about a microsecond a result.
+ * costs a search ~13 µs a result (packed.ts).
  *
  * A chunk's title is its document's title (ingest titles every chunk so): it is stored as '' and
  * read from the document (`chunkTitle`), ~100 bytes a chunk otherwise held twice. The same triggers

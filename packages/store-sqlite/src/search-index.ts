@@ -1,5 +1,5 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
-import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, rankFragments, TRIGRAM_SCAN_CHUNKS, type LexicalWeights, type SegmentRead } from '@panya/core';
+import { audienceOverrides, canRead, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, rankFragments, ScopeCache, TRIGRAM_SCAN_CHUNKS, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
 import { chunkText, chunkTitle, storedChunkFields } from './chunk-text.js';
 import { SCOPE_CHUNKS_UP_TO_SCAN, TRIGRAM_FOLD, TRIGRAM_TABLE, TrigramRows, trigramMatch, type ChunkText } from './trigram-table.js';
@@ -40,6 +40,13 @@ function audienceFilter(audiences: Audiences | undefined): { sql: string; params
   };
 }
 
+/** A chunk as the trigram scan reads it: its `fragmentText`, and its document's audiences (null: no document, read by unrestricted readers only). */
+interface ScanText {
+  id: string;
+  body: string;
+  audiences: string[] | null;
+}
+
 /** What `toLexicalDoc` reads. */
 const LEXICAL_COLUMNS = `c.id, ${chunkTitle('c', 'd')} AS title, c.heading_path, ${chunkText('c', 'd')} AS text, d.audiences`;
 
@@ -77,6 +84,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly ranker: LexicalRanker;
   private readonly source: LexicalSource;
   private readonly trigramRows: TrigramRows;
+  /** Small workspaces' chunk texts as the trigram scan reads them, kept at their tenant's sequence (null: a transaction's view). */
+  private readonly scanTexts: ScopeCache<ScanText[]> | null;
 
   /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
   constructor(
@@ -94,6 +103,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.trigramRows = new TrigramRows(sql);
     this.source = this.lexicalSource();
     this.ranker = new LexicalRanker(this.source, { weights, cache: shared });
+    this.scanTexts = shared ? new ScopeCache() : null;
   }
 
   async generation(tenantId: string): Promise<number> {
@@ -490,15 +500,12 @@ export class SqliteSearchIndex implements SearchIndex {
       const readable = audienceFilter(audiences);
       const inScope = `c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)${readable.sql}`;
       // The trigram table is one for every tenant: a fragment's trigrams match chunks of all of them, so
-      // its cost grows with the server. A small workspace reads its own chunks instead (bounded by
-      // TRIGRAM_SCAN_CHUNKS; the table does not hold them) and counts the fragments in them with core's
-      // ranking, the same arithmetic as the statement below (counting in SQL took thirty times as
-      // long as reading the rows).
-      const small = (this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(scope.tenantId, scope.workspaceId) as Row).n as number <= TRIGRAM_SCAN_CHUNKS;
-      if (small) {
-        const chunks = this.sql.get(`SELECT c.id, ${chunkTitle('c', 'd')} AS title, ${chunkText('c', 'd')} AS text FROM chunks c ${WITH_DOCUMENT} WHERE ${inScope}`).all(scope.tenantId, scope.workspaceId, ...readable.params) as Row[];
-        return rankFragments(chunks.map((r) => ({ id: r.id as string, body: fragmentText(r.title as string, r.text as string) })), usable, limit);
-      }
+      // its cost grows with the server. A small workspace scans its own chunks instead (bounded by
+      // TRIGRAM_SCAN_CHUNKS; the table does not hold them; their texts kept, see smallScopeTexts) and
+      // counts the fragments in them with core's ranking, the same arithmetic as the statement below
+      // (counting in SQL took thirty times as long as reading the rows).
+      const texts = this.smallScopeTexts(scope);
+      if (texts) return rankFragments(audiences ? texts.filter((t) => t.audiences !== null && canRead(audiences, t.audiences)) : texts, usable, limit);
       const { k1, b } = FRAGMENT_BM25;
       const rows = this.sql
         .get(
@@ -514,6 +521,30 @@ export class SqliteSearchIndex implements SearchIndex {
         .all(trigramMatch(usable), scope.tenantId, scope.workspaceId, ...readable.params, JSON.stringify(usable), limit) as Row[];
       return rows.map((r) => ({ chunkId: r.id as string, score: r.score as number }));
     });
+  }
+
+  /**
+   * A small workspace's chunks (with its tenant's legacy ones) as the trigram scan reads them, or
+   * null when the workspace is larger than a scan. Kept while the tenant's search sequence stands:
+   * reading and inflating every chunk's text is most of a scan's cost, and a small workspace whose
+   * lexical channel finds few chunks scans on every search.
+   */
+  private smallScopeTexts(scope: Scope): ScanText[] | null {
+    const seq = (this.sql.get('SELECT seq FROM search_versions WHERE tenant_id = ?').get(scope.tenantId) as Row | undefined)?.seq as number | undefined;
+    const kept = seq === undefined ? undefined : this.scanTexts?.get(scope, seq);
+    if (kept) return kept;
+    if (((this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(scope.tenantId, scope.workspaceId) as Row).n as number) > TRIGRAM_SCAN_CHUNKS) return null;
+    const rows = this.sql
+      .get(`SELECT c.id, ${chunkTitle('c', 'd')} AS title, ${chunkText('c', 'd')} AS text, d.audiences FROM chunks c ${WITH_DOCUMENT} WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)`)
+      .all(scope.tenantId, scope.workspaceId) as Row[];
+    let bytes = 0;
+    const texts = rows.map((r): ScanText => {
+      const text = { id: r.id as string, body: fragmentText(r.title as string, r.text as string), audiences: r.audiences == null ? null : (JSON.parse(r.audiences as string) as string[]) };
+      bytes += 2 * (text.id.length + text.body.length) + 96;
+      return text;
+    });
+    if (seq !== undefined) this.scanTexts?.set(scope, seq, texts, bytes);
+    return texts;
   }
 
   semantic(scope: Scope, vector: Float32Array, limit: number, audiences: Audiences = null) {

@@ -4,6 +4,7 @@
  * a refresh would pass the budget. Its figures are exported as metrics (`/metrics`).
  */
 import { totalmem } from 'node:os';
+import type { Scope } from '../ports/store.js';
 
 export interface IndexCacheStats {
   /** Bytes the cached indexes hold (estimated from their arrays and strings). */
@@ -79,3 +80,39 @@ export function configureIndexCache(maxBytes: number): void {
 }
 
 export const indexCacheStats = (): IndexCacheStats => indexCache.stats();
+
+/**
+ * What a store derives from a workspace's rows and keeps while its tenant's search sequence stands
+ * (a small workspace's texts for the trigram scan), held in the process's index cache: counted
+ * against its budget and evicted with the indexes, least recently used first. It counts no hits or
+ * loads: those figures are the indexes'.
+ */
+export class ScopeCache<T> {
+  private readonly entries = new Map<string, { seq: number; value: T; bytes: number }>();
+
+  /** The value kept for the scope at `seq`, or undefined (none, or kept at another sequence). */
+  get(scope: Scope, seq: number): T | undefined {
+    const key = scopeKey(scope);
+    const entry = this.entries.get(key);
+    if (!entry || entry.seq !== seq) return undefined;
+    indexCache.use(entry, entry.bytes, () => this.entries.get(key) === entry && this.entries.delete(key));
+    return entry.value;
+  }
+
+  /** Keeps `value` (about `bytes` of memory) for the scope at `seq`, in place of what was kept. */
+  set(scope: Scope, seq: number, value: T, bytes: number): void {
+    const key = scopeKey(scope);
+    const previous = this.entries.get(key);
+    if (previous) indexCache.forget(previous);
+    const entry = { seq, value, bytes };
+    this.entries.set(key, entry);
+    indexCache.use(entry, bytes, () => this.entries.get(key) === entry && this.entries.delete(key));
+  }
+
+  clear(): void {
+    for (const entry of this.entries.values()) indexCache.forget(entry);
+    this.entries.clear();
+  }
+}
+
+const scopeKey = (scope: Scope) => `${scope.tenantId}\u0000${scope.workspaceId}`;
