@@ -59,7 +59,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 class MergeLost extends Error {}
 
 /** What `toChunk` reads, for chunk alias `c`. */
-const CHUNK_COLUMNS = (c: string) => `${c}.id, ${c}.tenant_id, ${c}.workspace_id, ${c}.document_id, ${c}.ordinal, ${chunkTitle(c)} AS title, ${c}.heading_path, ${chunkText(c)} AS text`;
+const CHUNK_COLUMNS = (c: string, d?: string) => `${c}.id, ${c}.tenant_id, ${c}.workspace_id, ${c}.document_id, ${c}.ordinal, ${chunkTitle(c, d)} AS title, ${c}.heading_path, ${chunkText(c, d)} AS text`;
 
 const toChunk = (r: Row): ChunkRecord => ({
   id: r.id as string,
@@ -624,9 +624,10 @@ export class SqliteSearchIndex implements SearchIndex {
       if (ids.length === 0) return [];
       const rows = this.sql
         .get(
-          `SELECT ${CHUNK_COLUMNS('c')}, d.id AS doc_id, d.url AS doc_url, d.audiences AS doc_audiences FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value LEFT JOIN documents d ON d.id = c.document_id AND d.tenant_id = c.tenant_id AND d.workspace_id = ? WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)`,
+          // The document is joined once, for the chunk's title and text too; it is the result's document only in the scope's workspace.
+          `SELECT ${CHUNK_COLUMNS('c', 'd')}, iif(d.workspace_id = ?, d.id, NULL) AS doc_id, d.url AS doc_url, d.audiences AS doc_audiences FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value ${WITH_DOCUMENT} WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)`,
         )
-        .all(JSON.stringify(ids), scope.workspaceId, scope.tenantId, scope.workspaceId) as Row[];
+        .all(scope.workspaceId, JSON.stringify(ids), scope.tenantId, scope.workspaceId) as Row[];
       return rows.map((r): ResultChunk => ({
         ...toChunk(r),
         document: r.doc_id == null ? null : { url: (r.doc_url as string | null) ?? null, audiences: JSON.parse(r.doc_audiences as string) as string[] },
