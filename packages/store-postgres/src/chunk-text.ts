@@ -11,9 +11,9 @@
  */
 import type { Conn, Names } from './database.js';
 
-/** A chunk's text in SQL, for chunk alias `c`. */
-export const chunkText = (n: Names, c: string) =>
-  `COALESCE(${c}.text, (SELECT s.content_md FROM ${n.t('documents')} s WHERE s.id = ${c}.document_id AND s.tenant_id = ${c}.tenant_id))`;
+/** A chunk's text in SQL, for chunk alias `c` (and its document's alias `d`, when the statement joins it). */
+export const chunkText = (n: Names, c: string, d?: string) =>
+  d ? `COALESCE(${c}.text, ${d}.content_md)` : `COALESCE(${c}.text, (SELECT s.content_md FROM ${n.t('documents')} s WHERE s.id = ${c}.document_id AND s.tenant_id = ${c}.tenant_id))`;
 
 export const sourceTextTriggers = (n: Names) => `
   CREATE FUNCTION ${n.t('documents_source_kept')}() RETURNS trigger LANGUAGE plpgsql AS $fn$

@@ -42,8 +42,6 @@ class MergeLost extends Error {}
 const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** Same expression as the trigram index, so the planner can use it (chunks in it keep their own text). */
 const TRIGRAM_TEXT = `lower(c.title || E'\\n' || c.text)`;
-/** The same text for chunks outside the index (which may read their document's source). */
-const scannedText = (n: Names) => `lower(c.title || E'\\n' || ${chunkText(n, 'c')})`;
 const chunkColumns = (n: Names) => `c.seq, c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, ${chunkText(n, 'c')} AS text`;
 
 /** What `toLexicalDoc` reads. */
@@ -576,15 +574,22 @@ export class PgSearchIndex implements SearchIndex {
       values.push(likePattern(f));
       return values.length;
     });
-    // Chunks in the trigram index (large workspaces', legacy ones) through it; the others, a small
-    // workspace's, through the scope index (the index holds only large workspaces: trigramFor).
-    const matching = (inIndex: boolean) => {
-      const body = inIndex ? TRIGRAM_TEXT : scannedText(this.n);
-      return `SELECT c.id, ${body} AS body FROM ${this.chunks} c
-       WHERE ${inIndex ? '' : 'NOT '}c.trigram AND c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND (${patterns.map((p) => `${body} LIKE lower($${p})`).join(' OR ')})${this.audienceFilter(audiences, 5)}`;
-    };
+    // Chunks in the trigram index (large workspaces', legacy ones) through it, each pattern a LIKE
+    // the index can answer; the others, a small workspace's, through the scope index, each text
+    // built once (its document's source joined, not looked up per pattern) and then matched against
+    // every pattern (the index holds only large workspaces: trigramFor).
+    const inScope = `c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL)${this.audienceFilter(audiences, 5)}`;
     const { rows } = await this.db.query<{ id: string; score: number }>(
-      `WITH matched AS MATERIALIZED (${matching(true)} UNION ALL ${matching(false)}),
+      `WITH scanned AS MATERIALIZED (
+         SELECT c.id, lower(c.title || E'\\n' || ${chunkText(this.n, 'c', 's')}) AS body FROM ${this.chunks} c
+         LEFT JOIN ${this.n.t('documents')} s ON s.id = c.document_id AND s.tenant_id = c.tenant_id
+         WHERE NOT c.trigram AND ${inScope}
+       ),
+       matched AS MATERIALIZED (
+         SELECT c.id, ${TRIGRAM_TEXT} AS body FROM ${this.chunks} c
+         WHERE c.trigram AND ${inScope} AND (${patterns.map((p) => `${TRIGRAM_TEXT} LIKE lower($${p})`).join(' OR ')})
+         UNION ALL SELECT id, body FROM scanned WHERE body LIKE ANY (ARRAY[${patterns.map((p) => `lower($${p})`).join(', ')}])
+       ),
        occurrences AS (
          SELECT m.id, length(m.body) AS len, (length(m.body) - length(replace(m.body, lower(f), ''))) / length(f) AS occ
          FROM matched m CROSS JOIN unnest($4::text[]) AS f

@@ -173,7 +173,9 @@ export class SqlApiKeys implements ApiKeyStore {
     if (this.touchTimer) clearTimeout(this.touchTimer);
     this.touchTimer = null;
     if (this.touches.size === 0) return;
-    const batch = [...this.touches];
+    // In key order: every process's batch takes the rows' locks in one order, so two batches
+    // touching the same keys wait for each other instead of deadlocking (a second each on Postgres).
+    const batch = [...this.touches].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     this.touches.clear();
     await this.rows.driver.atomic(async (tx) => {
       for (const [id, at] of batch) await tx.query(sql`UPDATE ${this.rows.ref} SET last_used_at = ${at} WHERE id = ${id}`);
