@@ -42,7 +42,7 @@ class MergeLost extends Error {}
 const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** Same expression as the trigram index, so the planner can use it (chunks in it keep their own text). */
 const TRIGRAM_TEXT = `lower(c.title || E'\\n' || c.text)`;
-const chunkColumns = (n: Names) => `c.seq, c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, ${chunkText(n, 'c')} AS text`;
+const chunkColumns = (n: Names, d?: string) => `c.seq, c.id, c.tenant_id, c.workspace_id, c.document_id, c.ordinal, c.title, c.heading_path, ${chunkText(n, 'c', d)} AS text`;
 
 /** What `toLexicalDoc` reads. */
 const lexicalColumns = (n: Names) => `c.id, c.title, c.heading_path, ${chunkText(n, 'c')} AS text, d.audiences`;
@@ -643,8 +643,9 @@ export class PgSearchIndex implements SearchIndex {
   async getResultChunks(scope: Scope, ids: readonly string[]): Promise<ResultChunk[]> {
     if (ids.length === 0) return [];
     const { rows } = await this.db.query(
-      `SELECT ${chunkColumns(this.n)}, d.id AS doc_id, d.url AS doc_url, d.audiences AS doc_audiences FROM ${this.chunks} c
-       LEFT JOIN ${this.n.t('documents')} d ON d.tenant_id = c.tenant_id AND d.id = c.document_id AND d.workspace_id = $2
+      // The document is joined once, for the chunk's text too; it is the result's document only in the scope's workspace.
+      `SELECT ${chunkColumns(this.n, 'd')}, CASE WHEN d.workspace_id = $2 THEN d.id END AS doc_id, d.url AS doc_url, d.audiences AS doc_audiences FROM ${this.chunks} c
+       LEFT JOIN ${this.n.t('documents')} d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
        WHERE c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL) AND c.id = ANY($3::text[])`,
       [scope.tenantId, scope.workspaceId, ids],
     );
