@@ -4,9 +4,11 @@
  * BENCH_TENANTS_MEDIUM of 1,000 and BENCH_TENANTS_LARGE of BENCH_TENANTS_LARGE_DOCS; reports the file
  * size against the raw text and the build rate. Then `panya serve` on it: the first search of cold
  * workspaces (medium ones: ~1,000 chunks) and the same again warm, one request at a time; then
- * autocannon with a Zipf-distributed choice of tenant (10 connections; a first window, then a
- * fresh draw once the server has met its tenants, then a third draw paced at the goal's 600 req/s): req/s, p50/p99, the
- * server's RSS and its index cache figures from /metrics; then the never-stall scenario.
+ * autocannon with a Zipf-distributed choice of tenant (10 connections sharing one sequence of drawn
+ * requests, each sent once; a first window, then a fresh draw once the server has met its tenants,
+ * then a third draw paced at the goal's 600 req/s): req/s, p50/p99, the server's RSS and its index
+ * cache figures from /metrics; then the never-stall scenario (the uploads from a process and session
+ * of their own, lib/uploads.ts).
  *
  * BENCH_TENANTS_STORE=postgres runs it on PostgreSQL (BENCH_TENANTS_PG, default PANYA_TEST_PG) with
  * BENCH_TENANTS_NODES server processes (default 2, `--workers 1` each) on the one database, traffic
