@@ -92,6 +92,11 @@ export class PgSearchIndex implements SearchIndex {
     this.ranker = new LexicalRanker(this.source, { weights, cache: shared });
   }
 
+  /** Drops what this store holds in the process's index cache (its store closes): the budget is the process's, not the store's. */
+  release(): void {
+    this.ranker.clear();
+  }
+
   async generation(tenantId: string): Promise<number> {
     return (await this.source.version(tenantId)).seq;
   }

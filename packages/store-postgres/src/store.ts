@@ -183,6 +183,7 @@ export class PostgresStore implements Store {
     if (this.closed) return;
     await this.apiKeys.flushTouches().catch(() => undefined);
     this.closed = true;
+    this.search.release();
     if (this.ownsPool) await this.pool.end();
   }
 }

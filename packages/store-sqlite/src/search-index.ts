@@ -106,6 +106,12 @@ export class SqliteSearchIndex implements SearchIndex {
     this.scanTexts = shared ? new ScopeCache() : null;
   }
 
+  /** Drops what this store holds in the process's index cache (its store closes): the budget is the process's, not the store's. */
+  release(): void {
+    this.ranker.clear();
+    this.scanTexts?.clear();
+  }
+
   async generation(tenantId: string): Promise<number> {
     return (await this.source.version(tenantId)).seq;
   }

@@ -294,6 +294,7 @@ export class SqliteStore implements Store {
     await this.countersGate.idle();
     await this.writer?.close();
     await this.vectors?.close();
+    this.search.release();
     if (this.db.open) this.db.close();
     if (this.countersDb.open) this.countersDb.close();
   }

@@ -56,6 +56,18 @@ describe("a small workspace's trigram scan keeps its texts (SQLite)", () => {
     expect(await holding('ku-447', ['public'])).toEqual([open.id, staff.id].sort());
   });
 
+  it('leaves nothing in the process index cache once its store closes (segments and kept texts)', async () => {
+    const before = indexCacheStats();
+    const other = openSqliteStore({ path: join(dir, 'panya.db') });
+    const otherCtx = (await createEngine({ store: other }).access.system('acme'))._unsafeUnwrap();
+    await other.search.lexical(otherCtx.scope, { terms: ['sku'], pairs: [], grams: [] }, 10);
+    await other.search.trigram(otherCtx.scope, ['ku-447'], 10);
+    const held = indexCacheStats();
+    expect(held.entries).toBe(before.entries + 2);
+    await other.close();
+    expect(indexCacheStats()).toMatchObject({ entries: before.entries, bytes: before.bytes });
+  });
+
   it('counts the kept texts in the process index cache', async () => {
     await holding('zz-none');
     const before = indexCacheStats();
