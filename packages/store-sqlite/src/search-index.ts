@@ -189,7 +189,7 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.sql.get('SELECT 1 FROM lexical_pending WHERE tenant_id = ? AND workspace_id IS ?').get(tenantId, workspaceId) !== undefined;
   }
 
-  /** The tenant's change sequence now (inside the writing transaction: after its chunk changes). */
+  /** The tenant's change sequence now (0 before its first chunk; inside a writing transaction, after its chunk changes). */
   private tenantSeq(tenantId: string): number {
     return ((this.sql.get('SELECT seq FROM search_versions WHERE tenant_id = ?').get(tenantId) as Row | undefined)?.seq as number | undefined) ?? 0;
   }
@@ -499,7 +499,7 @@ export class SqliteSearchIndex implements SearchIndex {
    * the trigram table narrows them to the scope's chunks holding every trigram of a fragment, and
    * the fragment's occurrences in each one's text are counted and ranked by BM25 (as on Postgres).
    */
-  trigram(scope: Scope, fragments: string[], limit: number, audiences: Audiences = null) {
+  trigram(scope: Scope, fragments: string[], limit: number, audiences: Audiences = null, seq?: number) {
     return this.run(() => {
       const usable = [...new Set(fragments.filter((f) => [...f].length >= 3).map((f) => f.toLowerCase()))];
       if (usable.length === 0 || !this.capabilities.trigram || !this.trigramRows.exists()) return [] as RankedHit[];
@@ -510,7 +510,7 @@ export class SqliteSearchIndex implements SearchIndex {
       // TRIGRAM_SCAN_CHUNKS; the table does not hold them; their texts kept, see smallScopeTexts) and
       // counts the fragments in them with core's ranking, the same arithmetic as the statement below
       // (counting in SQL took thirty times as long as reading the rows).
-      const texts = this.smallScopeTexts(scope);
+      const texts = this.smallScopeTexts(scope, seq);
       if (texts) return rankFragments(audiences ? texts.filter((t) => t.audiences !== null && canRead(audiences, t.audiences)) : texts, usable, limit);
       const { k1, b } = FRAGMENT_BM25;
       const rows = this.sql
@@ -533,11 +533,11 @@ export class SqliteSearchIndex implements SearchIndex {
    * A small workspace's chunks (with its tenant's legacy ones) as the trigram scan reads them, or
    * null when the workspace is larger than a scan. Kept while the tenant's search sequence stands:
    * reading and inflating every chunk's text is most of a scan's cost, and a small workspace whose
-   * lexical channel finds few chunks scans on every search.
+   * lexical channel finds few chunks scans on every search. `known`: the sequence the request read.
    */
-  private smallScopeTexts(scope: Scope): ScanText[] | null {
-    const seq = (this.sql.get('SELECT seq FROM search_versions WHERE tenant_id = ?').get(scope.tenantId) as Row | undefined)?.seq as number | undefined;
-    const kept = seq === undefined ? undefined : this.scanTexts?.get(scope, seq);
+  private smallScopeTexts(scope: Scope, known?: number): ScanText[] | null {
+    const seq = known ?? this.tenantSeq(scope.tenantId);
+    const kept = this.scanTexts?.get(scope, seq);
     if (kept) return kept;
     if (((this.sql.get(SCOPE_CHUNKS_UP_TO_SCAN).get(scope.tenantId, scope.workspaceId) as Row).n as number) > TRIGRAM_SCAN_CHUNKS) return null;
     const rows = this.sql
@@ -549,7 +549,7 @@ export class SqliteSearchIndex implements SearchIndex {
       bytes += 2 * (text.id.length + text.body.length) + 96;
       return text;
     });
-    if (seq !== undefined) this.scanTexts?.set(scope, seq, texts, bytes);
+    this.scanTexts?.set(scope, seq, texts, bytes);
     return texts;
   }
 

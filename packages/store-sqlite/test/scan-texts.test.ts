@@ -60,7 +60,7 @@ describe("a small workspace's trigram scan keeps its texts (SQLite)", () => {
     const before = indexCacheStats();
     const other = openSqliteStore({ path: join(dir, 'panya.db') });
     const otherCtx = (await createEngine({ store: other }).access.system('acme'))._unsafeUnwrap();
-    await other.search.lexical(otherCtx.scope, { terms: ['sku'], pairs: [], grams: [] }, 10);
+    await other.search.lexical(otherCtx.scope, { terms: ['sku'], pairs: [], grams: [], fragments: [] }, 10);
     await other.search.trigram(otherCtx.scope, ['ku-447'], 10);
     const held = indexCacheStats();
     expect(held.entries).toBe(before.entries + 2);

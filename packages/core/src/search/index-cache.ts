@@ -115,4 +115,5 @@ export class ScopeCache<T> {
   }
 }
 
-const scopeKey = (scope: Scope) => `${scope.tenantId}\u0000${scope.workspaceId}`;
+/** A workspace's key in the process's caches. */
+export const scopeKey = (scope: Scope) => `${scope.tenantId}\u0000${scope.workspaceId}`;

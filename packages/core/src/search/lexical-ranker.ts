@@ -6,7 +6,7 @@
  */
 import type { Audiences, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, SegmentRead } from './ports/search-index.js';
 import type { Scope } from '../ports/store.js';
-import { indexCache } from './index-cache.js';
+import { indexCache, scopeKey } from './index-cache.js';
 import { DEFAULT_LEXICAL_WEIGHTS, LexicalIndex, type LexicalWeights } from './lexical-index.js';
 import { audienceOverrides, LexicalSegment, liveMask, segmentWeightsTag, SegmentedIndex } from './lexical-segment.js';
 
@@ -115,7 +115,7 @@ export class LexicalRanker {
    */
   private async segmented(scope: Scope, seq?: number): Promise<SegmentedIndex | null> {
     if (!this.source.segments) return null;
-    const key = `${scope.tenantId}\u0000${scope.workspaceId}`;
+    const key = scopeKey(scope);
     if (!this.cache) return (await this.readSegments(scope, undefined))?.index ?? null;
     const cached = this.segmentEntries.get(key);
     if (cached && (seq !== undefined ? cached.seq >= seq : (await this.source.version(scope.tenantId)).seq === cached.seq)) {
@@ -175,7 +175,7 @@ export class LexicalRanker {
   }
 
   private async current(scope: Scope): Promise<LexicalIndex> {
-    const key = `${scope.tenantId}\u0000${scope.workspaceId}`;
+    const key = scopeKey(scope);
     let entry = this.entries.get(key);
     for (;;) {
       if (entry?.refreshing) await entry.refreshing;

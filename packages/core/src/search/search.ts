@@ -133,7 +133,7 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     // Query-time vectors need trigram candidates only where the lexical ones are few.
     const few = lexical.length < TRIGRAM_FALLBACK_BELOW;
     const fallback = capabilities.trigram && fragments.length > 0 && ((weights.trigram > 0 && (weights.lexical === 0 || few)) || (queryTime && few));
-    const trigram = fallback ? await store.search.trigram(scope, fragments, k, audiences) : [];
+    const trigram = fallback ? await store.search.trigram(scope, fragments, k, audiences, seq) : [];
     const vectors = queryTime && queryTimeVectors ? await queryTimeVectors.rank(embedText(), await store.search.getChunks(scope, topCandidates(lexical, trigram)), k) : semantic;
     return { hits: reciprocalRankFusion({ lexical, trigram, semantic: vectors }, weights, RRF_K), complete };
   }

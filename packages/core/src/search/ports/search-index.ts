@@ -105,8 +105,11 @@ export interface SearchIndex {
    * before its `limit` — null or absent: every chunk (audiences/rules.ts `readerAudiences`).
    */
   lexical(scope: Scope, query: LexicalQuery, limit: number, audiences?: Audiences): Promise<RankedHit[]>;
-  /** Substring (trigram) matches for fragments of at least 3 characters. */
-  trigram(scope: Scope, fragments: string[], limit: number, audiences?: Audiences): Promise<RankedHit[]>;
+  /**
+   * Substring (trigram) matches for fragments of at least 3 characters. `seq`: the tenant's search
+   * sequence the request read already (as `LexicalQuery.seq`), so a store need not read it again.
+   */
+  trigram(scope: Scope, fragments: string[], limit: number, audiences?: Audiences, seq?: number): Promise<RankedHit[]>;
   /** Nearest chunks by cosine similarity (score = 1 − distance). */
   semantic(scope: Scope, vector: Float32Array, limit: number, audiences?: Audiences): Promise<RankedHit[]>;
   getChunks(scope: Scope, ids: readonly string[]): Promise<ChunkRecord[]>;
