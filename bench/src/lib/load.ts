@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { BENCH_DIR } from './panya.js';
 
-export interface LoadResult {
+/** What one run of the load generator measured. */
+export interface LoadSummary {
   reqPerSec: number;
   requests: number;
   latencyP50Ms: number;
@@ -18,6 +19,9 @@ export interface LoadResult {
   latencyMaxMs: number;
   non2xx: number;
   errors: number;
+}
+
+export interface LoadResult extends LoadSummary {
   /** CPU the load generator spent (user + system), ms. */
   loadCpuMs: number;
   /** CPU the server's process group spent over the run (user + system), ms; null off Linux. */
@@ -50,11 +54,13 @@ export function groupCpuMs(pgid: number): number | null {
 }
 
 /**
- * Runs autocannon for `seconds` in a child process; `serverPgid` is the server's process group.
+ * Runs the load for `seconds` in a child process; `serverPgid` is the server's process group.
  * `sequence`: requests sent once each, in order, whichever connection is free (autocannon's
- * `requests` is sent whole by every connection).
+ * `requests` is sent whole by every connection). `pace`: the sequence sent open loop at that many
+ * requests a second (each when due, latency from when it was due) instead of autocannon's closed
+ * loop of `connections`.
  */
-export async function runLoad(opts: Partial<autocannon.Options> & { sequence?: autocannon.Request[] }, seconds: number, serverPgid?: number): Promise<LoadResult> {
+export async function runLoad(opts: Partial<autocannon.Options> & { sequence?: autocannon.Request[]; pace?: number }, seconds: number, serverPgid?: number): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'panya-bench-load-'));
   try {
     writeFileSync(join(dir, 'options.json'), JSON.stringify({ ...opts, connections: opts.connections ?? 10, duration: seconds, pipelining: 1, timeout: 10 }));
@@ -66,15 +72,9 @@ export async function runLoad(opts: Partial<autocannon.Options> & { sequence?: a
     });
     const after = serverPgid ? groupCpuMs(serverPgid) : null;
     if (code !== 0) throw new Error(`load generator exited with ${code}`);
-    const r = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { result: autocannon.Result; cpuMs: number };
+    const r = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { result: LoadSummary; cpuMs: number };
     return {
-      reqPerSec: r.result.requests.average,
-      requests: r.result.requests.total,
-      latencyP50Ms: r.result.latency.p50,
-      latencyP99Ms: r.result.latency.p99,
-      latencyMaxMs: r.result.latency.max,
-      non2xx: r.result.non2xx,
-      errors: r.result.errors + r.result.timeouts,
+      ...r.result,
       loadCpuMs: r.cpuMs,
       serverCpuMs: before === null || after === null ? null : after - before,
     };

@@ -226,7 +226,7 @@ function renderTenants(r: Any): string {
       : []),
     `Zipf traffic, ${nodes > 1 ? `${nodes} nodes × ` : ''}${workers} workers, 10 connections${r.zipfSteady ? ', first window' : ''}: ${zipfLine(z)}` +
       (r.zipfSteady ? ` Then a fresh draw of tenants and queries (the server up a while): ${zipfLine(r.zipfSteady)}` : '') +
-      (r.zipfPaced ? ` Then ${r.zipfPaced.offeredReqPerSec} req/s offered (paced, a third draw): ${zipfLine(r.zipfPaced)}` : '') +
+      (r.zipfPaced ? ` Then ${r.zipfPaced.offeredReqPerSec} req/s offered open loop (each request when due, latency from then; a third draw): ${zipfLine(r.zipfPaced)}` : '') +
       ` Server RSS ${mbs(r.serverRssBytes.afterStart)} after start, ${mbs(r.serverRssBytes.end)} at the end. Index cache: ${mbs(r.indexCache.bytes)} held of ${mbs(r.indexCache.maxBytes)}, ${r.indexCache.hits} hits, ${r.indexCache.loads} loads in ${f(r.indexCache.loadSeconds, 2)} s.`,
   ].join('\n');
 }
