@@ -82,6 +82,6 @@ export { LexicalRanker } from './search/lexical-ranker.js';
 /** A query's lexical terms, pairs and trigrams, as the search service derives them. */
 export { searchTerms as searchTermsOf } from './text/query.js';
 export { audienceOverrides, encodeSegment, LexicalSegment, liveMask, mergeSegments, planSegmentMerge, SegmentedIndex, type AudienceChange, type SegmentPart } from './search/lexical-segment.js';
-export { FRAGMENT_BM25, fragmentText, rankFragments, TRIGRAM_SCAN_CHUNKS } from './search/fragment-ranking.js';
+export { FRAGMENT_BM25, fragmentText, rankFragments, ScanTexts, TRIGRAM_SCAN_CHUNKS, type ScanChunk } from './search/fragment-ranking.js';
 export { configureIndexCache, defaultIndexCacheBytes, indexCacheStats, ScopeCache, type IndexCacheStats } from './search/index-cache.js';
 export { calibratedScore, difyRetrieval, difyRetrievalResponseSchema, difyRetrievalSchema, queryTermSet, resolveKnowledge } from './search/dify-operations.js';

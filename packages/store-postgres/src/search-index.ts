@@ -1,5 +1,5 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex, SegmentRead } from '@panya/core';
-import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, TRIGRAM_SCAN_CHUNKS, type LexicalWeights } from '@panya/core';
+import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, ScanTexts, ScopeCache, TRIGRAM_SCAN_CHUNKS, type LexicalWeights } from '@panya/core';
 import { escapeLiteral } from 'pg';
 import { parseCopyBinary } from './copy-binary.js';
 import { chunkText, storedChunkTexts } from './chunk-text.js';
@@ -34,6 +34,9 @@ interface SegmentRow {
  * (a 20-chunk workspace's segment inside a 64 KB socket read), beyond what the cache counts.
  */
 const ownBytes = (b: Buffer) => (b.buffer.byteLength > 2 * b.length ? Buffer.from(b) : b);
+
+/** What a store keeps for a scope larger than a trigram scan: the statement answers it. */
+const LARGE = Symbol('larger than a scan');
 
 /** A merge whose inputs another node merged first. */
 class MergeLost extends Error {}
@@ -79,6 +82,8 @@ export class PgSearchIndex implements SearchIndex {
   readonly capabilities: SearchCapabilities = { trigram: true, vectors: true };
   private readonly ranker: LexicalRanker;
   private readonly source: LexicalSource;
+  /** Small workspaces' chunk texts as the trigram scan reads them, kept at their tenant's sequence (LARGE: more than a scan; null: a transaction's view). */
+  private readonly scanTexts: ScopeCache<ScanTexts | typeof LARGE> | null;
 
   /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
   constructor(
@@ -90,11 +95,13 @@ export class PgSearchIndex implements SearchIndex {
   ) {
     this.source = this.lexicalSource();
     this.ranker = new LexicalRanker(this.source, { weights, cache: shared });
+    this.scanTexts = shared ? new ScopeCache() : null;
   }
 
   /** Drops what this store holds in the process's index cache (its store closes): the budget is the process's, not the store's. */
   release(): void {
     this.ranker.clear();
+    this.scanTexts?.clear();
   }
 
   async generation(tenantId: string): Promise<number> {
@@ -571,9 +578,14 @@ export class PgSearchIndex implements SearchIndex {
    * Substring matches for fragments the segmenter cannot split (codes, partial words, rare
    * scripts), found through the pg_trgm index; ranked by BM25-style saturation of occurrences.
    */
-  async trigram(scope: Scope, fragments: string[], limit: number, audiences: Audiences = null): Promise<RankedHit[]> {
+  async trigram(scope: Scope, fragments: string[], limit: number, audiences: Audiences = null, seq?: number): Promise<RankedHit[]> {
     const usable = [...new Set(fragments.map((f) => f.toLowerCase()).filter((f) => [...f].length >= 3))].slice(0, MAX_FRAGMENTS);
     if (usable.length === 0 || limit <= 0) return [];
+    // A small workspace's chunks are counted here, with core's ranking (the statement's arithmetic),
+    // from texts kept while its tenant's sequence stands: most searches of a small workspace take
+    // this fallback, and scanning its rows in the database was most of their database time.
+    const texts = await this.smallScopeTexts(scope, seq);
+    if (texts) return texts.rank(usable, limit, audiences);
     const values: unknown[] = [scope.tenantId, scope.workspaceId, limit, usable, ...(audiences ? [[...audiences]] : [])];
     const patterns = usable.map((f) => {
       values.push(likePattern(f));
@@ -605,6 +617,31 @@ export class PgSearchIndex implements SearchIndex {
       values,
     );
     return rows.map((r) => ({ chunkId: r.id, score: Number(r.score) }));
+  }
+
+  /**
+   * A small workspace's chunks (with its tenant's legacy ones) as the trigram scan reads them, or
+   * null when the scope holds more than a scan (or in a transaction's view, whose rows are not
+   * kept). `known`: the sequence the request read.
+   */
+  private async smallScopeTexts(scope: Scope, known?: number): Promise<ScanTexts | null> {
+    if (!this.scanTexts) return null;
+    const seq = known ?? (await this.source.version(scope.tenantId)).seq;
+    const kept = this.scanTexts.get(scope, seq);
+    if (kept) return kept === LARGE ? null : kept;
+    const inScope = 'c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL)';
+    // At most one more row than a scan: a larger scope is known to be larger without reading it all.
+    const { rows } = await this.db.query(
+      `SELECT c.id, c.title, ${chunkText(this.n, 'c', 'd')} AS text, d.audiences FROM ${this.chunks} c ${this.withDocument} WHERE ${inScope} LIMIT ${TRIGRAM_SCAN_CHUNKS + 1}`,
+      [scope.tenantId, scope.workspaceId],
+    );
+    if (rows.length > TRIGRAM_SCAN_CHUNKS) {
+      this.scanTexts.set(scope, seq, LARGE, 64);
+      return null;
+    }
+    const texts = ScanTexts.of(rows.map((r) => ({ id: r.id as string, title: r.title as string, text: r.text as string, audiences: (r.audiences as string[] | null) ?? null })));
+    this.scanTexts.set(scope, seq, texts, texts.bytes);
+    return texts;
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Audiences, ChunkInput, ChunkRecord, IndexInfo, LexicalQuery, LexicalSource, LexicalSourceDoc, LexicalVersion, RankedHit, ResultChunk, Scope, SearchCapabilities, SearchIndex } from '@panya/core';
-import { audienceOverrides, canRead, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, fragmentText, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, rankFragments, ScopeCache, TRIGRAM_SCAN_CHUNKS, type LexicalWeights, type SegmentRead } from '@panya/core';
+import { audienceOverrides, DEFAULT_LEXICAL_WEIGHTS, encodeSegment, FRAGMENT_BM25, LexicalRanker, LexicalSegment, lexicalFields, liveMask, mergeSegments, planSegmentMerge, ScanTexts, ScopeCache, TRIGRAM_SCAN_CHUNKS, type LexicalWeights, type SegmentRead } from '@panya/core';
 import type { Db, Runner, Statements } from './database.js';
 import { chunkText, chunkTitle, storedChunkFields } from './chunk-text.js';
 import { SCOPE_CHUNKS_UP_TO_SCAN, TRIGRAM_FOLD, TRIGRAM_TABLE, TrigramRows, trigramMatch, type ChunkText } from './trigram-table.js';
@@ -40,13 +40,6 @@ function audienceFilter(audiences: Audiences | undefined): { sql: string; params
   };
 }
 
-/** A chunk as the trigram scan reads it: its `fragmentText`, and its document's audiences (null: no document, read by unrestricted readers only). */
-interface ScanText {
-  id: string;
-  body: string;
-  audiences: string[] | null;
-}
-
 /** What `toLexicalDoc` reads. */
 const LEXICAL_COLUMNS = `c.id, ${chunkTitle('c', 'd')} AS title, c.heading_path, ${chunkText('c', 'd')} AS text, d.audiences`;
 
@@ -85,7 +78,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly source: LexicalSource;
   private readonly trigramRows: TrigramRows;
   /** Small workspaces' chunk texts as the trigram scan reads them, kept at their tenant's sequence (null: a transaction's view). */
-  private readonly scanTexts: ScopeCache<ScanText[]> | null;
+  private readonly scanTexts: ScopeCache<ScanTexts> | null;
 
   /** `shared`: false for a transaction's view, whose uncommitted rows must not enter the cache. */
   constructor(
@@ -511,7 +504,7 @@ export class SqliteSearchIndex implements SearchIndex {
       // counts the fragments in them with core's ranking, the same arithmetic as the statement below
       // (counting in SQL took thirty times as long as reading the rows).
       const texts = this.smallScopeTexts(scope, seq);
-      if (texts) return rankFragments(audiences ? texts.filter((t) => t.audiences !== null && canRead(audiences, t.audiences)) : texts, usable, limit);
+      if (texts) return texts.rank(usable, limit, audiences);
       const { k1, b } = FRAGMENT_BM25;
       const rows = this.sql
         .get(
@@ -535,7 +528,7 @@ export class SqliteSearchIndex implements SearchIndex {
    * reading and inflating every chunk's text is most of a scan's cost, and a small workspace whose
    * lexical channel finds few chunks scans on every search. `known`: the sequence the request read.
    */
-  private smallScopeTexts(scope: Scope, known?: number): ScanText[] | null {
+  private smallScopeTexts(scope: Scope, known?: number): ScanTexts | null {
     const seq = known ?? this.tenantSeq(scope.tenantId);
     const kept = this.scanTexts?.get(scope, seq);
     if (kept) return kept;
@@ -543,13 +536,8 @@ export class SqliteSearchIndex implements SearchIndex {
     const rows = this.sql
       .get(`SELECT c.id, ${chunkTitle('c', 'd')} AS title, ${chunkText('c', 'd')} AS text, d.audiences FROM chunks c ${WITH_DOCUMENT} WHERE c.tenant_id = ? AND (c.workspace_id = ? OR c.workspace_id IS NULL)`)
       .all(scope.tenantId, scope.workspaceId) as Row[];
-    let bytes = 0;
-    const texts = rows.map((r): ScanText => {
-      const text = { id: r.id as string, body: fragmentText(r.title as string, r.text as string), audiences: r.audiences == null ? null : (JSON.parse(r.audiences as string) as string[]) };
-      bytes += 2 * (text.id.length + text.body.length) + 96;
-      return text;
-    });
-    this.scanTexts?.set(scope, seq, texts, bytes);
+    const texts = ScanTexts.of(rows.map((r) => ({ id: r.id as string, title: r.title as string, text: r.text as string, audiences: r.audiences == null ? null : (JSON.parse(r.audiences as string) as string[]) })));
+    this.scanTexts?.set(scope, seq, texts, texts.bytes);
     return texts;
   }
 

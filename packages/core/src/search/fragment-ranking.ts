@@ -1,4 +1,5 @@
-import type { RankedHit } from './ports/search-index.js';
+import { canRead } from '../audiences/rules.js';
+import type { Audiences, RankedHit } from './ports/search-index.js';
 
 /** BM25 constants of the trigram fallback's ranking (every store's, FTS5's defaults). */
 export const FRAGMENT_BM25 = { k1: 1.2, b: 0.75 } as const;
@@ -12,6 +13,83 @@ export const TRIGRAM_SCAN_CHUNKS = 1000;
 /** A chunk's text as the trigram fallback matches it: title and text, case folded. */
 export const fragmentText = (title: string, text: string) => `${title}\n${text}`.toLowerCase();
 
+/** A chunk as a store reads it for the trigram scan: its document's audiences null when it has no document (unrestricted readers only). */
+export interface ScanChunk {
+  id: string;
+  title: string;
+  text: string;
+  audiences: readonly string[] | null;
+}
+
+/**
+ * A small workspace's chunks as the trigram scan keeps them between searches: their
+ * `fragmentText`s in one UTF-8 buffer outside the JS heap. Kept as strings, every workspace a
+ * search met was copied by each young-generation collection it lived through and then compacted
+ * with the old generation: the collector's pauses were the Zipf benchmark's slowest requests.
+ * One buffer also lets a fragment be found in every chunk by one native search.
+ *
+ * `rank` is `rankFragments` over the chunks the reader may read, to the same scores: UTF-8 bytes
+ * match where the string does (a fragment's first byte is never a continuation byte), and a
+ * match never spans two chunks.
+ */
+export class ScanTexts {
+  private constructor(
+    private readonly ids: readonly string[],
+    private readonly audiences: readonly (readonly string[] | null)[],
+    /** Chunk i's bytes are `text[starts[i], starts[i + 1])`. */
+    private readonly text: Buffer,
+    private readonly starts: Int32Array,
+    /** Each chunk's length in code points, as SQL counts it. */
+    private readonly lengths: Int32Array,
+  ) {}
+
+  static of(chunks: readonly ScanChunk[]): ScanTexts {
+    const bodies = chunks.map((c) => fragmentText(c.title, c.text));
+    const starts = new Int32Array(chunks.length + 1);
+    for (let i = 0; i < bodies.length; i++) starts[i + 1] = starts[i]! + Buffer.byteLength(bodies[i]!);
+    // Its own memory, not a slice of Node's shared pool that a small workspace would keep alive.
+    const text = Buffer.allocUnsafeSlow(starts[chunks.length]!);
+    bodies.forEach((body, i) => text.write(body, starts[i]!));
+    return new ScanTexts(
+      chunks.map((c) => c.id),
+      chunks.map((c) => c.audiences),
+      text,
+      starts,
+      Int32Array.from(bodies, codePoints),
+    );
+  }
+
+  /** About how much memory it holds, for the index cache's budget. */
+  get bytes(): number {
+    return this.text.length + 8 * this.ids.length + this.ids.reduce((n, id) => n + 2 * id.length + 48, 64);
+  }
+
+  /** The chunks holding folded `fragments` that a reader of `audiences` may read (null: every chunk), ranked as `rankFragments` ranks them. */
+  rank(fragments: readonly string[], limit: number, audiences: Audiences): RankedHit[] {
+    const n = this.ids.length;
+    const f = fragments.length;
+    // occurrences[i * f + j]: fragment j's non-overlapping occurrences in chunk i.
+    const occurrences = new Int32Array(n * f);
+    fragments.forEach((fragment, j) => {
+      const needle = Buffer.from(fragment);
+      if (needle.length === 0) return;
+      let chunk = 0;
+      for (let at = this.text.indexOf(needle); at >= 0; ) {
+        while (this.starts[chunk + 1]! <= at) chunk++;
+        const end = this.starts[chunk + 1]!;
+        if (at + needle.length <= end) {
+          occurrences[chunk * f + j]!++;
+          at = this.text.indexOf(needle, at + needle.length);
+        } else {
+          // Runs into the next chunk: so would any later start in this one.
+          at = this.text.indexOf(needle, end);
+        }
+      }
+    });
+    return rankOccurrences(n, f, (i) => this.ids[i]!, (i) => this.lengths[i]!, (i, j) => (audiences === null || (this.audiences[i] !== null && canRead(audiences, this.audiences[i]!)) ? occurrences[i * f + j]! : 0), limit);
+  }
+}
+
 /**
  * The trigram fallback's ranking of chunks the caller read (their `fragmentText`), for folded
  * fragments: each fragment's non-overlapping occurrences in a chunk, scored by BM25 over the
@@ -23,16 +101,24 @@ export const fragmentText = (title: string, text: string) => `${title}\n${text}`
  * and one ranked in SQL give the same scores.
  */
 export function rankFragments(chunks: readonly { id: string; body: string }[], fragments: readonly string[], limit: number): RankedHit[] {
+  const lengths = chunks.map((c) => codePoints(c.body));
+  return rankOccurrences(chunks.length, fragments.length, (i) => chunks[i]!.id, (i) => lengths[i]!, (i, j) => occurrences(chunks[i]!.body, fragments[j]!), limit);
+}
+
+/**
+ * The scoring of `rankFragments` from each chunk's occurrences of each fragment (`occ(i, j)`, 0:
+ * none or not readable): pairs in chunk then fragment order, as the statement's rows come.
+ */
+function rankOccurrences(chunks: number, fragments: number, id: (i: number) => string, length: (i: number) => number, occ: (i: number, j: number) => number, limit: number): RankedHit[] {
   const { k1, b } = FRAGMENT_BM25;
   const pairs: { id: string; len: number; occ: number }[] = [];
   let lengths = 0;
-  for (const chunk of chunks) {
-    let len = -1;
-    for (const fragment of fragments) {
-      const occ = occurrences(chunk.body, fragment);
-      if (occ === 0) continue;
-      if (len < 0) len = codePoints(chunk.body);
-      pairs.push({ id: chunk.id, len, occ });
+  for (let i = 0; i < chunks; i++) {
+    for (let j = 0; j < fragments; j++) {
+      const o = occ(i, j);
+      if (o === 0) continue;
+      const len = length(i);
+      pairs.push({ id: id(i), len, occ: o });
       lengths += len;
     }
   }
