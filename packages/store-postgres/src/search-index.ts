@@ -629,17 +629,19 @@ export class PgSearchIndex implements SearchIndex {
     const seq = known ?? (await this.source.version(scope.tenantId)).seq;
     const kept = this.scanTexts.get(scope, seq);
     if (kept) return kept === LARGE ? null : kept;
-    const inScope = 'c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL)';
-    // At most one more row than a scan: a larger scope is known to be larger without reading it all.
+    // One statement: the scope's size, counted to one past a scan in its index, and its chunks only if no larger.
     const { rows } = await this.db.query(
-      `SELECT c.id, c.title, ${chunkText(this.n, 'c', 'd')} AS text, d.audiences FROM ${this.chunks} c ${this.withDocument} WHERE ${inScope} LIMIT ${TRIGRAM_SCAN_CHUNKS + 1}`,
+      `SELECT s.n, c.id, c.title, ${chunkText(this.n, 'c', 'd')} AS text, d.audiences
+       FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM ${this.chunks} k WHERE k.tenant_id = $1 AND (k.workspace_id = $2 OR k.workspace_id IS NULL) LIMIT ${TRIGRAM_SCAN_CHUNKS + 1}) x) s
+       LEFT JOIN ${this.chunks} c ON s.n <= ${TRIGRAM_SCAN_CHUNKS} AND c.tenant_id = $1 AND (c.workspace_id = $2 OR c.workspace_id IS NULL)
+       ${this.withDocument}`,
       [scope.tenantId, scope.workspaceId],
     );
-    if (rows.length > TRIGRAM_SCAN_CHUNKS) {
+    if ((rows[0]!.n as number) > TRIGRAM_SCAN_CHUNKS) {
       this.scanTexts.set(scope, seq, LARGE, 64);
       return null;
     }
-    const texts = ScanTexts.of(rows.map((r) => ({ id: r.id as string, title: r.title as string, text: r.text as string, audiences: (r.audiences as string[] | null) ?? null })));
+    const texts = ScanTexts.of(rows.filter((r) => r.id !== null).map((r) => ({ id: r.id as string, title: r.title as string, text: r.text as string, audiences: (r.audiences as string[] | null) ?? null })));
     this.scanTexts.set(scope, seq, texts, texts.bytes);
     return texts;
   }

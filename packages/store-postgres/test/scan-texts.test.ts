@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createEngine, indexCacheStats, type Engine, type RequestContext } from '@panya/core';
+import { createEngine, indexCacheStats, TRIGRAM_SCAN_CHUNKS, type ChunkInput, type Engine, type RequestContext } from '@panya/core';
 import { openPostgresStore, type PostgresStore } from '../src/index.js';
 import { withPostgres } from './fixtures/with-postgres.js';
 
@@ -73,6 +73,21 @@ withPostgres("PostgreSQL: a small workspace's trigram scan keeps its texts", (ur
     expect(await holding('ku-447', ['customers'])).toEqual([]);
     (await engine.documents.update(ctx, staff.id, { audiences: ['public', 'customers'] }, { wait: true }))._unsafeUnwrap();
     expect(await holding('ku-447', ['customers'])).toEqual([staff.id]);
+  });
+
+  it('keeps no texts for a workspace larger than a scan: the statement answers it', async () => {
+    const t = (await engine.tenancy.createTenant({ slug: 'large', plan: 'business' }))._unsafeUnwrap();
+    const scope = { tenantId: t.tenant.id, workspaceId: t.defaultWorkspace.id };
+    const chunk = (documentId: string, text: string, i: number): ChunkInput => ({ id: `${documentId}_${i}`, documentId, ordinal: i, title: documentId, headingPath: [], text, lexicalTitle: documentId, lexicalBody: text.toLowerCase(), vector: null });
+    await store.search.setIndexInfo({ embedderId: 'test', dimension: 4 });
+    await store.search.replaceDocumentChunks(scope, 'fill', Array.from({ length: TRIGRAM_SCAN_CHUNKS }, (_, i) => chunk('fill', `Filler line ${i}`, i)));
+    await store.search.replaceDocumentChunks(scope, 'code', [chunk('code', 'Ticket ZX-81 reopened', 0)]);
+    const before = indexCacheStats();
+    expect((await store.search.trigram(scope, ['zx-81'], 10)).map((h) => h.chunkId)).toEqual(['code_0']);
+    // Only the mark that it is larger than a scan: a few bytes, not its thousand texts.
+    expect(indexCacheStats().entries).toBe(before.entries + 1);
+    expect(indexCacheStats().bytes - before.bytes).toBeLessThan(1_000);
+    expect((await store.search.trigram(scope, ['line 999'], 10)).map((h) => h.chunkId)).toEqual(['fill_999']);
   });
 
   it('counts the kept texts in the process index cache, and leaves nothing there once its store closes', async () => {

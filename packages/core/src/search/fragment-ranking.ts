@@ -23,10 +23,10 @@ export interface ScanChunk {
 
 /**
  * A small workspace's chunks as the trigram scan keeps them between searches: their
- * `fragmentText`s in one UTF-8 buffer outside the JS heap. Kept as strings, every workspace a
- * search met was copied by each young-generation collection it lived through and then compacted
- * with the old generation: the collector's pauses were the Zipf benchmark's slowest requests.
- * One buffer also lets a fragment be found in every chunk by one native search.
+ * `fragmentText`s in one UTF-8 buffer outside the JS heap, so the thousands of workspaces a server
+ * keeps are neither copied nor compacted by the garbage collector (whose pauses are a busy
+ * server's slowest requests), and a fragment is found in all of a workspace's chunks by one native
+ * search (1.4× faster than one search per chunk's string, SciFact's 20-chunk workspaces).
  *
  * `rank` is `rankFragments` over the chunks the reader may read, to the same scores: UTF-8 bytes
  * match where the string does (a fragment's first byte is never a continuation byte), and a
