@@ -44,24 +44,31 @@ export class ScanTexts {
   ) {}
 
   static of(chunks: readonly ScanChunk[]): ScanTexts {
+    const n = chunks.length;
     const bodies = chunks.map((c) => fragmentText(c.title, c.text));
-    const starts = new Int32Array(chunks.length + 1);
-    for (let i = 0; i < bodies.length; i++) starts[i + 1] = starts[i]! + Buffer.byteLength(bodies[i]!);
-    // Its own memory, not a slice of Node's shared pool that a small workspace would keep alive.
-    const text = Buffer.allocUnsafeSlow(starts[chunks.length]!);
-    bodies.forEach((body, i) => text.write(body, starts[i]!));
+    const textBytes = bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0);
+    // One ArrayBuffer for the offsets, lengths and text (a collector's pause sweeps each buffer a
+    // process holds), and its own memory, not a slice of Node's shared pool.
+    const arena = new ArrayBuffer(4 * (2 * n + 1) + textBytes);
+    const starts = new Int32Array(arena, 0, n + 1);
+    const lengths = new Int32Array(arena, 4 * (n + 1), n);
+    const text = Buffer.from(arena, 4 * (2 * n + 1), textBytes);
+    bodies.forEach((body, i) => {
+      starts[i + 1] = starts[i]! + text.write(body, starts[i]!);
+      lengths[i] = codePoints(body);
+    });
     return new ScanTexts(
       chunks.map((c) => c.id),
       chunks.map((c) => c.audiences),
       text,
       starts,
-      Int32Array.from(bodies, codePoints),
+      lengths,
     );
   }
 
   /** About how much memory it holds, for the index cache's budget. */
   get bytes(): number {
-    return this.text.length + 8 * this.ids.length + this.ids.reduce((n, id) => n + 2 * id.length + 48, 64);
+    return this.text.buffer.byteLength + this.ids.reduce((n, id) => n + 2 * id.length + 48, 64);
   }
 
   /** The chunks holding folded `fragments` that a reader of `audiences` may read (null: every chunk), ranked as `rankFragments` ranks them. */
@@ -69,7 +76,7 @@ export class ScanTexts {
     const n = this.ids.length;
     const f = fragments.length;
     // occurrences[i * f + j]: fragment j's non-overlapping occurrences in chunk i.
-    const occurrences = new Int32Array(n * f);
+    const occurrences = counts(n * f);
     fragments.forEach((fragment, j) => {
       const needle = Buffer.from(fragment);
       if (needle.length === 0) return;
@@ -88,6 +95,13 @@ export class ScanTexts {
     });
     return rankOccurrences(n, f, (i) => this.ids[i]!, (i) => this.lengths[i]!, (i, j) => (audiences === null || (this.audiences[i] !== null && canRead(audiences, this.audiences[i]!)) ? occurrences[i * f + j]! : 0), limit);
   }
+}
+
+/** Zeroed counts for one `rank`, in a buffer reused across calls (one of its own would be garbage at every search). */
+let countScratch = new Int32Array(4096);
+function counts(length: number): Int32Array {
+  if (countScratch.length < length) countScratch = new Int32Array(Math.max(length, 2 * countScratch.length));
+  return countScratch.fill(0, 0, length);
 }
 
 /**

@@ -177,6 +177,10 @@ const blocks = (n: number) => Math.floor(n / BLOCK) + 1;
 /** Terms per entry of the pair index a segment reads at its first pair lookup (see readPairSteps). */
 const PAIR_STEP = 8;
 
+/** A segment's per-chunk varints as it loads, reused: a buffer of their own would be garbage at each load. */
+let perDocScratch = new Uint32Array(2048);
+const scratch = (length: number) => (perDocScratch.length >= length ? perDocScratch : (perDocScratch = new Uint32Array(Math.max(length, 2 * perDocScratch.length))));
+
 /** Where the last `varintAt` ended. */
 let varintEnd = 0;
 
@@ -259,7 +263,9 @@ export class LexicalSegment {
   private from = 0;
   private to = 0;
   private numbers: Map<string, number> | null = null;
-  private pairSteps: Uint32Array | null = null;
+  /** The pair index, filled at the first pair lookup (readPairSteps). */
+  private readonly pairSteps: Uint32Array;
+  private pairStepsRead = false;
 
   /** Whether `data` is of the format segments are written in now (older readable ones are rewritten by a merge). */
   static current(data: Uint8Array): boolean {
@@ -289,37 +295,47 @@ export class LexicalSegment {
     const idText = r.take(idLength!);
     this.ids = docs === 0 ? [] : decoder.decode(idText).split('\n');
     this.groups = JSON.parse(decoder.decode(r.take(groupLength!))) as string[][];
+    // Every array decoded here shares one ArrayBuffer: a collector's pause sweeps each buffer a
+    // process holds, and a server keeps thousands of segments loaded.
+    const stepCount = 3 * (Math.floor(T! / PAIR_STEP) + 1);
+    const sizes = [F!, docs!, docs!, T! + 1, 3 * blocks(T!), 2 * blocks(T! + P!), stepCount];
+    const arena = new ArrayBuffer(4 * sizes.reduce((a, b) => a + b, 0));
+    let next = 0;
+    const view = <A>(make: new (buffer: ArrayBuffer, offset: number, length: number) => A, i: number): A => {
+      const array = new make(arena, 4 * next, sizes[i]!);
+      next += sizes[i]!;
+      return array;
+    };
+    this.tfs = view(Float32Array, 0);
     const tfBytes = r.take(4 * F!);
-    const view = new DataView(tfBytes.buffer, tfBytes.byteOffset, tfBytes.byteLength);
-    this.tfs = new Float32Array(F!);
-    for (let i = 0; i < F!; i++) this.tfs[i] = view.getFloat32(4 * i, true);
+    const tfView = new DataView(tfBytes.buffer, tfBytes.byteOffset, tfBytes.byteLength);
+    for (let i = 0; i < F!; i++) this.tfs[i] = tfView.getFloat32(4 * i, true);
     // The varint runs are read in tight loops (a 1,000-chunk segment holds ~130k of them).
-    const perDoc = new Uint32Array(2 * docs!);
-    r.at = readVarints(data, r.at, perDoc, 0, perDoc.length, false);
-    this.lengths = new Int32Array(docs!);
-    this.group = new Int32Array(docs!);
+    const perDoc = scratch(2 * docs!);
+    r.at = readVarints(data, r.at, perDoc, 0, 2 * docs!, false);
+    this.lengths = view(Int32Array, 1);
+    this.group = view(Int32Array, 2);
     for (let d = 0; d < docs!; d++) {
       this.lengths[d] = perDoc[2 * d]!;
       this.group[d] = perDoc[2 * d + 1]!;
     }
-    this.termOffsets = new Uint32Array(T! + 1);
+    this.termOffsets = view(Uint32Array, 3);
     r.at = readVarints(data, r.at, this.termOffsets, 1, T!, true);
     this.termBytes = r.take(termLength!);
     this.pairCounts = r.take(pairCountLength!);
     this.pairGaps = r.take(pairGapLength!);
     this.postingLengths = r.take(postingLengthsLength!);
-    this.pairBlocks = new Uint32Array(3 * blocks(T!));
+    this.pairBlocks = view(Uint32Array, 4);
     r.at = readVarints(data, r.at, this.pairBlocks, 0, this.pairBlocks.length, false);
-    this.keyBlocks = new Uint32Array(2 * blocks(T! + P!));
+    this.keyBlocks = view(Uint32Array, 5);
     r.at = readVarints(data, r.at, this.keyBlocks, 0, this.keyBlocks.length, false);
+    this.pairSteps = view(Uint32Array, 6);
     this.postings = r.take(postingLength!);
     this.pairs = P!;
     this.terms = T!;
     this.size = docs!;
-    const decoded = this.lengths.byteLength + this.group.byteLength + this.termOffsets.byteLength + this.pairBlocks.byteLength + this.keyBlocks.byteLength + this.tfs.byteLength;
-    // With the pair index (readPairSteps) counted from the start: most segments are searched with pairs.
-    const pairSteps = 12 * (Math.floor(T! / PAIR_STEP) + 1);
-    this.bytes = data.byteLength + decoded + pairSteps + this.ids.reduce((s, id) => s + 2 * id.length + 40, 0);
+    // With the pair index (readPairSteps), read at the first pair lookup: most segments are searched with pairs.
+    this.bytes = data.byteLength + arena.byteLength + this.ids.reduce((s, id) => s + 2 * id.length + 40, 0);
   }
 
   /** The number of a chunk in this segment (its position), or undefined. */
@@ -351,7 +367,11 @@ export class LexicalSegment {
 
   /** The key of the adjacent pair of term keys a, b, or -1. */
   pair(a: number, b: number): number {
-    const steps = (this.pairSteps ??= this.readPairSteps());
+    if (!this.pairStepsRead) {
+      this.readPairSteps(this.pairSteps);
+      this.pairStepsRead = true;
+    }
+    const steps = this.pairSteps;
     const step = Math.floor(a / PAIR_STEP);
     let pair = steps[3 * step]!;
     const counts = this.pairCounts;
@@ -381,8 +401,7 @@ export class LexicalSegment {
    * stored block index spans BLOCK terms, whose pairs (hundreds, thousands for common terms) a
    * lookup would otherwise skip one by one. Read at the first pair lookup, from the stored runs.
    */
-  private readPairSteps(): Uint32Array {
-    const steps = new Uint32Array(3 * (Math.floor(this.terms / PAIR_STEP) + 1));
+  private readPairSteps(steps: Uint32Array): void {
     const counts = this.pairCounts;
     const gaps = this.pairGaps;
     let pair = 0;
@@ -401,7 +420,6 @@ export class LexicalSegment {
       pair += n;
       for (let i = 0; i < n; i++) while (gaps[g++]! >= 0x80);
     }
-    return steps;
   }
 
   /** Sets `from` and `to` to the byte range of the key's postings. */
