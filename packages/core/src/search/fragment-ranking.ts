@@ -93,7 +93,8 @@ export class ScanTexts {
         }
       }
     });
-    return rankOccurrences(n, f, (i) => this.ids[i]!, (i) => this.lengths[i]!, (i, j) => (audiences === null || (this.audiences[i] !== null && canRead(audiences, this.audiences[i]!)) ? occurrences[i * f + j]! : 0), limit);
+    const readable = (i: number) => audiences === null || (this.audiences[i] !== null && canRead(audiences, this.audiences[i]!));
+    return rankOccurrences(n, f, (i) => this.ids[i]!, (i) => this.lengths[i]!, (i, j) => (occurrences[i * f + j]! > 0 && readable(i) ? occurrences[i * f + j]! : 0), limit);
   }
 }
 
