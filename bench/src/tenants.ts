@@ -211,6 +211,18 @@ async function readMetrics(list: Server[]): Promise<(name: string) => number> {
   return (name) => texts.reduce((sum, text) => sum + metric(text, name), 0);
 }
 
+/** Garbage-collection pauses so far, summed over every server's workers (`/metrics`, prom-client's default `gc_duration` histogram). */
+async function gcPauses(list: Server[]): Promise<{ count: number; ms: number; over10ms: number }> {
+  const texts = await Promise.all(list.map(async (s) => (await fetch(`${s.url}/metrics`)).text()));
+  const sum = (pattern: RegExp) => texts.reduce((total, text) => total + [...text.matchAll(pattern)].reduce((n, m) => n + Number(m[1]), 0), 0);
+  const count = sum(/^panya_nodejs_gc_duration_seconds_count\{kind="(?:major|minor)"\} (\S+)/gm);
+  return {
+    count,
+    ms: 1000 * sum(/^panya_nodejs_gc_duration_seconds_sum\{kind="(?:major|minor)"\} (\S+)/gm),
+    over10ms: count - sum(/^panya_nodejs_gc_duration_seconds_bucket\{le="0.01",kind="(?:major|minor)"\} (\S+)/gm),
+  };
+}
+
 /**
  * Waits for the servers' start-up warm-up (each worker reads its largest workspaces' segments): the
  * measurements begin once their index cache loads have not grown for a second.
@@ -318,8 +330,10 @@ try {
       const t = order[zipf.sample(draw)]!;
       return { method: 'POST' as const, path: '/api/search', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: queries[Math.floor(draw.next() * queries.length)]!, topK: 10 }) };
     });
+    const gcBefore = await gcPauses(servers);
     const loads: LoadResult[] = await Promise.all(servers.map((s, n) => runLoad({ url: s.url, sequence: requests.filter((_, i) => i % NODES === n), connections: Math.ceil(10 / NODES), ...(rate ? { pace: rate / NODES } : {}) }, HTTP_SECONDS, s.child.pid)));
     const total = loads.reduce((sum, l) => sum + l.requests, 0);
+    const gcAfter = await gcPauses(servers);
     return {
       reqPerSec: round(loads.reduce((sum, l) => sum + l.reqPerSec, 0), 0),
       // Per node; with several nodes the overall p99 is at most the largest.
@@ -329,6 +343,8 @@ try {
       requests: total,
       non2xx: loads.reduce((sum, l) => sum + l.non2xx + l.errors, 0),
       serverCpuMsPerRequest: loads.every((l) => l.serverCpuMs !== null) ? round(loads.reduce((sum, l) => sum + l.serverCpuMs!, 0) / total, 3) : null,
+      // The workers' stop-the-world collections meanwhile (young and old generation; incremental marking steps not counted).
+      gcPauses: { count: gcAfter.count - gcBefore.count, ms: round(gcAfter.ms - gcBefore.ms, 0), over10ms: gcAfter.over10ms - gcBefore.over10ms },
     };
   };
   // The first window meets most tenants for the first time on each worker; the second, a fresh draw of

@@ -193,7 +193,7 @@ function renderTenants(r: Any): string {
     const p50s: number[] = [w.latencyP50Ms].flat();
     const p99s: number[] = [w.latencyP99Ms].flat();
     const p99 = Math.max(...p99s);
-    return `**${w.reqPerSec} req/s**, p50 ${p50s.join(' / ')} ms, p99 **${p99s.join(' / ')} ms**${p99s.length > 1 ? ' (per node)' : ''} (goals ≥ 600 req/s: ${verdict(w.reqPerSec >= 600)}, p99 ≤ 20 ms: ${verdict(p99 <= 20)}), ${w.non2xx} failed, server CPU ${f(w.serverCpuMsPerRequest, 3)} ms/request.`;
+    return `**${w.reqPerSec} req/s**, p50 ${p50s.join(' / ')} ms, p99 **${p99s.join(' / ')} ms**${p99s.length > 1 ? ' (per node)' : ''} (goals ≥ 600 req/s: ${verdict(w.reqPerSec >= 600)}, p99 ≤ 20 ms: ${verdict(p99 <= 20)}), ${w.non2xx} failed, server CPU ${f(w.serverCpuMsPerRequest, 3)} ms/request${w.gcPauses ? `, the workers' GC pauses ${w.gcPauses.count} (${w.gcPauses.over10ms} over 10 ms), ${w.gcPauses.ms} ms in all` : ''}.`;
   };
   const nodes = r.nodes ?? 1;
   const workers = r.scale.workersPerNode ?? r.scale.workers;
