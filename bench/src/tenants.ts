@@ -205,15 +205,18 @@ async function coldFirstSearch(slugs: string[]) {
 
 const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
 
+/** Every server's `/metrics` exposition now. */
+const metricTexts = (list: Server[]) => Promise.all(list.map(async (s) => (await fetch(`${s.url}/metrics`)).text()));
+
 /** The servers' `/metrics` now: a reader of one metric summed over every server. */
 async function readMetrics(list: Server[]): Promise<(name: string) => number> {
-  const texts = await Promise.all(list.map(async (s) => (await fetch(`${s.url}/metrics`)).text()));
+  const texts = await metricTexts(list);
   return (name) => texts.reduce((sum, text) => sum + metric(text, name), 0);
 }
 
 /** Garbage-collection pauses so far, summed over every server's workers (`/metrics`, prom-client's default `gc_duration` histogram). */
 async function gcPauses(list: Server[]): Promise<{ count: number; ms: number; over10ms: number }> {
-  const texts = await Promise.all(list.map(async (s) => (await fetch(`${s.url}/metrics`)).text()));
+  const texts = await metricTexts(list);
   const sum = (pattern: RegExp) => texts.reduce((total, text) => total + [...text.matchAll(pattern)].reduce((n, m) => n + Number(m[1]), 0), 0);
   const count = sum(/^panya_nodejs_gc_duration_seconds_count\{kind="(?:major|minor)"\} (\S+)/gm);
   return {
