@@ -50,9 +50,26 @@ describe('search answer cache', () => {
     await engine.search.search(ctx, { query: 'refunds', topK: 3 });
     await engine.search.search(ctx, { query: 'refunds', topK: 5, explain: true });
     expect(lexical).toHaveBeenCalledTimes(3);
-    // A kept answer is shared: no caller can change it for the next.
-    expect(Object.isFrozen(again.results)).toBe(true);
-    expect(Object.isFrozen(again.results[0])).toBe(true);
+    // No caller can change a kept answer for the next: each hit is its own copy.
+    (again.results[0] as { text: string }).text = 'changed by a caller';
+    again.results.push({ ...again.results[0]!, chunkId: 'added by a caller' });
+    const third = await search(engine, ctx);
+    expect(lexical).toHaveBeenCalledTimes(3);
+    expect(third.results).toEqual(first.results);
+  });
+
+  it('keeps the ranking and reads the results again at a hit, explanations included', async () => {
+    const { engine, ctx, store, lexical } = await seeded();
+    const hydration = vi.spyOn(store.search, 'getResultChunks');
+    const ask = async () => (await engine.search.search(ctx, { query: 'refunds', topK: 5, explain: true }))._unsafeUnwrap();
+    const first = await ask();
+    const again = await ask();
+    expect(lexical).toHaveBeenCalledTimes(1);
+    // The texts are not kept: the hit read its results' chunks (one store read), not the channels.
+    expect(hydration).toHaveBeenCalledTimes(2);
+    expect(again.results).toEqual(first.results);
+    expect(again.explain).toEqual(first.explain);
+    expect(again.results[0]!.explain).toEqual(first.results[0]!.explain);
   });
 
   it('runs a search asked again while it is being answered once, for both callers', async () => {

@@ -226,7 +226,14 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const generation = await store.search.generation(scope.tenantId);
     const hit = cached.get(key);
     const flying = inFlight.get(key);
-    const shared = hit?.generation === generation ? hit.response : flying?.generation === generation ? await flying.answer : null;
+    if (hit?.generation === generation) {
+      deps.answeredFromCache?.();
+      const { ranking, explain } = JSON.parse(hit.ranking) as KeptRanking;
+      const results = await hydrate(scope, ranking, audiences);
+      results.forEach((r, i) => (r.rank = i + 1));
+      return { results, tookMs: elapsed(started), ...(explain ? { explain } : {}) };
+    }
+    const shared = flying?.generation === generation ? await flying.answer : null;
     if (shared) {
       deps.answeredFromCache?.();
       return { ...shared, tookMs: elapsed(started) };
@@ -234,7 +241,10 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const computing = answer(scope, request, audiences, started, redact, generation).then(({ response, complete }) => {
       const kept = frozen(response);
       // An answer without the vector channel (its provider failed) is not kept: the next asks again.
-      if (complete) cached.set(key, { generation, response: kept }, { size: answerSize(key, kept) });
+      if (complete) {
+        const ranking = JSON.stringify({ ranking: kept.results.map(rankedOf), ...(kept.explain ? { explain: kept.explain } : {}) } satisfies KeptRanking);
+        cached.set(key, { generation, ranking }, { size: 2 * (key.length + ranking.length) + CACHED_ANSWER_OVERHEAD });
+      }
       return kept;
     });
     inFlight.set(key, { generation, answer: computing });
@@ -252,10 +262,29 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
     const k = Math.max(depth, topK);
 
     const top = fused.slice(0, options.reranker ? k : topK);
-    const chunks = new Map((await resultChunks(scope, top.map((h) => h.chunkId))).map((c) => [c.id, c]));
-    let results: SearchResult[] = [];
-    for (const hit of top) {
-      const chunk = chunks.get(hit.chunkId);
+    const ranked = top.map(
+      (hit): Ranked => ({
+        chunkId: hit.chunkId,
+        score: hit.score,
+        lexicalRank: hit.ranks.lexical ?? null,
+        semanticRank: hit.ranks.semantic ?? null,
+        ...(request.explain ? { explain: explainHit(hit, weights) } : {}),
+      }),
+    );
+    let results = await hydrate(scope, ranked, audiences);
+    if (options.reranker) results = await options.reranker.rerank(query, results);
+    results = results.filter((r) => r.score >= minScore).slice(0, topK);
+    results.forEach((r, i) => (r.rank = i + 1));
+    const tookMs = elapsed(started);
+    return { response: request.explain ? { results, tookMs, explain: { weights, rrfK: RRF_K } } : { results, tookMs }, complete };
+  }
+
+  /** Results for ranked chunks, in their order (ranks left 0): each chunk's text, title and address read now. */
+  async function hydrate(scope: Scope, ranked: readonly Ranked[], audiences: Audiences): Promise<SearchResult[]> {
+    const chunks = new Map((await resultChunks(scope, ranked.map((r) => r.chunkId))).map((c) => [c.id, c]));
+    const results: SearchResult[] = [];
+    for (const r of ranked) {
+      const chunk = chunks.get(r.chunkId);
       if (!chunk) continue;
       const doc = chunk.document;
       // The channels filtered already; a document whose audiences changed since is not shown.
@@ -267,19 +296,15 @@ export function createSearchService(deps: ServiceDeps & { embedder: Embedder; se
         title: plainText(chunk.title),
         headingPath: chunk.headingPath.map(plainText),
         text: plainText(chunk.text),
-        score: hit.score,
+        score: r.score,
         rank: 0,
-        lexicalRank: hit.ranks.lexical ?? null,
-        semanticRank: hit.ranks.semantic ?? null,
+        lexicalRank: r.lexicalRank,
+        semanticRank: r.semanticRank,
         url: doc?.url ?? null,
-        ...(request.explain ? { explain: explainHit(hit, weights) } : {}),
+        ...(r.explain ? { explain: r.explain } : {}),
       });
     }
-    if (options.reranker) results = await options.reranker.rerank(query, results);
-    results = results.filter((r) => r.score >= minScore).slice(0, topK);
-    results.forEach((r, i) => (r.rank = i + 1));
-    const tookMs = elapsed(started);
-    return { response: request.explain ? { results, tookMs, explain: { weights, rrfK: RRF_K } } : { results, tookMs }, complete };
+    return results;
   }
 
   /** The chunks of a search's results with their documents' address and audiences: one read where the index offers it. */
@@ -312,10 +337,29 @@ interface Retrieval {
 
 const elapsed = (started: number) => Math.round((performance.now() - started) * 100) / 100;
 
+/** A result's place in an answer: what ranking decided, without what hydration reads. */
+type Ranked = Pick<SearchResult, 'chunkId' | 'score' | 'lexicalRank' | 'semanticRank' | 'explain'>;
+const rankedOf = ({ chunkId, score, lexicalRank, semanticRank, explain }: SearchResult): Ranked => ({ chunkId, score, lexicalRank, semanticRank, ...(explain ? { explain } : {}) });
+
+interface KeptRanking {
+  ranking: Ranked[];
+  explain?: SearchResponse['explain'];
+}
+
+/**
+ * A kept answer is its ranking, as JSON (~1 KB for ten results); a hit reads the results' chunks
+ * again (one store read) instead of ranking. Most kept answers are replaced before anyone asks
+ * again, yet each outlives a few young-generation collections: kept whole, every answer computed
+ * moved its ~15–35 KB of texts into the old generation, whose collections then paused a busy
+ * server's requests for tens of milliseconds.
+ */
 interface CachedAnswer {
   generation: number;
-  response: SearchResponse;
+  ranking: string;
 }
+
+/** Bytes an entry holds beside its strings (the entry, its LRU slots). */
+const CACHED_ANSWER_OVERHEAD = 200;
 
 function answerCache(options: { maxBytes?: number; ttlMs?: number } = {}): LRUCache<string, CachedAnswer> | null {
   const maxSize = options.maxBytes ?? SEARCH_CACHE_BYTES;
@@ -332,14 +376,7 @@ function cacheKey(scope: Scope, request: SearchRequest, audiences: Audiences): s
   return `${scope.tenantId}\u0000${scope.workspaceId}\u0000${audience}\u0000${JSON.stringify(request)}`;
 }
 
-/** The strings an answer holds, at two bytes a character, plus a fixed share per result. */
-function answerSize(key: string, response: SearchResponse): number {
-  let chars = key.length;
-  for (const r of response.results) chars += r.text.length + r.title.length + r.chunkId.length + r.documentId.length + (r.url?.length ?? 0) + r.headingPath.reduce((n, h) => n + h.length, 0);
-  return 2 * chars + 200 * response.results.length + 200;
-}
-
-/** Cached answers are shared by every later caller: none may change them. */
+/** An answer being computed is shared by the callers that asked meanwhile: none may change it. */
 function frozen(response: SearchResponse): SearchResponse {
   for (const r of response.results) {
     Object.freeze(r.headingPath);
