@@ -96,6 +96,19 @@ describe('lexical segments', () => {
     expect(new SegmentedIndex([{ segment, live: new Uint8Array([1]) }]).search(searchTerms('refund'), 5).map((h) => h.chunkId)).toEqual(['a']);
   });
 
+  it('keep a copy of the bytes read, beside the decoded arrays: the read buffer can go', () => {
+    const docs = [toDoc('a', 'Refund policy', 'Refunds within 30 days of delivery.'), toDoc('b', 'Shipping', 'Parcels ship within two days.')];
+    const read = encodeSegment(docs);
+    const segment = new LexicalSegment(read);
+    const index = new SegmentedIndex([{ segment, live: liveMask(segment, 1, []) }]);
+    const before = index.search(searchTerms('refund delivery'), 5);
+    expect(before.map((h) => h.chunkId)).toEqual(['a']);
+    // The driver's buffer reused for the next row: the loaded segment is untouched.
+    read.fill(0);
+    expect(index.search(searchTerms('refund delivery'), 5)).toEqual(before);
+    expect(new SegmentedIndex([{ segment, live: liveMask(segment, 1, []) }]).search(searchTerms('shipping'), 5).map((h) => h.chunkId)).toEqual(['b']);
+  });
+
   it('merge by tier: ten segments of the smallest full tier, else the segment masked the most past half', () => {
     const seg = (id: number, chunks: number, dead = 0) => ({ id, chunks, dead });
     // Nine one-document segments wait; the tenth makes the tier merge.

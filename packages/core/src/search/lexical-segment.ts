@@ -287,19 +287,24 @@ export class LexicalSegment {
   constructor(stored: Uint8Array) {
     const magic = stored.byteLength >= 4 ? new DataView(stored.buffer, stored.byteOffset, 4).getInt32(0, true) : 0;
     // A PLS2 segment is converted as it loads (the merge that next takes it writes PLS3).
-    const data = magic === MAGIC_V2 ? upgradeV2(stored) : stored;
+    const given = magic === MAGIC_V2 ? upgradeV2(stored) : stored;
     if (magic !== MAGIC && magic !== MAGIC_V2) throw new Error('Not a lexical segment of this version.');
-    const r = new ByteReader(data, 4);
+    let r = new ByteReader(given, 4);
     const [docs, T, P, F, idLength, termLength, tagLength, groupLength, postingLength, pairCountLength, pairGapLength, postingLengthsLength] = Array.from({ length: 12 }, () => r.varint()) as number[];
     this.weightsTag = decoder.decode(r.take(tagLength!));
     const idText = r.take(idLength!);
     this.ids = docs === 0 ? [] : decoder.decode(idText).split('\n');
     this.groups = JSON.parse(decoder.decode(r.take(groupLength!))) as string[][];
-    // Every array decoded here shares one ArrayBuffer: a collector's pause sweeps each buffer a
-    // process holds, and a server keeps thousands of segments loaded.
+    // Every array decoded here shares one ArrayBuffer with a copy of the segment's bytes (the read's
+    // own buffer is then garbage): a collector's pause sweeps each buffer a process holds, and a
+    // server keeps thousands of segments loaded.
     const stepCount = 3 * (Math.floor(T! / PAIR_STEP) + 1);
     const sizes = [F!, docs!, docs!, T! + 1, 3 * blocks(T!), 2 * blocks(T! + P!), stepCount];
-    const arena = new ArrayBuffer(4 * sizes.reduce((a, b) => a + b, 0));
+    const intBytes = 4 * sizes.reduce((a, b) => a + b, 0);
+    const arena = new ArrayBuffer(intBytes + given.byteLength);
+    const data = new Uint8Array(arena, intBytes, given.byteLength);
+    data.set(given);
+    r = new ByteReader(data, r.at);
     let next = 0;
     const view = <A>(make: new (buffer: ArrayBuffer, offset: number, length: number) => A, i: number): A => {
       const array = new make(arena, 4 * next, sizes[i]!);
@@ -335,7 +340,7 @@ export class LexicalSegment {
     this.terms = T!;
     this.size = docs!;
     // With the pair index (readPairSteps), read at the first pair lookup: most segments are searched with pairs.
-    this.bytes = data.byteLength + arena.byteLength + this.ids.reduce((s, id) => s + 2 * id.length + 40, 0);
+    this.bytes = arena.byteLength + this.ids.reduce((s, id) => s + 2 * id.length + 40, 0);
   }
 
   /** The number of a chunk in this segment (its position), or undefined. */
@@ -802,18 +807,23 @@ export class SegmentedIndex {
     }
     this.liveCount = count;
     this.liveLength = length;
-    this.scores = new Float64Array(this.ids.length);
-    this.seen = new Uint8Array(this.ids.length);
-    this.touched = new Int32Array(this.ids.length);
-    this.norms = new Float64Array(this.ids.length);
+    // One ArrayBuffer for the index's per-chunk arrays (a collector's pause sweeps each buffer):
+    // three of 8-byte numbers, three of 4-byte ones, one of bytes, in that order for alignment.
+    const n = this.ids.length;
+    const arena = new ArrayBuffer(37 * n);
+    this.scores = new Float64Array(arena, 0, n);
+    this.norms = new Float64Array(arena, 8 * n, n);
+    this.tfs = new Float64Array(arena, 16 * n, n);
+    this.touched = new Int32Array(arena, 24 * n, n);
+    this.docs = new Int32Array(arena, 28 * n, n);
+    this.group = new Int32Array(arena, 32 * n, n);
+    this.group.set(group);
+    this.seen = new Uint8Array(arena, 36 * n, n);
     const avgdl = count > 0 ? Math.max(length / count, 1) : 1;
     parts.forEach((part, s) => {
       const lengths = part.segment.lengths;
       for (let d = 0, at = this.bases[s]!; d < lengths.length; d++, at++) this.norms[at] = K1 * (1 - B + (B * lengths[d]!) / avgdl);
     });
-    this.docs = new Int32Array(this.ids.length);
-    this.tfs = new Float64Array(this.ids.length);
-    this.group = Int32Array.from(group);
     this.bytes = bytes + this.scores.byteLength + this.seen.byteLength + this.touched.byteLength + this.group.byteLength + this.norms.byteLength + this.docs.byteLength + this.tfs.byteLength + 8 * this.ids.length + AUDIENCE_VIEWS_KEPT * this.ids.length;
   }
 
