@@ -33,7 +33,8 @@ function aggregates(db: Conn, config: Config, shared: boolean) {
   const search = new PgSearchIndex(db, n, config.lexicalWeights, config.vectorIndex, shared);
   const kit = new PgDriver(db, n);
   return {
-    ...kitAggregates(kit, { search, eraseTenant: (id) => eraseTenantRows(db, n, id) }),
+    // Outside a transaction, the query events of concurrent requests are written together.
+    ...kitAggregates(kit, { search, eraseTenant: (id) => eraseTenantRows(db, n, id), groupCommit: shared }),
     documents: new PgDocuments(kit),
     search,
   };

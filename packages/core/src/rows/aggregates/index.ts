@@ -38,7 +38,7 @@ export interface KitPorts {
    * apart from its other tables (default: the kit's driver).
    */
   counters?: SqlDriver;
-  /** Commit the query events of one event-loop turn together (default false). */
+  /** Write the query events of concurrent requests together, one statement a batch (default false). */
   groupCommit?: boolean;
 }
 

@@ -6,11 +6,15 @@ import { API_QUERY_EVENTS, USAGE_RECORDS } from '../tables.js';
 
 type Pending = { event: ApiQueryEvent; done: () => void; failed: (error: unknown) => void };
 
+/** Events in one statement at most: 8 parameters each, well inside both stores' limits. */
+const BATCH_EVENTS = 500;
+
 export class SqlUsage implements UsageStore {
   private readonly queries: SqlTable<ApiQueryEvent>;
   private readonly usage: SqlTable<UsageRecord>;
-  /** Query events waiting for this turn's commit (group commit); null when each commits alone. */
+  /** Query events waiting for the next write (group commit); null when each is written alone. */
   private readonly pending: Pending[] | null;
+  private writing = false;
 
   /** `counters` holds the query events (a store may keep them on a connection of their own). */
   constructor(driver: SqlDriver, private readonly counters: SqlDriver, groupCommit: boolean) {
@@ -20,31 +24,36 @@ export class SqlUsage implements UsageStore {
   }
 
   /**
-   * Every counted query writes one event, and its request waits for the commit. With group
-   * commit, the events of the requests that finish in one turn of the event loop are committed
-   * together: one write transaction instead of one per request. A batch that fails is retried
+   * Every counted query writes one event, and its request waits for the write. With group commit,
+   * the events of one turn of the event loop, and those that arrive while a write is under way, go
+   * in the next write together: one multi-row INSERT (one commit) however many requests it carries,
+   * so under load the writes per request fall instead of queueing. A batch that fails is retried
    * event by event, so each request learns its own outcome.
    */
   recordQuery(e: ApiQueryEvent): Promise<void> {
     const pending = this.pending;
     if (!pending) return this.queries.insert(e).then(() => undefined);
     return new Promise<void>((done, failed) => {
-      if (pending.push({ event: e, done, failed }) === 1) setImmediate(() => void this.commitPending());
+      pending.push({ event: e, done, failed });
+      if (!this.writing) {
+        this.writing = true;
+        setImmediate(() => void this.writePending(pending));
+      }
     });
   }
 
-  private async commitPending() {
-    const batch = this.pending!.splice(0);
-    try {
-      await this.counters.atomic(async (tx) => {
-        const rows = new SqlTable(tx, API_QUERY_EVENTS);
-        for (const b of batch) await rows.insert(b.event);
-      });
-      for (const b of batch) b.done();
-    } catch (error) {
-      if (batch.length === 1) return batch[0]!.failed(error);
-      for (const b of batch) await this.queries.insert(b.event).then(() => b.done(), b.failed);
+  private async writePending(pending: Pending[]) {
+    while (pending.length > 0) {
+      const batch = pending.splice(0, BATCH_EVENTS);
+      try {
+        await this.queries.insertMany(batch.map((b) => b.event));
+        for (const b of batch) b.done();
+      } catch (error) {
+        if (batch.length === 1) batch[0]!.failed(error);
+        else for (const b of batch) await this.queries.insert(b.event).then(() => b.done(), b.failed);
+      }
     }
+    this.writing = false;
   }
 
   async recordUsage(u: UsageRecord) {
